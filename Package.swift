@@ -1,0 +1,121 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The layout shows the architecture:
+//   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail, recorder
+//   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
+//   CrashtrailCollector  crash formats, the ingest pipeline and the SQLite store
+//   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
+//   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
+//   crashtrail           the command-line tool (ArgumentParser only)
+let package = Package(
+    name: "crashtrail",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
+        .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
+        .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
+        .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
+        .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
+        .executable(name: "crashtrail", targets: ["crashtrail"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "CrashtrailCore",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "CrashtrailEncoding",
+            dependencies: ["CrashtrailCore", "CZlib"]
+        ),
+        .target(
+            name: "CrashtrailReplay",
+            dependencies: ["CrashtrailCore"]
+        ),
+        .target(
+            name: "CrashtrailCollector",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailEncoding",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "CrashtrailTesting",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailReplay",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
+        .executableTarget(
+            name: "crashtrail",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailEncoding",
+                "CrashtrailReplay",
+                "CrashtrailCollector",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Only tests use this: conformance-suite loading, generators, temporary folders.
+        .target(
+            name: "CrashtrailTestSupport",
+            dependencies: ["CrashtrailCore"]
+        ),
+
+        // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
+        .target(
+            name: "PirateBay",
+            dependencies: ["CrashtrailCore"],
+            path: "Samples/PirateBay/Sources/PirateBay",
+            resources: [.copy("piratebay.yml")]
+        ),
+        .testTarget(
+            name: "PirateBayTests",
+            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailReplay", "CrashtrailTesting"],
+            path: "Samples/PirateBay/Tests/PirateBayTests",
+            exclude: ["__Snapshots__"]
+        ),
+
+        .testTarget(
+            name: "CrashtrailCoreTests",
+            dependencies: ["CrashtrailCore", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailEncodingTests",
+            dependencies: ["CrashtrailEncoding", "CrashtrailCore", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailReplayTests",
+            dependencies: ["CrashtrailReplay", "CrashtrailCore", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailCollectorTests",
+            dependencies: ["CrashtrailCollector", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailCLITests",
+            dependencies: ["crashtrail", "CrashtrailTestSupport"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,45 @@
+/// Why a manifest was refused: the file, the line (for YAML), the destination and the problem.
+public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it was.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        public static let unreadable = Code(name: "unreadable")
+        public static let invalidField = Code(name: "invalid-field")
+        public static let unknownKey = Code(name: "unknown-key")
+        public static let unknownCondition = Code(name: "unknown-condition")
+        public static let conditionWithoutFlow = Code(name: "condition-without-flow")
+        public static let invalidFlow = Code(name: "invalid-flow")
+        public static let invalidTabRoot = Code(name: "invalid-tab-root")
+        public static let invalidRoot = Code(name: "invalid-root")
+        public static let missingRoot = Code(name: "missing-root")
+        public static let duplicateTemplate = Code(name: "duplicate-template")
+        public static let duplicateDestination = Code(name: "duplicate-destination")
+        public static let invalidTemplate = Code(name: "invalid-template")
+    }
+
+    public var code: Code
+    /// The file or name the manifest came from.
+    public var source: String
+    /// The 1-based line, when known (YAML and JSON both give one).
+    public var line: Int?
+    /// The destination concerned, when one is.
+    public var destination: String?
+    public var message: String
+
+    public init(_ code: Code, source: String, line: Int? = nil, destination: String? = nil, _ message: String) {
+        self.code = code
+        self.source = source
+        self.line = line
+        self.destination = destination
+        self.message = message
+    }
+
+    public var description: String {
+        var location = source
+        if let line { location += ":\(line)" }
+        if let destination { return "\(location): destination \"\(destination)\": \(message)" }
+        return "\(location): \(message)"
+    }
+}

@@ -1,0 +1,68 @@
+/// One screen with its parameters, in the JSON form Swift's synthesized `Codable` writes for an enum case:
+/// `{"item":{"id":"L-42"}}`, `{"home":{}}`, `{"invoice":{"_0":17}}`.
+///
+/// This is the generic form the CLI and the replayer use; an app's own `Codable` enum converts to and from it
+/// with ``init(encoding:)`` and ``decoded(as:)``.
+public struct Destination: Hashable, Sendable {
+    /// The enum case name, e.g. `item`.
+    public var name: String
+    /// The associated values by label (`_0`, `_1`, … when unlabeled).
+    public var payload: [String: JSONValue]
+
+    public init(_ name: String, _ payload: [String: JSONValue] = [:]) {
+        self.name = name
+        self.payload = payload
+    }
+
+    /// The JSON form, `{name: payload}`.
+    public var jsonValue: JSONValue {
+        .object([name: .object(payload)])
+    }
+
+    /// Reads the JSON form, refusing anything but an object with exactly one key whose value is an object.
+    /// - Throws: `DestinationError` saying what the value was instead.
+    public init(jsonValue: JSONValue) throws(DestinationError) {
+        guard case .object(let object) = jsonValue else {
+            throw DestinationError("a destination must be an object such as {\"home\":{}}, found \(jsonValue.kindName)")
+        }
+        guard object.count == 1, let (name, payload) = object.first else {
+            throw DestinationError(
+                "a destination must be an object with exactly one key (the screen's case name), found \(object.count) keys")
+        }
+        guard case .object(let fields) = payload else {
+            throw DestinationError(
+                "the destination \"\(name)\" must map to an object of its parameters ({} when it has none), found \(payload.kindName)")
+        }
+        self.name = name
+        self.payload = fields
+    }
+
+    /// The value at a dotted path into the payload (`id.rawValue`), or nil when a step is missing or meets a
+    /// non-object.
+    public func value(atPath path: [String]) -> JSONValue? {
+        Self.value(atPath: path, in: payload)
+    }
+
+    static func value(atPath path: [String], in payload: [String: JSONValue]) -> JSONValue? {
+        guard let first = path.first, var value = payload[first] else { return nil }
+        for key in path.dropFirst() {
+            guard case .object(let object) = value, let next = object[key] else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// The canonical JSON text, e.g. `{"item":{"id":"L-42"}}`.
+    public var canonicalJSON: String { CanonicalJSON.string(of: jsonValue) }
+}
+
+extension Destination: CustomStringConvertible {
+    public var description: String { canonicalJSON }
+}
+
+/// A value that is not a destination.
+public struct DestinationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

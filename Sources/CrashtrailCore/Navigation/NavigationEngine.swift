@@ -1,0 +1,217 @@
+/// The headless Navigator: the navigation rules of SPEC section 4 applied to a ``NavigationState``, with no UI.
+///
+/// A value type, so a replay can be copied and resumed. The app-facing ``Navigator`` and the replayer both
+/// drive one of these, so recording and replay follow exactly the same rules.
+public struct NavigationEngine: Sendable {
+    public let manifest: Manifest
+    /// The current state.
+    public private(set) var state: NavigationState
+    /// How many steps have been applied; the next step's index.
+    public private(set) var stepCount: Int = 0
+    /// The modal transition running, if any: when it ends and which step started it.
+    public private(set) var transition: (end: Int64, step: Int)?
+
+    /// An engine at `state`, or at the manifest's launch state. No transition runs at the start.
+    public init(manifest: Manifest, state: NavigationState? = nil) {
+        self.manifest = manifest
+        self.state = state ?? manifest.launchState
+    }
+
+    /// Whether a modal transition is still running at time `t`.
+    public func isTransitionRunning(at t: Int64) -> Bool {
+        transition.map { t < $0.end } ?? false
+    }
+
+    /// Applies one step and returns its anomalies, in SPEC order.
+    @discardableResult
+    public mutating func apply(_ step: Step) -> [NavigationAnomaly] {
+        let index = stepCount
+        stepCount += 1
+        var context = StepContext(index: index)
+        let running = transition.flatMap { step.t < $0.end ? $0 : nil }
+        let snapshot = running == nil ? nil : state
+        let modalsBefore = state.modals
+        perform(step.op, context: &context)
+        guard manifest.modalTransition > 0, !context.exempt, !Self.sameRoots(modalsBefore, state.modals) else {
+            return context.anomalies
+        }
+        if let running, let snapshot {
+            // UIKit drops a presentation requested during another: the whole step changes nothing.
+            state = snapshot
+            context.anomalies.append(
+                NavigationAnomaly(
+                    step: index, kind: .transitionCollision,
+                    detail: "step \(index) (\(step.op.name)) came \(step.t - (running.end - manifest.modalTransition)) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
+                    after: running.step))
+        } else {
+            transition = (step.t + manifest.modalTransition, index)
+        }
+        return context.anomalies
+    }
+
+    /// Applies every step in order and returns all anomalies.
+    @discardableResult
+    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
+        var anomalies: [NavigationAnomaly] = []
+        for step in steps { anomalies += apply(step) }
+        return anomalies
+    }
+
+    private static func sameRoots(_ lhs: [[Destination]], _ rhs: [[Destination]]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in lhs.indices where lhs[index].first != rhs[index].first { return false }
+        return true
+    }
+
+    private struct StepContext {
+        let index: Int
+        var anomalies: [NavigationAnomaly] = []
+        /// The step resolved as a gate, which neither collides nor starts a transition.
+        var exempt = false
+
+        mutating func report(_ kind: NavigationAnomaly.Kind, _ detail: String) {
+            anomalies.append(NavigationAnomaly(step: index, kind: kind, detail: detail))
+        }
+    }
+
+    private mutating func perform(_ op: Step.Operation, context: inout StepContext) {
+        switch op {
+        case .push(let destination):
+            request(destination, mode: .push, context: &context)
+        case .present(let destination):
+            request(destination, mode: .present, context: &context)
+        case .open(.destination(let destination)):
+            request(destination, mode: .open, context: &context)
+        case .open(.url(let url)):
+            guard let destination = manifest.destination(forURL: url) else {
+                context.report(.unknownURL, "the link \(url) matches no destination of the manifest, so nothing changed")
+                return
+            }
+            request(destination, mode: .open, context: &context)
+        case .pop:
+            pop(context: &context)
+        case .popToRoot:
+            mutateTopStack { stack in
+                if stack.count > 1 { stack.removeSubrange(1...) }
+            }
+        case .dismiss:
+            guard let removed = state.modals.popLast() else {
+                context.report(.dismissWithoutModal, "dismiss with no modal presented, so nothing changed")
+                return
+            }
+            if isFlowModal(removed) { state.pending = nil }
+        case .select(let tab):
+            guard state.tab != nil, tab >= 0, tab < state.stacks.count else {
+                let why = state.tab == nil ? "no tab bar is showing" : "the tab bar has \(state.stacks.count) tabs"
+                context.report(.invalidTab, "select tab \(tab), but \(why), so nothing changed")
+                return
+            }
+            state.tab = Int(tab)
+        case .complete(let success):
+            complete(success: success, context: &context)
+        case .satisfy(let condition):
+            state.conditions.insert(condition)
+        case .revoke(let condition):
+            state.conditions.remove(condition)
+        }
+    }
+
+    private mutating func pop(context: inout StepContext) {
+        var atRoot = false
+        mutateTopStack { stack in
+            if stack.count > 1 { stack.removeLast() } else { atRoot = true }
+        }
+        if atRoot {
+            let root = state.topDestination.map { $0.name } ?? "?"
+            context.report(.popAtRoot, "pop at the root \(root) of the top stack, so nothing changed")
+        }
+    }
+
+    private mutating func complete(success: Bool, context: inout StepContext) {
+        guard let top = state.modals.last, isFlowModal(top), let root = top.first else {
+            context.report(.completeWithoutFlow, "complete with no flow modal on top, so nothing changed")
+            return
+        }
+        state.modals.removeLast()
+        guard success else {
+            state.pending = nil
+            return
+        }
+        for condition in manifest.conditions where condition.flow == root.name {
+            state.conditions.insert(condition.name)
+        }
+        if let pending = state.pending {
+            state.pending = nil
+            request(pending.destination, mode: pending.mode, context: &context)
+        }
+    }
+
+    /// A navigation request for `destination` (SPEC section 4, rules 1 to 5).
+    private mutating func request(_ destination: Destination, mode: RequestMode, context: inout StepContext) {
+        guard let spec = manifest.spec(named: destination.name) else {
+            context.report(
+                .unknownDestination, "\(destination.name) is not a destination of the manifest; it was applied by its op anyway")
+            if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+            return
+        }
+        // 1. A missing condition presents its flow and keeps the destination pending.
+        for name in spec.requires where !state.conditions.contains(name) {
+            guard let condition = manifest.condition(named: name) else { continue }
+            state.pending = PendingDestination(destination, mode: mode)
+            state.modals.append([Destination(condition.flow)])
+            return
+        }
+        // 2. A gate discards everything.
+        if spec.gate {
+            resolveAsGate(destination)
+            context.exempt = true
+            return
+        }
+        // 3. A tab root selects its tab, or acts as a gate when no tab bar shows.
+        if let tabIndex = manifest.tabIndex(of: destination.name) {
+            if state.tab != nil, tabIndex < state.stacks.count {
+                state.modals.removeAll()
+                state.pending = nil
+                state.tab = tabIndex
+                if state.stacks[tabIndex].count > 1 { state.stacks[tabIndex].removeSubrange(1...) }
+            } else {
+                resolveAsGate(destination)
+                context.exempt = true
+            }
+            return
+        }
+        // 4–5. Push or present.
+        let effective: RequestMode = mode == .open ? (spec.presentation == .modal ? .present : .push) : mode
+        if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+    }
+
+    private mutating func resolveAsGate(_ destination: Destination) {
+        state.modals.removeAll()
+        state.pending = nil
+        if let tabIndex = manifest.tabIndex(of: destination.name) {
+            state.tab = tabIndex
+            state.stacks = manifest.tabs.map { [Destination($0)] }
+        } else {
+            state.tab = nil
+            state.stacks = [[destination]]
+        }
+    }
+
+    private func isFlowModal(_ modal: [Destination]) -> Bool {
+        guard let root = modal.first else { return false }
+        return manifest.isFlow(root.name)
+    }
+
+    private mutating func appendToTopStack(_ destination: Destination) {
+        mutateTopStack { $0.append(destination) }
+    }
+
+    private mutating func mutateTopStack(_ body: (inout [Destination]) -> Void) {
+        if !state.modals.isEmpty {
+            body(&state.modals[state.modals.count - 1])
+        } else {
+            let index = state.tab ?? 0
+            if index < state.stacks.count { body(&state.stacks[index]) }
+        }
+    }
+}

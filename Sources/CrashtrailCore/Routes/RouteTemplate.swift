@@ -1,0 +1,198 @@
+/// A destination's deep-link template (SPEC section 3), e.g. `piratebay://orders/{id.rawValue}?tab=summary`.
+///
+/// The host counts as the first segment. Placeholders fill whole path segments or query values; `{key:int}`
+/// declares an integer, the default type is string; a dotted key reaches into nested objects.
+public struct RouteTemplate: Hashable, Sendable {
+    /// The template as written in the manifest.
+    public let text: String
+    /// The scheme, lower-cased.
+    public let scheme: String
+    /// The host (lower-cased) then the path segments, empty segments removed.
+    public let segments: [Part]
+    /// The query items the template names, in order.
+    public let query: [(key: String, value: Part)]
+    /// Whether the template has a host (`app:///path` has none).
+    let hasHost: Bool
+    /// Literal parts as written in the template, for printing (`nil` for placeholders).
+    let writtenSegments: [Substring?]
+    let writtenQuery: [Substring?]
+
+    /// A literal or a placeholder.
+    public enum Part: Hashable, Sendable {
+        case literal(String)
+        case placeholder(Placeholder)
+
+        var isLiteral: Bool {
+            if case .literal = self { return true }
+            return false
+        }
+    }
+
+    /// A `{key}` or `{key:int}` placeholder.
+    public struct Placeholder: Hashable, Sendable {
+        /// The dotted path into the payload, split (`["id", "rawValue"]`).
+        public let path: [String]
+        public let type: ValueType
+    }
+
+    /// A placeholder's declared type.
+    public enum ValueType: String, Hashable, Sendable {
+        case string
+        case int
+    }
+
+    /// The number of literal parts (host, path segments and literal query items), which ranks matches.
+    public let literalCount: Int
+
+    /// Every placeholder, in template order.
+    public var placeholders: [Placeholder] {
+        (segments + query.map(\.value)).compactMap {
+            if case .placeholder(let placeholder) = $0 { return placeholder }
+            return nil
+        }
+    }
+
+    /// A key that is equal for two templates that match exactly the same URLs.
+    var shape: String {
+        func describe(_ part: Part) -> String {
+            switch part {
+            case .literal(let literal): "L" + literal
+            case .placeholder(let placeholder): "P" + placeholder.type.rawValue
+            }
+        }
+        let path = segments.map(describe).joined(separator: "\u{1}")
+        let items = query.map { $0.key + "\u{2}" + describe($0.value) }.sorted().joined(separator: "\u{1}")
+        return scheme + "\u{3}" + path + "\u{3}" + items
+    }
+
+    public static func == (lhs: RouteTemplate, rhs: RouteTemplate) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    /// Reads a template.
+    /// - Throws: `RouteTemplateError` saying what cannot be read.
+    public init(_ text: String) throws(RouteTemplateError) {
+        self.text = text
+        guard let schemeEnd = text.range(of: "://") else {
+            throw RouteTemplateError("\"\(text)\" has no scheme; write it as scheme://host/path, e.g. myapp://item/{id}")
+        }
+        let scheme = String(text[..<schemeEnd.lowerBound])
+        let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        let others = Set("0123456789+-.".utf8)
+        guard let first = scheme.utf8.first, letters.contains(first),
+            scheme.utf8.allSatisfy({ letters.contains($0) || others.contains($0) })
+        else {
+            throw RouteTemplateError("\"\(text)\" has an invalid scheme \"\(scheme)\"")
+        }
+        self.scheme = scheme.lowercased()
+        var rest = text[schemeEnd.upperBound...]
+        if rest.contains("#") { throw RouteTemplateError("\"\(text)\" has a fragment; templates cannot name one") }
+        var queryText: Substring?
+        if let questionMark = rest.firstIndex(of: "?") {
+            queryText = rest[rest.index(after: questionMark)...]
+            rest = rest[..<questionMark]
+        }
+        let rawSegments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        let authority = rawSegments.first ?? ""
+        if authority.contains("@") || authority.contains(":") {
+            throw RouteTemplateError("\"\(text)\" has a port or user info; deep links name neither")
+        }
+        if authority.contains("{") || authority.contains("}") {
+            throw RouteTemplateError("\"\(text)\" has a placeholder in the host; the host must be literal")
+        }
+        var segments: [Part] = []
+        var writtenSegments: [Substring?] = []
+        if !authority.isEmpty {
+            segments.append(.literal(authority.lowercased()))
+            writtenSegments.append(authority)
+        }
+        for raw in rawSegments.dropFirst() where !raw.isEmpty {
+            let part = try Self.part(raw, in: text)
+            segments.append(part)
+            writtenSegments.append(part.isLiteral ? raw : nil)
+        }
+        var query: [(key: String, value: Part)] = []
+        var writtenQuery: [Substring?] = []
+        if let queryText {
+            for item in queryText.split(separator: "&") {
+                let key: Substring
+                let value: Substring
+                if let equals = item.firstIndex(of: "=") {
+                    key = item[..<equals]
+                    value = item[item.index(after: equals)...]
+                } else {
+                    key = item
+                    value = ""
+                }
+                if key.isEmpty { throw RouteTemplateError("\"\(text)\" has a query item without a key") }
+                if key.contains("{") || key.contains("}") {
+                    throw RouteTemplateError("\"\(text)\" has a placeholder in a query key; placeholders fill query values")
+                }
+                if query.contains(where: { $0.key == key }) {
+                    throw RouteTemplateError("\"\(text)\" names the query key \"\(key)\" twice")
+                }
+                let part = try Self.part(value, in: text)
+                query.append((String(key), part))
+                writtenQuery.append(part.isLiteral ? value : nil)
+            }
+        }
+        self.segments = segments
+        self.query = query
+        self.hasHost = !authority.isEmpty
+        self.writtenSegments = writtenSegments
+        self.writtenQuery = writtenQuery
+        self.literalCount = segments.filter(\.isLiteral).count + query.filter(\.value.isLiteral).count
+        let placeholders = (segments + query.map(\.value)).compactMap { part -> Placeholder? in
+            if case .placeholder(let placeholder) = part { return placeholder }
+            return nil
+        }
+        for (index, placeholder) in placeholders.enumerated() {
+            for other in placeholders[..<index] {
+                let shorter = min(placeholder.path.count, other.path.count)
+                if Array(placeholder.path.prefix(shorter)) == Array(other.path.prefix(shorter)) {
+                    throw RouteTemplateError(
+                        "\"\(text)\" uses the placeholder {\(other.path.joined(separator: "."))} together with {\(placeholder.path.joined(separator: "."))}; each value can be filled once")
+                }
+            }
+        }
+    }
+
+    private static func part(_ raw: Substring, in text: String) throws(RouteTemplateError) -> Part {
+        guard raw.contains("{") || raw.contains("}") else {
+            guard let decoded = PercentEncoding.decode(raw) else {
+                throw RouteTemplateError("\"\(text)\" has a malformed percent escape in \"\(raw)\"")
+            }
+            return .literal(decoded)
+        }
+        guard raw.first == "{", raw.last == "}", raw.count >= 2 else {
+            throw RouteTemplateError(
+                "\"\(text)\": the placeholder in \"\(raw)\" must fill the whole path segment or query value")
+        }
+        let inner = raw.dropFirst().dropLast()
+        if inner.contains("{") || inner.contains("}") {
+            throw RouteTemplateError("\"\(text)\": \"\(raw)\" holds more than one placeholder")
+        }
+        var keyText = inner
+        var type = ValueType.string
+        if let colon = inner.firstIndex(of: ":") {
+            keyText = inner[..<colon]
+            let typeName = inner[inner.index(after: colon)...]
+            guard let declared = ValueType(rawValue: String(typeName)) else {
+                throw RouteTemplateError(
+                    "\"\(text)\": placeholder type \"\(typeName)\" is unknown; use {\(keyText)} for a string or {\(keyText):int} for an integer")
+            }
+            type = declared
+        }
+        let path = keyText.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0.isWhitespace }) }) else {
+            throw RouteTemplateError("\"\(text)\": \"\(raw)\" is not a valid placeholder key")
+        }
+        return .placeholder(Placeholder(path: path, type: type))
+    }
+}
+
+/// A template that cannot be read.
+public struct RouteTemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,91 @@
+extension Trail {
+    /// The canonical JSON form (SPEC section 5).
+    public var jsonValue: JSONValue {
+        var object: [String: JSONValue] = [
+            "version": .int(version),
+            "app": .object(["bundleID": .string(app.bundleID), "version": .string(app.version), "build": .string(app.build)]),
+            "session": .object(["id": .string(session.id), "started": .string(session.started), "pid": .int(session.pid)]),
+            "dropped": .int(dropped),
+            "steps": .array(steps.map(\.jsonValue)),
+        ]
+        if let base { object["base"] = base.jsonValue }
+        if let final { object["final"] = final.jsonValue }
+        return .object(object)
+    }
+
+    /// The canonical JSON bytes: equal trails give equal bytes.
+    public var canonicalJSON: [UInt8] { CanonicalJSON.bytes(of: jsonValue) }
+
+    /// The canonical JSON text.
+    public var canonicalJSONString: String { CanonicalJSON.string(of: jsonValue) }
+
+    /// Parses and validates a trail's JSON text.
+    /// - Throws: `TrailError` naming the step and field, or the JSON problem and its line.
+    public init(json bytes: some Collection<UInt8>) throws(TrailError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw TrailError(.invalidJSON, at: "", "not a valid trail JSON document: \(error.description)")
+        }
+        try self.init(jsonValue: value)
+    }
+
+    /// Validates a parsed trail.
+    /// - Throws: `TrailError` naming the step and field.
+    public init(jsonValue: JSONValue) throws(TrailError) {
+        let fields = try JSONFields(
+            jsonValue, path: "", allowed: ["version", "app", "session", "base", "dropped", "steps", "final"])
+        let versionField = try fields.required("version")
+        let version = try versionField.int()
+        guard version == Trail.currentVersion else {
+            throw TrailError(
+                .unsupportedVersion, at: "version",
+                "trail format version \(version) is not supported; this build reads version \(Trail.currentVersion)")
+        }
+        let appField = try fields.required("app")
+        let appFields = try JSONFields(appField.value, path: "app", allowed: ["bundleID", "version", "build"])
+        let app = AppInfo(
+            bundleID: try appFields.required("bundleID").string(),
+            version: try appFields.required("version").string(),
+            build: try appFields.required("build").string())
+        let sessionFields = try JSONFields(try fields.required("session").value, path: "session", allowed: ["id", "started", "pid"])
+        let session = Session(
+            id: try sessionFields.required("id").string(),
+            started: try sessionFields.required("started").string(),
+            pid: try sessionFields.required("pid").int())
+        let base = try fields.optional("base").map { (field) throws(TrailError) in
+            try NavigationState(jsonValue: field.value, path: "base")
+        }
+        var dropped: Int64 = 0
+        if let field = fields.optional("dropped") {
+            dropped = try field.int()
+            guard dropped >= 0 else { throw TrailError(.wrongType, at: "dropped", "dropped must not be negative") }
+        }
+        let steps = try fields.required("steps").array { (field, path) throws(TrailError) in
+            try Step(jsonValue: field.value, path: path)
+        }
+        let final = try fields.optional("final").map { (field) throws(TrailError) in
+            try NavigationState(jsonValue: field.value, path: "final")
+        }
+        self.init(version: version, app: app, session: session, base: base, dropped: dropped, steps: steps, final: final)
+        try validateTimes()
+    }
+
+    /// Checks that `t` never decreases and is never negative.
+    /// - Throws: `TrailError` naming the first step whose `t` goes back.
+    public func validateTimes() throws(TrailError) {
+        var previous: Int64 = 0
+        for (index, step) in steps.enumerated() {
+            if step.t < 0 {
+                throw TrailError(.nonMonotonicTime, at: "steps[\(index)].t", "t is \(step.t); times are milliseconds since the session started and cannot be negative")
+            }
+            if step.t < previous {
+                throw TrailError(
+                    .nonMonotonicTime, at: "steps[\(index)].t",
+                    "t goes back from \(previous) to \(step.t); step times come from a monotonic clock and never decrease")
+            }
+            previous = step.t
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+
+/// The `crashtrail` command: how did the user get here?
+@main
+struct Crashtrail: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crashtrail",
+        abstract: "Attach navigation trails to iOS crashes, group them, and replay how the user got there.",
+        discussion: """
+            Ingest a day's crash payloads into the default SQLite store, then replay one:
+
+              crashtrail ingest Samples/reports --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail list
+              crashtrail replay <report-id> --format text
+            """,
+        version: "0.1.0",
+        subcommands: [
+            IngestCommand.self,
+            ReplayCommand.self,
+            ListCommand.self,
+            ShowCommand.self,
+            TrailCommand.self,
+            ManifestCommand.self,
+        ]
+    )
+}
