@@ -1,0 +1,60 @@
+public import CrashtrailCore
+
+/// Replays a trail on the headless Navigator: every kept step applied from the trail's `base` (or launch),
+/// then the final state compared with the recorded one and the shortest links computed and verified.
+///
+/// ```swift
+/// let replay = Replayer(manifest: manifest).replay(trail, report: "crash.json")
+/// print(ReplayRenderer.render(replay, as: .text))
+/// ```
+public struct Replayer: Sendable {
+    /// The manifest the trail's app was built with.
+    public let manifest: Manifest
+
+    /// A replayer for one app's manifest.
+    /// - Parameter manifest: the app's route table.
+    public init(manifest: Manifest) {
+        self.manifest = manifest
+    }
+
+    /// Replays `trail`.
+    /// - Parameters:
+    ///   - trail: the trail to replay.
+    ///   - report: the stored report ID or the file the trail came from, as the output names it.
+    /// - Returns: the replay: steps, final state, verification, links and anomalies.
+    public func replay(_ trail: Trail, report: String) -> Replay {
+        var engine = NavigationEngine(manifest: manifest, state: trail.base)
+        var steps: [ReplayedStep] = []
+        steps.reserveCapacity(trail.steps.count)
+        var anomalies: [NavigationAnomaly] = []
+        for step in trail.steps {
+            let index = engine.stepCount
+            let stepAnomalies = engine.apply(step)
+            anomalies.append(contentsOf: stepAnomalies)
+            let (to, url) = target(of: step.op)
+            let top = engine.state.topStack
+            steps.append(
+                ReplayedStep(
+                    index: index, t: step.t, op: step.op.name, to: to, url: url, top: top.last, depth: top.count,
+                    modals: engine.state.modals.count, anomalies: stepAnomalies.map(\.kind)))
+        }
+        let final = engine.state
+        let difference = trail.final.flatMap { StateDifference.first(replayed: final, recorded: $0) }
+        return Replay(
+            report: report, app: trail.app, session: trail.session, dropped: trail.dropped, manifestSource: manifest.source,
+            steps: steps, final: final, recordedFinal: trail.final, difference: difference,
+            links: ShortestLinks(manifest: manifest, final: final), anomalies: anomalies)
+    }
+
+    /// The destination a step asked for and its URL (SPEC section 9, `to` and `url`).
+    private func target(of op: Step.Operation) -> (Destination?, String?) {
+        switch op {
+        case .push(let destination), .present(let destination), .open(.destination(let destination)):
+            return (destination, manifest.url(for: destination))
+        case .open(.url(let url)):
+            return (manifest.destination(forURL: url), url)
+        case .pop, .popToRoot, .dismiss, .select, .complete, .satisfy, .revoke:
+            return (nil, nil)
+        }
+    }
+}
