@@ -20,6 +20,8 @@ public struct Manifest: Sendable {
     let destinationIndex: [String: Int]
     let conditionIndex: [String: Int]
     let tabIndex: [String: Int]
+    /// Names of destinations that are some condition's flow.
+    let flowNames: Set<String>
     /// Destination indexes by routing priority: more literal parts first, then manifest order.
     let routeOrder: [Int]
 
@@ -72,6 +74,7 @@ public struct Manifest: Sendable {
         self.destinationIndex = destinationIndex
         self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.flowNames = Set(conditions.map(\.flow))
         self.routeOrder = destinations.indices
             .filter { destinations[$0].route != nil }
             .sorted { lhs, rhs in
@@ -110,7 +113,7 @@ public struct Manifest: Sendable {
 
     /// Whether `name` is the flow of some condition.
     public func isFlow(_ name: String) -> Bool {
-        conditions.contains { $0.flow == name }
+        flowNames.contains(name)
     }
 }
 
