@@ -1,10 +1,66 @@
 import ArgumentParser
+import CrashtrailCore
+import CrashtrailReplay
+import Foundation
 
-// Replaced by the issue that builds `crashtrail replay`.
+/// `crashtrail replay REPORT`: how did the user get here, and which links take a simulator there?
 struct ReplayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "replay", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a crash's navigation trail and print the shortest links that reproduce its screens.",
+        discussion: """
+            REPORT is a trail file (JSON, ct1: text or binary), a crash payload file, or a stored report ID \
+            (any unique prefix). Every step is applied to a headless Navigator; the output shows the path, the \
+            crash-time screens, whether they match what the app recorded, the shortest deep links that rebuild \
+            them from launch, and any anomalies. Formats: text (for people), json (the contract), urls (one a \
+            line), simctl (a bash script for the booted simulator) and xcuitest (a Swift XCTest method).
+
+              crashtrail replay Samples/trails-golden/checkout-crash.json \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail replay 4d1fe12f --format simctl --pause 3 > reproduce.sh
+            """
+    )
+
+    @Argument(help: "A trail file, a crash payload file, or a stored report ID (any unique prefix).")
+    var report: String
+
+    @Option(
+        name: .customLong("manifest"),
+        help: "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; the one whose app is the trail's bundle ID is used."
+    )
+    var manifests: [String] = []
+
+    @Option(help: "The report store (SQLite). Defaults to $CRASHTRAIL_STORE, else crashtrail.sqlite in the working directory.")
+    var store: String?
+
+    @Option(help: "The output format: text, json, urls, simctl or xcuitest.")
+    var format: ReplayFormat = .text
+
+    @Option(help: "Seconds the simctl script waits between links.")
+    var pause: Double = 2
+
+    func validate() throws {
+        guard pause.isFinite, pause >= 0, pause <= 3600 else {
+            throw ValidationError("--pause takes a number of seconds from 0 to 3600, for example --pause 2 or --pause 0.5")
+        }
+        if manifests.isEmpty {
+            throw ValidationError("replay needs the app's route manifest: pass --manifest FILE (or a folder of manifests)")
+        }
+    }
 
     func run() async throws {
-        throw ValidationError("crashtrail replay is not built yet")
+        let manifests = try ManifestFiles.load(self.manifests)
+        let source = try ReplaySource.resolve(report, manifests: manifests, store: store)
+        let selection = try ManifestSelection(choosingFrom: manifests, forApp: source.trail.app.bundleID)
+        for warning in selection.warnings { printError(warning) }
+        let replay = Replayer(manifest: selection.manifest).replay(source.trail, report: source.name)
+        let options = RenderOptions(colour: format == .text && Self.wantsColour(), pause: pause)
+        print(ReplayRenderer.render(replay, as: format, options: options), terminator: "")
+    }
+
+    /// Colour on a terminal, never with `NO_COLOR` set (no-color.org) or when the output is piped.
+    static func wantsColour() -> Bool {
+        if let noColour = ProcessInfo.processInfo.environment["NO_COLOR"], !noColour.isEmpty { return false }
+        return isatty(STDOUT_FILENO) != 0
     }
 }

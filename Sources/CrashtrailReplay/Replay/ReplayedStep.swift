@@ -21,6 +21,9 @@ public struct ReplayedStep: Hashable, Sendable {
     public var modals: Int
     /// The kinds of the step's anomalies, in SPEC order.
     public var anomalies: [NavigationAnomaly.Kind]
+    /// For ops without a destination, their argument as people read it (`tab 1`, `success`, `signedIn`);
+    /// not part of the JSON form.
+    public var argument: String?
 
     /// A replayed step.
     /// - Parameters:
@@ -33,9 +36,10 @@ public struct ReplayedStep: Hashable, Sendable {
     ///   - depth: the top stack's length after it.
     ///   - modals: the modal count after it.
     ///   - anomalies: its anomaly kinds.
+    ///   - argument: the argument of an op without a destination.
     public init(
         index: Int, t: Int64, op: String, to: Destination?, url: String?, top: Destination?, depth: Int, modals: Int,
-        anomalies: [NavigationAnomaly.Kind]
+        anomalies: [NavigationAnomaly.Kind], argument: String? = nil
     ) {
         self.index = index
         self.t = t
@@ -46,5 +50,6 @@ public struct ReplayedStep: Hashable, Sendable {
         self.depth = depth
         self.modals = modals
         self.anomalies = anomalies
+        self.argument = argument
     }
 }

@@ -36,7 +36,8 @@ public struct Replayer: Sendable {
             steps.append(
                 ReplayedStep(
                     index: index, t: step.t, op: step.op.name, to: to, url: url, top: top.last, depth: top.count,
-                    modals: engine.state.modals.count, anomalies: stepAnomalies.map(\.kind)))
+                    modals: engine.state.modals.count, anomalies: stepAnomalies.map(\.kind),
+                    argument: Self.argument(of: step.op)))
         }
         let final = engine.state
         let difference = trail.final.flatMap { StateDifference.first(replayed: final, recorded: $0) }
@@ -44,6 +45,16 @@ public struct Replayer: Sendable {
             report: report, app: trail.app, session: trail.session, dropped: trail.dropped, manifestSource: manifest.source,
             steps: steps, final: final, recordedFinal: trail.final, difference: difference,
             links: ShortestLinks(manifest: manifest, final: final), anomalies: anomalies)
+    }
+
+    /// The argument of an op without a destination, for people.
+    private static func argument(of op: Step.Operation) -> String? {
+        switch op {
+        case .select(let tab): "tab \(tab)"
+        case .complete(let success): success ? "success" : "failure"
+        case .satisfy(let condition), .revoke(let condition): condition
+        case .push, .present, .open, .pop, .popToRoot, .dismiss: nil
+        }
     }
 
     /// The destination a step asked for and its URL (SPEC section 9, `to` and `url`).

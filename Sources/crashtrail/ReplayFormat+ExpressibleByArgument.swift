@@ -1,0 +1,4 @@
+import ArgumentParser
+import CrashtrailReplay
+
+extension ReplayFormat: ExpressibleByArgument {}
