@@ -22,6 +22,17 @@ public struct Manifest: Sendable {
     let tabIndex: [String: Int]
     /// Names of destinations that are some condition's flow.
     let flowNames: Set<String>
+    /// What the navigation rules need of each destination, small enough to copy on every step.
+    let rules: [String: NavigationRule]
+
+    /// The part of a destination's spec the Navigator consults on every request.
+    struct NavigationRule: Sendable {
+        /// Required conditions in order, each with its flow destination.
+        let requires: [(condition: String, flow: Destination)]
+        let gate: Bool
+        let modal: Bool
+        let tabIndex: Int?
+    }
     /// Destination indexes by routing priority: more literal parts first, then manifest order.
     let routeOrder: [Int]
 
@@ -75,6 +86,15 @@ public struct Manifest: Sendable {
         self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.flowNames = Set(conditions.map(\.flow))
+        let flows = Dictionary(conditions.map { ($0.name, $0.flow) }, uniquingKeysWith: { first, _ in first })
+        let tabIndex = self.tabIndex
+        self.rules = Dictionary(
+            destinations.map { spec in
+                let rule = NavigationRule(
+                    requires: spec.requires.map { ($0, Destination(flows[$0] ?? "")) }, gate: spec.gate,
+                    modal: spec.presentation == .modal, tabIndex: tabIndex[spec.name])
+                return (spec.name, rule)
+            }, uniquingKeysWith: { first, _ in first })
         self.routeOrder = destinations.indices
             .filter { destinations[$0].route != nil }
             .sorted { lhs, rhs in

@@ -30,9 +30,13 @@ public struct NavigationEngine: Sendable {
         var context = StepContext(index: index)
         let running = transition.flatMap { step.t < $0.end ? $0 : nil }
         let snapshot = running == nil ? nil : state
-        let modalsBefore = state.modals
+        // Steps only append or remove the topmost modal, or remove them all, so the list of modal roots changed
+        // exactly when the count or the topmost root changed. Keeping only these avoids copying the modals.
+        let modalCountBefore = state.modals.count
+        let topRootBefore = state.modals.last?.first
         perform(step.op, context: &context)
-        guard manifest.modalTransition > 0, !context.exempt, !Self.sameRoots(modalsBefore, state.modals) else {
+        let rootsChanged = state.modals.count != modalCountBefore || state.modals.last?.first != topRootBefore
+        guard manifest.modalTransition > 0, !context.exempt, rootsChanged else {
             return context.anomalies
         }
         if let running, let snapshot {
@@ -55,12 +59,6 @@ public struct NavigationEngine: Sendable {
         var anomalies: [NavigationAnomaly] = []
         for step in steps { anomalies += apply(step) }
         return anomalies
-    }
-
-    private static func sameRoots(_ lhs: [[Destination]], _ rhs: [[Destination]]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        for index in lhs.indices where lhs[index].first != rhs[index].first { return false }
-        return true
     }
 
     private struct StepContext {
@@ -148,27 +146,26 @@ public struct NavigationEngine: Sendable {
 
     /// A navigation request for `destination` (SPEC section 4, rules 1 to 5).
     private mutating func request(_ destination: Destination, mode: RequestMode, context: inout StepContext) {
-        guard let spec = manifest.spec(named: destination.name) else {
+        guard let rule = manifest.rules[destination.name] else {
             context.report(
                 .unknownDestination, "\(destination.name) is not a destination of the manifest; it was applied by its op anyway")
             if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
             return
         }
         // 1. A missing condition presents its flow and keeps the destination pending.
-        for name in spec.requires where !state.conditions.contains(name) {
-            guard let condition = manifest.condition(named: name) else { continue }
+        for requirement in rule.requires where !state.conditions.contains(requirement.condition) {
             state.pending = PendingDestination(destination, mode: mode)
-            state.modals.append([Destination(condition.flow)])
+            state.modals.append([requirement.flow])
             return
         }
         // 2. A gate discards everything.
-        if spec.gate {
+        if rule.gate {
             resolveAsGate(destination)
             context.exempt = true
             return
         }
         // 3. A tab root selects its tab, or acts as a gate when no tab bar shows.
-        if let tabIndex = manifest.tabIndex(of: destination.name) {
+        if let tabIndex = rule.tabIndex {
             if state.tab != nil, tabIndex < state.stacks.count {
                 state.modals.removeAll()
                 state.pending = nil
@@ -181,7 +178,7 @@ public struct NavigationEngine: Sendable {
             return
         }
         // 4–5. Push or present.
-        let effective: RequestMode = mode == .open ? (spec.presentation == .modal ? .present : .push) : mode
+        let effective: RequestMode = mode == .open ? (rule.modal ? .present : .push) : mode
         if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
     }
 
