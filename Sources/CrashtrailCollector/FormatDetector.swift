@@ -1,0 +1,65 @@
+/// Tells which crash format a payload is, by its content (SPEC section 7), never by its file name.
+public enum FormatDetector {
+    /// What an input holds.
+    public enum Detection: Hashable, Sendable {
+        /// One payload of this format (an envelope may still hold several events).
+        case single(ReportFormat)
+        /// Several JSON objects, one a line (a Crashlytics BigQuery export, or NDJSON on standard input): each
+        /// line is detected on its own.
+        case lines
+    }
+
+    private static let metricKitKeys: Set<String> = [
+        "crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics",
+        "callStackTree", "appLaunchDiagnostics",
+    ]
+
+    /// Detects the format of `bytes`.
+    /// - Throws: `RejectionError`: `empty`, `unsupported-format` (MetricKit, by name), or `unrecognized-format`.
+    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> Detection {
+        guard let firstByte = bytes.first(where: { !TopLevelKeys.isWhitespace($0) }) else {
+            throw RejectionError(.empty, "the input is empty")
+        }
+        guard firstByte == UInt8(ascii: "{"), let first = TopLevelKeys.scan(bytes) else {
+            if bytes.count >= 5, Array(bytes[0..<5]) == Array("PATCH".utf8) {
+                throw RejectionError(
+                    .unrecognizedFormat, "this is an IPS ROM patch (it starts with \"PATCH\"), not an Apple crash report")
+            }
+            throw RejectionError(
+                .unrecognizedFormat,
+                "the input does not start with a JSON object, so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics)")
+        }
+        if let end = first.end, let next = TopLevelKeys.scan(bytes, from: end), next.keys.isEmpty == false || next.end != nil {
+            if first.keys.contains("bug_type") { return .single(.ips) }
+            if next.keys.contains("type"), !next.keys.contains("event_id"), !first.keys.contains("issue_id") {
+                return .single(.sentryEnvelope)
+            }
+            return .lines
+        }
+        if let end = first.end, first.keys.contains("bug_type"),
+            bytes[end...].contains(where: { !TopLevelKeys.isWhitespace($0) })
+        {
+            return .single(.ips)
+        }
+        return .single(try classify(first.keys))
+    }
+
+    /// The format a single JSON object with these top-level keys is.
+    /// - Throws: `RejectionError` for MetricKit (by name) and for objects of no known format.
+    static func classify(_ keys: Set<String>) throws(RejectionError) -> ReportFormat {
+        if keys.contains("crashtrail") { return .crashtrail }
+        if !keys.isDisjoint(with: metricKitKeys) || (keys.contains("timeStampBegin") && keys.contains("timeStampEnd")) {
+            throw RejectionError(
+                .unsupportedFormat,
+                "this is a MetricKit MXDiagnosticPayload, which SPEC section 7 does not support yet; export the crash as an .ips report instead")
+        }
+        if keys.contains("bug_type") { return .ips }
+        if keys.contains("report"), keys.contains("crash") { return .kscrash }
+        if keys.contains("issue_id") || (keys.contains("event_id") && keys.contains("custom_keys")) { return .crashlytics }
+        if keys.contains("event_id") || keys.contains("exception") { return .sentryEvent }
+        let shown = keys.sorted().prefix(8).joined(separator: ", ")
+        throw RejectionError(
+            .unrecognizedFormat,
+            "a JSON object of no crash format crashtrail reads (top-level keys: \(shown.isEmpty ? "none" : shown)); expected \"crashtrail\", \"event_id\"/\"exception\" (Sentry), \"bug_type\" (.ips), \"report\"+\"crash\" (KSCrash) or \"event_id\"+\"issue_id\" (Crashlytics)")
+    }
+}

@@ -1,0 +1,72 @@
+import CrashtrailCore
+
+/// Reads one event of a Crashlytics BigQuery export: REPEATED RECORDs as arrays, INT64 values as strings, and
+/// `custom_keys` as an array of `{key, value}`, where the trail rides as `crashtrail.0…N`.
+enum CrashlyticsParser {
+    private struct Payload: Decodable {
+        struct Device: Decodable { var model: String?; var manufacturer: String? }
+        struct OperatingSystem: Decodable { var name: String?; var display_version: String? }
+        struct Application: Decodable { var display_version: String?; var build_version: String? }
+        struct KeyValue: Decodable { var key: String?; var value: LooseScalar? }
+        struct Frame: Decodable {
+            var library: String?
+            var symbol: String?
+            var offset: LooseScalar?
+            var owner: String?
+            var blamed: Bool?
+        }
+        struct Exception: Decodable { var type: String?; var exception_message: String?; var frames: [Lenient<Frame>]? }
+        struct Thread: Decodable {
+            var crashed: Bool?
+            var signal_name: String?
+            var signal_code: String?
+            var frames: [Lenient<Frame>]?
+        }
+        var event_id: String?
+        var issue_id: String?
+        var issue_title: String?
+        var issue_subtitle: String?
+        var bundle_identifier: String?
+        var event_timestamp: LooseScalar?
+        var device: Lenient<Device>?
+        var operating_system: Lenient<OperatingSystem>?
+        var application: Lenient<Application>?
+        var custom_keys: [Lenient<KeyValue>]?
+        var exceptions: [Lenient<Exception>]?
+        var threads: [Lenient<Thread>]?
+    }
+
+    /// - Throws: `RejectionError` when the JSON is broken.
+    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the Crashlytics event")
+        var parsed = ParsedPayload(format: .crashlytics, payloadID: payload.event_id.flatMap { $0.isEmpty ? nil : $0 })
+        let application = payload.application?.value
+        parsed.app = CrashReport.App(
+            bundleID: payload.bundle_identifier, version: application?.display_version, build: application?.build_version)
+        let os = payload.operating_system?.value
+        parsed.os = CrashReport.OS(name: os?.name, version: os?.display_version)
+        parsed.device = payload.device?.value?.model
+        parsed.time = Timestamp.normalized(payload.event_timestamp?.string)
+        let exception = (payload.exceptions ?? []).compactMap(\.value).last
+        let crashed = (payload.threads ?? []).compactMap(\.value).first { $0.crashed == true }
+        parsed.exception = ExceptionInfo(
+            type: exception?.type ?? crashed?.signal_name, code: crashed?.signal_code, signal: crashed?.signal_name,
+            reason: exception?.exception_message ?? payload.issue_subtitle)
+        let frames = exception?.frames ?? crashed?.frames ?? []
+        parsed.frames = frames.compactMap(\.value).map { frame in
+            let inApp = frame.owner.map { $0 == "DEVELOPER" } ?? !SystemImages.isSystem(name: frame.library, path: nil)
+            return StackFrame(image: frame.library, symbol: frame.symbol, offset: frame.offset?.int, inApp: inApp)
+        }
+        var keys: [String: String] = [:]
+        for entry in (payload.custom_keys ?? []).compactMap(\.value) {
+            guard let key = entry.key, key == "crashtrail" || key.hasPrefix("crashtrail."), let value = entry.value?.string else { continue }
+            keys[key] = value
+        }
+        if let text = keys["crashtrail"] {
+            parsed.trail = .text(text)
+        } else if !keys.isEmpty {
+            parsed.trail = .keys(keys)
+        }
+        return parsed
+    }
+}

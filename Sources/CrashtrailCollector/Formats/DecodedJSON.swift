@@ -1,0 +1,45 @@
+import CrashtrailCore
+import Foundation
+
+/// A `JSONValue` read through `Decodable`, for the small parts of a payload kept whole (an embedded trail).
+/// Fractions are refused, as the trail format refuses them.
+struct DecodedJSON: Decodable, Sendable {
+    var value: JSONValue
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: AnyKey.self) {
+            var object: [String: JSONValue] = [:]
+            for key in container.allKeys {
+                object[key.stringValue] = try container.decode(DecodedJSON.self, forKey: key).value
+            }
+            value = .object(object)
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            while !container.isAtEnd { array.append(try container.decode(DecodedJSON.self).value) }
+            value = .array(array)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            value = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            value = .bool(bool)
+        } else if let int = try? container.decode(Int64.self) {
+            value = .int(int)
+        } else if let string = try? container.decode(String.self) {
+            value = .string(string)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "a fraction or an integer beyond 64 bits, which trails refuse")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import CrashtrailCore
+import Foundation
+
+/// Reads an Apple crash report (`.ips`): a one-line JSON header, then a JSON body (`bug_type` `"309"`).
+///
+/// Only the fields crashtrail stores are named, so register values beyond 64 bits and keys repeated with
+/// another case never matter.
+enum IPSParser {
+    private struct Header: Decodable {
+        var bug_type: LooseScalar?
+        var incident_id: String?
+        var app_version: String?
+        var build_version: String?
+        var bundleID: String?
+        var os_version: String?
+        var timestamp: String?
+        var name: String?
+    }
+
+    private struct Body: Decodable {
+        struct OSVersion: Decodable { var train: String?; var build: String? }
+        struct BundleInfo: Decodable {
+            var CFBundleIdentifier: String?
+            var CFBundleShortVersionString: String?
+            var CFBundleVersion: String?
+        }
+        struct Exception: Decodable { var type: String?; var signal: String?; var codes: String?; var subtype: String? }
+        struct Termination: Decodable { var indicator: String?; var reasons: [String]? }
+        struct Frame: Decodable { var imageIndex: Int?; var imageOffset: LooseScalar?; var symbol: String? }
+        struct Thread: Decodable { var triggered: Bool?; var frames: [Lenient<Frame>]? }
+        struct Image: Decodable { var name: String?; var path: String?; var CFBundleIdentifier: String? }
+        var incident: String?
+        var procLaunch: String?
+        var captureTime: String?
+        var pid: LooseScalar?
+        var modelCode: String?
+        var procName: String?
+        var osVersion: Lenient<OSVersion>?
+        var bundleInfo: Lenient<BundleInfo>?
+        var exception: Lenient<Exception>?
+        var termination: Lenient<Termination>?
+        var faultingThread: Int?
+        var threads: [Lenient<Thread>]?
+        var usedImages: [Lenient<Image>]?
+    }
+
+    /// - Throws: `RejectionError` when the header or body is broken, or the report is not an app crash with a
+    ///   JSON body (`bug_type` other than `"309"`).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> ParsedPayload {
+        guard let headerScan = TopLevelKeys.scan(bytes), let headerEnd = headerScan.end else {
+            throw RejectionError(.invalidJSON, "the .ips header line is not a complete JSON object")
+        }
+        let header = try PayloadDecoder.decode(Header.self, from: bytes[0..<headerEnd], what: "the .ips header line")
+        let bugType = header.bug_type?.string ?? "?"
+        guard bugType == "309" else {
+            let kind =
+                switch bugType {
+                case "109": "a legacy text crash report under a JSON header"
+                case "151", "210": "a kernel report"
+                case "288": "a stackshot"
+                default: "not an app crash report"
+                }
+            throw RejectionError(
+                .unsupportedFormat, ".ips bug_type \"\(bugType)\" is \(kind); crashtrail ingests app crash reports (bug_type \"309\")")
+        }
+        let bodyBytes = UnsafeBufferPointer(rebasing: bytes[headerEnd...])
+        guard bodyBytes.contains(where: { !TopLevelKeys.isWhitespace($0) }) else {
+            throw RejectionError(.invalidReport, "the .ips file has a header but no report body after it")
+        }
+        let body = try PayloadDecoder.decode(Body.self, from: bodyBytes, what: "the .ips report body")
+
+        var parsed = ParsedPayload(format: .ips, payloadID: header.incident_id ?? body.incident)
+        let bundle = body.bundleInfo?.value
+        parsed.app = CrashReport.App(
+            bundleID: bundle?.CFBundleIdentifier ?? header.bundleID,
+            version: nonEmpty(header.app_version) ?? bundle?.CFBundleShortVersionString,
+            build: nonEmpty(header.build_version) ?? bundle?.CFBundleVersion)
+        if let train = body.osVersion?.value?.train ?? header.os_version.map(stripBuild) {
+            let parts = train.split(separator: " ")
+            if let version = parts.last, parts.count > 1, version.first?.isNumber == true {
+                parsed.os = CrashReport.OS(name: parts.dropLast().joined(separator: " "), version: String(version))
+            } else {
+                parsed.os = CrashReport.OS(name: train, version: nil)
+            }
+        }
+        parsed.device = body.modelCode
+        parsed.time = Timestamp.normalized(body.captureTime) ?? Timestamp.normalized(header.timestamp)
+        let exception = body.exception?.value
+        parsed.exception = ExceptionInfo(
+            type: exception?.type, code: exception?.codes, signal: exception?.signal,
+            reason: exception?.subtype ?? body.termination?.value?.indicator)
+        parsed.pid = body.pid?.int
+        parsed.launchTime = body.procLaunch.flatMap(Timestamp.milliseconds(parsing:))
+
+        let threads = body.threads ?? []
+        let crashed = body.faultingThread.flatMap { threads.indices.contains($0) ? threads[$0].value : nil }
+            ?? threads.compactMap(\.value).first { $0.triggered == true }
+        let images = body.usedImages ?? []
+        parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map { frame in
+            let image = frame.imageIndex.flatMap { images.indices.contains($0) ? images[$0].value : nil }
+            let name = image?.name ?? image?.path.map(SystemImages.baseName)
+            let symbol = frame.symbol.flatMap { $0 == "<deduplicated_symbol>" || $0 == "???" ? nil : $0 }
+            return StackFrame(
+                image: name, symbol: symbol, offset: frame.imageOffset?.int,
+                inApp: image != nil && !SystemImages.isSystem(name: name, path: image?.path))
+        }
+        return parsed
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `iPhone OS 15.4 (19E240)` → `iPhone OS 15.4`.
+    private static func stripBuild(_ text: String) -> String {
+        guard let open = text.lastIndex(of: "(") else { return text }
+        return text[..<open].trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,101 @@
+import CrashtrailCore
+
+/// Reads a KSCrash report, and SentryCrash's fork of it: `report`, `system`, `crash` and `user` sections.
+///
+/// `report.version` (an object in old reports, a string in new ones) is not needed; `crash.error.type` names
+/// which of `mach`, `signal`, `nsexception`, `cpp_exception`, `user_reported` or `memory_termination` exists.
+enum KSCrashParser {
+    private struct Payload: Decodable {
+        struct Report: Decodable { var id: String?; var timestamp: LooseScalar? }
+        struct System: Decodable {
+            var CFBundleIdentifier: String?
+            var CFBundleShortVersionString: String?
+            var CFBundleVersion: String?
+            var CFBundleExecutable: String?
+            var system_name: String?
+            var system_version: String?
+            var machine: String?
+            var process_id: LooseScalar?
+            var process_name: String?
+            var app_start_time: LooseScalar?
+        }
+        struct Named: Decodable { var name: String?; var reason: String? }
+        struct Mach: Decodable { var exception_name: String?; var code_name: String?; var code: LooseScalar? }
+        struct Signal: Decodable { var name: String?; var code_name: String?; var signal: LooseScalar? }
+        struct Memory: Decodable { var memory_level: String? }
+        struct Error: Decodable {
+            var type: String?
+            var reason: String?
+            var mach: Lenient<Mach>?
+            var signal: Lenient<Signal>?
+            var nsexception: Lenient<Named>?
+            var cpp_exception: Lenient<Named>?
+            var user_reported: Lenient<Named>?
+            var memory_termination: Lenient<Memory>?
+        }
+        struct Frame: Decodable {
+            var object_name: String?
+            var symbol_name: String?
+            var instruction_addr: LooseScalar?
+            var object_addr: LooseScalar?
+        }
+        struct Backtrace: Decodable { var contents: [Lenient<Frame>]? }
+        struct Thread: Decodable { var crashed: Bool?; var backtrace: Lenient<Backtrace>? }
+        struct Crash: Decodable { var error: Lenient<Error>?; var threads: [Lenient<Thread>]?; var diagnosis: String? }
+        struct User: Decodable { var crashtrail: DecodedJSON? }
+        var report: Report
+        var system: Lenient<System>?
+        var crash: Crash
+        var user: Lenient<User>?
+    }
+
+    /// - Throws: `RejectionError` when the JSON is broken or `report`/`crash` are not objects.
+    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the KSCrash report")
+        var parsed = ParsedPayload(format: .kscrash, payloadID: payload.report.id.flatMap { $0.isEmpty ? nil : $0 })
+        let system = payload.system?.value
+        parsed.app = CrashReport.App(
+            bundleID: system?.CFBundleIdentifier, version: system?.CFBundleShortVersionString, build: system?.CFBundleVersion)
+        parsed.os = CrashReport.OS(name: system?.system_name, version: system?.system_version)
+        parsed.device = system?.machine
+        parsed.time = timestamp(payload.report.timestamp)
+        parsed.pid = system?.process_id?.int
+        parsed.launchTime = system?.app_start_time?.string.flatMap(Timestamp.milliseconds(parsing:))
+
+        let error = payload.crash.error?.value
+        let mach = error?.mach?.value
+        let signal = error?.signal?.value
+        let type: String? =
+            switch error?.type {
+            case "nsexception": error?.nsexception?.value?.name
+            case "cpp_exception": error?.cpp_exception?.value?.name
+            case "user": error?.user_reported?.value?.name
+            case "memory_termination": "MemoryTermination"
+            case "signal": signal?.name
+            default: mach?.exception_name
+            }
+        let reason =
+            error?.nsexception?.value?.reason ?? error?.cpp_exception?.value?.reason
+            ?? error?.user_reported?.value?.reason ?? error?.reason
+            ?? error?.memory_termination?.value?.memory_level.map { "memory level \($0)" } ?? payload.crash.diagnosis
+        parsed.exception = ExceptionInfo(
+            type: type ?? mach?.exception_name ?? signal?.name ?? error?.type,
+            code: mach?.code_name ?? mach?.code?.string, signal: signal?.name, reason: reason)
+
+        let executable = system?.CFBundleExecutable ?? system?.process_name
+        let crashed = (payload.crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
+        parsed.frames = (crashed?.backtrace?.value?.contents ?? []).compactMap(\.value).map { frame in
+            var offset: Int64?
+            if let instruction = frame.instruction_addr?.int, let base = frame.object_addr?.int { offset = instruction - base }
+            let inApp = frame.object_name != nil && (frame.object_name == executable || !SystemImages.isSystem(name: frame.object_name, path: nil))
+            return StackFrame(image: frame.object_name, symbol: frame.symbol_name, offset: offset, inApp: inApp)
+        }
+        parsed.trail = payload.user?.value?.crashtrail.flatMap { TrailCarrier.from(jsonValue: $0.value) }
+        return parsed
+    }
+
+    private static func timestamp(_ value: LooseScalar?) -> String? {
+        // Text (`1970-01-17T19:18:32Z`) or an epoch number in seconds or microseconds, by magnitude.
+        Timestamp.normalized(value?.string)
+    }
+}

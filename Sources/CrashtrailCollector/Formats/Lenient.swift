@@ -1,0 +1,9 @@
+/// A part of a payload that is used when it has the expected shape and ignored when it does not, so one odd
+/// optional field never costs a crash.
+struct Lenient<Wrapped: Decodable & Sendable>: Decodable, Sendable {
+    var value: Wrapped?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Wrapped(from: decoder)
+    }
+}

@@ -1,0 +1,35 @@
+import CrashtrailCore
+import Foundation
+
+/// What a format parser pulls out of one payload: the normalized fields, the payload's own identifier, its
+/// trail (still encoded) and what a separate trail file is joined by.
+public struct ParsedPayload: Sendable {
+    public var format: ReportFormat
+    /// The payload's own identifier (SPEC section 8), normalized; nil when it has none.
+    public var payloadID: String?
+    public var app: CrashReport.App
+    public var os: CrashReport.OS
+    public var device: String?
+    /// RFC 3339 UTC.
+    public var time: String?
+    public var exception: ExceptionInfo
+    public var frames: [StackFrame]
+    /// The embedded trail, when the payload carries one.
+    public var trail: TrailCarrier?
+    /// The process ID, for joining a separate trail file.
+    public var pid: Int64?
+    /// When the process launched, in milliseconds since 1970 UTC, for joining a separate trail file.
+    public var launchTime: Int64?
+    /// The part of the input that is this payload's own bytes, when the input holds several (an envelope's
+    /// event item); its SHA-256 is the ID of a payload without one.
+    public var identityRange: Range<Int>?
+
+    public init(format: ReportFormat, payloadID: String? = nil) {
+        self.format = format
+        self.payloadID = payloadID
+        self.app = CrashReport.App()
+        self.os = CrashReport.OS()
+        self.exception = ExceptionInfo()
+        self.frames = []
+    }
+}

@@ -1,0 +1,125 @@
+import CrashtrailCore
+
+/// Reads a Sentry event: `event_id`, `exception`, `threads`, `contexts`, `extra`.
+enum SentryEventParser {
+    struct Frame: Decodable {
+        var function: String?
+        var symbol: String?
+        var package: String?
+        var module: String?
+        var instruction_addr: String?
+        var image_addr: String?
+        var in_app: Bool?
+    }
+    struct Stacktrace: Decodable { var frames: [Lenient<Frame>]? }
+    struct Meta: Decodable {
+        struct Named: Decodable { var name: String? }
+        var signal: Lenient<Named>?
+        var mach_exception: Lenient<Named>?
+    }
+    struct Mechanism: Decodable { var type: String?; var meta: Lenient<Meta>? }
+    struct ExceptionValue: Decodable {
+        var type: String?
+        var value: String?
+        var mechanism: Lenient<Mechanism>?
+        var stacktrace: Lenient<Stacktrace>?
+        var thread_id: LooseScalar?
+    }
+    struct Thread: Decodable { var id: LooseScalar?; var crashed: Bool?; var stacktrace: Lenient<Stacktrace>? }
+    /// `{"values": [...]}` or, in older events, the bare array.
+    struct Values<Element: Decodable & Sendable>: Decodable {
+        var values: [Lenient<Element>]
+        private enum CodingKeys: String, CodingKey { case values }
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: CodingKeys.self) {
+                values = try container.decodeIfPresent([Lenient<Element>].self, forKey: .values) ?? []
+            } else {
+                values = try [Lenient<Element>](from: decoder)
+            }
+        }
+    }
+    struct Contexts: Decodable {
+        struct App: Decodable { var app_identifier: String?; var app_version: String?; var app_build: String? }
+        struct OS: Decodable { var name: String?; var version: String? }
+        struct Device: Decodable { var model: String? }
+        struct Trail: Decodable { var trail: DecodedJSON? }
+        var app: Lenient<App>?
+        var os: Lenient<OS>?
+        var device: Lenient<Device>?
+        var crashtrail: Lenient<Trail>?
+    }
+    struct Extra: Decodable { var crashtrail: DecodedJSON? }
+    struct Payload: Decodable {
+        var event_id: String?
+        var timestamp: LooseScalar?
+        var release: String?
+        var dist: String?
+        var exception: Lenient<Values<ExceptionValue>>?
+        var threads: Lenient<Values<Thread>>?
+        var contexts: Lenient<Contexts>?
+        var extra: Lenient<Extra>?
+    }
+
+    /// - Throws: `RejectionError` when the JSON is broken.
+    static func parse(_ bytes: some Collection<UInt8>, what: String = "the Sentry event") throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: what)
+        var parsed = ParsedPayload(format: .sentryEvent, payloadID: payload.event_id.flatMap(normalizedEventID))
+        let contexts = payload.contexts?.value
+        let app = contexts?.app?.value
+        let release = payload.release.map(parseRelease)
+        parsed.app = CrashReport.App(
+            bundleID: app?.app_identifier ?? release?.bundleID, version: app?.app_version ?? release?.version,
+            build: app?.app_build ?? payload.dist ?? release?.build)
+        parsed.os = CrashReport.OS(name: contexts?.os?.value?.name, version: contexts?.os?.value?.version)
+        parsed.device = contexts?.device?.value?.model
+        parsed.time = Timestamp.normalized(payload.timestamp?.string)
+
+        let exception = payload.exception?.value?.values.compactMap(\.value).last
+        let meta = exception?.mechanism?.value?.meta?.value
+        parsed.exception = ExceptionInfo(
+            type: exception?.type, code: meta?.mach_exception?.value?.name, signal: meta?.signal?.value?.name,
+            reason: exception?.value)
+        let threads = payload.threads?.value?.values.compactMap(\.value) ?? []
+        let crashedThread =
+            threads.first { thread in exception?.thread_id?.string != nil && thread.id?.string == exception?.thread_id?.string }
+            ?? threads.first { $0.crashed == true }
+        let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
+        // Sentry lists frames caller first; the normalized report lists the crashing frame first.
+        parsed.frames = stack.compactMap(\.value).reversed().map { frame in
+            let image = frame.package.map(SystemImages.baseName) ?? frame.module
+            var offset: Int64?
+            if let instruction = frame.instruction_addr.flatMap(hex), let base = frame.image_addr.flatMap(hex) {
+                offset = instruction &- base
+            }
+            return StackFrame(
+                image: image, symbol: frame.function ?? frame.symbol, offset: offset,
+                inApp: frame.in_app ?? !SystemImages.isSystem(name: image, path: frame.package))
+        }
+        let trailValue = contexts?.crashtrail?.value?.trail?.value ?? payload.extra?.value?.crashtrail?.value
+        parsed.trail = trailValue.flatMap(TrailCarrier.from(jsonValue:))
+        return parsed
+    }
+
+    /// An event ID as 32 lower-case hex digits without dashes, or nil when it is not a UUID.
+    static func normalizedEventID(_ text: String) -> String? {
+        let digits = text.lowercased().filter { $0 != "-" }
+        guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+        return digits
+    }
+
+    /// `com.example.app@3.1.0+412` → bundle ID, version, build.
+    static func parseRelease(_ release: String) -> (bundleID: String?, version: String?, build: String?) {
+        guard let at = release.firstIndex(of: "@") else { return (nil, release, nil) }
+        let package = String(release[..<at])
+        let rest = release[release.index(after: at)...]
+        if let plus = rest.firstIndex(of: "+") {
+            return (package, String(rest[..<plus]), String(rest[rest.index(after: plus)...]))
+        }
+        return (package, String(rest), nil)
+    }
+
+    private static func hex(_ text: String) -> Int64? {
+        guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
+        return UInt64(text.dropFirst(2), radix: 16).map { Int64(bitPattern: $0) }
+    }
+}

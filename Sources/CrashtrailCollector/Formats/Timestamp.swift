@@ -1,0 +1,125 @@
+/// Reads the timestamps crash formats write and writes RFC 3339 UTC, without `DateFormatter` (slow and not
+/// needed for these fixed shapes).
+///
+/// Reads `2026-11-02T14:45:05Z`, `2026-11-02T14:45:05.123+01:00`, `.ips`'s `2022-03-28 10:11:41.6174 +0100`,
+/// BigQuery's `2026-11-02 14:45:05.123456 UTC`, and epoch numbers in seconds, milliseconds or microseconds.
+public enum Timestamp {
+    /// Milliseconds since 1970 UTC, or nil when `text` is not a timestamp of a known shape.
+    public static func milliseconds(parsing text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int64? {
+            guard index + digits <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for offset in 0..<digits {
+                let byte = bytes[index + offset]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        if bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }), let value = Double(text) {
+            return milliseconds(epoch: value)
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+            expect("T t"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2)
+        else { return nil }
+        var millis: Int64 = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            var scale: Int64 = 100
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                millis += Int64(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        var offsetMinutes: Int64 = 0
+        if index < bytes.count {
+            let rest = String(decoding: bytes[index...], as: UTF8.self)
+            if rest == "Z" || rest == "z" || rest == "UTC" || rest == "GMT" {
+                offsetMinutes = 0
+            } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+                index += 1
+                guard let hours = number(2) else { return nil }
+                _ = expect(":")
+                guard let minutes = number(2), index == bytes.count else { return nil }
+                offsetMinutes = sign * (hours * 60 + minutes)
+            } else {
+                return nil
+            }
+        }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        return seconds * 1000 + millis
+    }
+
+    /// Milliseconds since 1970 from an epoch number in seconds, milliseconds or microseconds (by magnitude).
+    public static func milliseconds(epoch value: Double) -> Int64? {
+        guard value.isFinite, value >= 0 else { return nil }
+        if value >= 1e14 { return Int64(value / 1000) }  // microseconds
+        if value >= 1e11 { return Int64(value) }  // milliseconds
+        return Int64((value * 1000).rounded())
+    }
+
+    /// RFC 3339 UTC, with milliseconds only when there are some: `2026-11-02T14:45:05Z`.
+    public static func rfc3339(milliseconds: Int64) -> String {
+        let seconds = milliseconds.floorDivided(by: 1000)
+        let millis = milliseconds - seconds * 1000
+        let days = seconds.floorDivided(by: 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+        text += "\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if millis != 0 { text += ".\(pad(millis, 3))" }
+        return text + "Z"
+    }
+
+    /// Normalizes any readable timestamp to RFC 3339 UTC.
+    static func normalized(_ text: String?) -> String? {
+        text.flatMap(milliseconds(parsing:)).map(rfc3339(milliseconds:))
+    }
+
+    // Howard Hinnant's days-from-civil algorithms.
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = y.floorDivided(by: 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = z.floorDivided(by: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How to run an ingest.
+public struct IngestOptions: Sendable {
+    /// Files and folders (read recursively); `-` reads NDJSON from standard input.
+    public var inputs: [String]
+    /// A folder of separate trail files (`.ctr`, `.ct1`, `.json`) to join to crashes by app, pid and launch time.
+    public var trailsDirectory: String?
+    /// Where refused inputs are copied, each with a `.reason.txt` beside it.
+    public var quarantineDirectory: String
+    /// Parsing workers.
+    public var jobs: Int
+    /// Inputs per write transaction.
+    public var batchSize: Int
+    /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
+    public var joinTolerance: Int64
+
+    public init(
+        inputs: [String], trailsDirectory: String? = nil, quarantineDirectory: String = "crashtrail-quarantine",
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256, joinTolerance: Int64 = 2000
+    ) {
+        self.inputs = inputs
+        self.trailsDirectory = trailsDirectory
+        self.quarantineDirectory = quarantineDirectory
+        self.jobs = max(1, jobs)
+        self.batchSize = max(1, batchSize)
+        self.joinTolerance = joinTolerance
+    }
+}

@@ -1,0 +1,233 @@
+import CrashtrailCore
+import Dispatch
+import Foundation
+import GRDB
+
+/// The ingest job (SPEC section 8): walks the inputs, parses them on `jobs` workers, stores each batch in one
+/// transaction, quarantines what it refuses, then joins separate trail files to the crashes they belong to.
+///
+/// Memory stays flat: only one batch of inputs is in memory at a time, however many there are.
+public struct IngestPipeline: Sendable {
+    public let store: ReportStore
+    public let processor: PayloadProcessor
+    public let options: IngestOptions
+
+    public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {
+        self.store = store
+        self.processor = PayloadProcessor(decoder: decoder)
+        self.options = options
+    }
+
+    /// One unit of work: a file to read, or a line already read from standard input.
+    enum WorkItem: Sendable {
+        case file(String)
+        case line(source: String, bytes: [UInt8])
+    }
+
+    /// Runs the job.
+    /// - Parameters:
+    ///   - observer: Told the progress after each batch.
+    ///   - standardInput: Where `-` reads NDJSON from.
+    /// - Returns: The summary.
+    /// - Throws: `IngestError` when the store or the quarantine folder cannot be written, or the trails folder
+    ///   cannot be read. Refused inputs are not errors: they are counted and quarantined.
+    public func run(
+        observer: (any IngestProgressObserver)? = nil, standardInput: FileHandle = .standardInput
+    ) throws(IngestError) -> IngestSummary {
+        let started = DispatchTime.now()
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
+        var state = RunState(
+            quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)),
+            tracksMissing: options.trailsDirectory != nil)
+
+        var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
+        if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
+        let paths = options.inputs.filter { $0 != "-" }
+        let readsStandardInput = options.inputs.contains("-")
+        let total = readsStandardInput ? nil : InputWalker.count(paths: paths, excluding: excluded)
+
+        var batch: [WorkItem] = []
+        batch.reserveCapacity(options.batchSize)
+        var done = 0
+        func flush() throws(IngestError) {
+            guard !batch.isEmpty else { return }
+            let results = processBatch(batch)
+            try state.store(results, in: store)
+            done += batch.count
+            batch.removeAll(keepingCapacity: true)
+            observer?.ingest(madeProgress: IngestProgress(done: done, total: total, elapsed: elapsed()))
+        }
+        for path in InputWalker(paths: paths, excluding: excluded) {
+            batch.append(.file(path))
+            if batch.count >= options.batchSize { try flush() }
+        }
+        if readsStandardInput {
+            var reader = LineReader(handle: standardInput)
+            while let (number, line) = reader.nextLine() {
+                guard line.contains(where: { !TopLevelKeys.isWhitespace($0) }) else { continue }
+                batch.append(.line(source: "-:\(number)", bytes: line))
+                if batch.count >= options.batchSize { try flush() }
+            }
+        }
+        try flush()
+        if let trails = options.trailsDirectory {
+            try joinTrails(from: trails, state: &state)
+        }
+        state.summary.trailsMissing -= state.joinedNew
+        state.summary.seconds = elapsed()
+        return state.summary
+    }
+
+    /// Parses a batch on `jobs` workers, keeping the input order.
+    private func processBatch(_ batch: [WorkItem]) -> [(outcomes: [PayloadProcessor.Outcome], inputs: Int)] {
+        let results = ResultSlots(count: batch.count)
+        let jobs = min(options.jobs, batch.count)
+        let processor = self.processor
+        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+            for index in stride(from: worker, to: batch.count, by: jobs) {
+                results.set(index, Self.process(batch[index], with: processor))
+            }
+        }
+        return results.values
+    }
+
+    private static func process(_ item: WorkItem, with processor: PayloadProcessor) -> (outcomes: [PayloadProcessor.Outcome], inputs: Int) {
+        switch item {
+        case .file(let path):
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            } catch {
+                let reason = RejectionError(.unreadable, "could not read \(path): \(error.localizedDescription)")
+                return ([.rejected(reason, source: path, bytes: [])], 1)
+            }
+            return data.withUnsafeBytes { raw in
+                processor.process(raw.bindMemory(to: UInt8.self), source: path)
+            }
+        case .line(let source, let bytes):
+            return (bytes.withUnsafeBufferPointer { processor.processLine($0, source: source) }, 1)
+        }
+    }
+
+    /// Reads every trail file in `directory` and attaches each to the stored crash it belongs to.
+    private func joinTrails(from directory: String, state: inout RunState) throws(IngestError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw IngestError(.trails, "the trails folder \(directory) does not exist or is not a folder")
+        }
+        for path in InputWalker(paths: [directory]) {
+            state.summary.inputs += 1
+            let trail: Trail
+            do {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                trail = try processor.decoder.decodeTrail(bytes: bytes)
+            } catch {
+                let reason = RejectionError(.undecodableTrail, "the trail file could not be decoded: \(error)")
+                let bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+                try state.reject(reason, source: path, bytes: bytes)
+                continue
+            }
+            guard let started = Timestamp.milliseconds(parsing: trail.session.started) else {
+                let reason = RejectionError(
+                    .undecodableTrail, "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined")
+                let bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+                try state.reject(reason, source: path, bytes: bytes)
+                continue
+            }
+            do {
+                let candidates = try store.reportsAwaitingTrail(
+                    bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: options.joinTolerance)
+                guard let id = candidates.first else { continue }
+                try store.attachTrail(trail, toReport: id)
+                state.summary.trailsJoined += 1
+                if state.newMissing.contains(id) { state.joinedNew += 1 }
+            } catch {
+                throw IngestError(.store, "could not join the trail \(path): \(error)")
+            }
+        }
+    }
+}
+
+/// Counts and quarantine of one run, updated on the writing thread only.
+struct RunState {
+    var summary = IngestSummary()
+    let quarantine: Quarantine
+    let tracksMissing: Bool
+    /// IDs of reports stored in this run without a trail, when a trails folder may join them.
+    var newMissing: Set<String> = []
+    var joinedNew = 0
+
+    init(quarantine: Quarantine, tracksMissing: Bool) {
+        self.quarantine = quarantine
+        self.tracksMissing = tracksMissing
+    }
+
+    mutating func store(_ results: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)], in store: ReportStore) throws(IngestError) {
+        var rejections: [(RejectionError, String, [UInt8])] = []
+        do {
+            let tracksMissing = self.tracksMissing
+            var summary = self.summary
+            var newMissing = self.newMissing
+            try store.write { db in
+                for result in results {
+                    summary.inputs += result.inputs
+                    for outcome in result.outcomes {
+                        switch outcome {
+                        case .record(let record):
+                            switch try ReportStore.insert(record, in: db) {
+                            case .duplicate: summary.duplicates += 1
+                            case .stored(let id):
+                                summary.stored += 1
+                                switch record.trailSource {
+                                case TrailInfo.Source.embedded.rawValue: summary.trailsEmbedded += 1
+                                case TrailInfo.Source.undecodable.rawValue: summary.trailsUndecodable += 1
+                                default:
+                                    summary.trailsMissing += 1
+                                    if tracksMissing { newMissing.insert(id) }
+                                }
+                            }
+                        case .rejected(let reason, let source, let bytes):
+                            rejections.append((reason, source, bytes))
+                        }
+                    }
+                }
+            }
+            self.summary = summary
+            self.newMissing = newMissing
+        } catch {
+            throw IngestError(.store, "could not store a batch of reports: \(error)")
+        }
+        for (reason, source, bytes) in rejections {
+            try reject(reason, source: source, bytes: bytes)
+        }
+    }
+
+    mutating func reject(_ reason: RejectionError, source: String, bytes: [UInt8]) throws(IngestError) {
+        summary.reject(reason.code)
+        do {
+            try bytes.withUnsafeBufferPointer { try quarantine.keep($0, source: source, reason: reason) }
+        } catch {
+            throw IngestError(
+                .quarantine,
+                "could not copy the refused input \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Per-index result slots that parallel workers fill; each index is written by exactly one worker.
+final class ResultSlots: @unchecked Sendable {
+    private var slots: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: ([], 0), count: count)
+    }
+
+    func set(_ index: Int, _ value: (outcomes: [PayloadProcessor.Outcome], inputs: Int)) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+
+    var values: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)] { slots }
+}

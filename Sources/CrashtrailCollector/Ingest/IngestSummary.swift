@@ -1,0 +1,48 @@
+import CrashtrailCore
+
+/// What an ingest run did (SPEC section 8).
+public struct IngestSummary: Hashable, Sendable {
+    /// Payloads examined: each file, each line of an NDJSON file or of standard input, each trail file.
+    public var inputs = 0
+    /// Reports stored for the first time.
+    public var stored = 0
+    /// Reports whose bytes were already stored.
+    public var duplicates = 0
+    /// Inputs refused and copied to the quarantine folder.
+    public var rejected = 0
+    /// Refused inputs by reason code.
+    public var rejectedByReason: [String: Int] = [:]
+    /// Trails of the reports stored in this run, by source; `joined` also counts trails that arrived late
+    /// for reports stored before.
+    public var trailsEmbedded = 0
+    public var trailsJoined = 0
+    public var trailsMissing = 0
+    public var trailsUndecodable = 0
+    /// Wall-clock seconds the run took.
+    public var seconds: Double = 0
+
+    public init() {}
+
+    /// Payloads per second.
+    public var rate: Double { seconds > 0 ? Double(inputs) / seconds : 0 }
+
+    mutating func reject(_ code: RejectionError.Code) {
+        rejected += 1
+        rejectedByReason[code.name, default: 0] += 1
+    }
+
+    /// The JSON form `--json` prints: exactly the SPEC keys. Canonical JSON holds only integers, so `seconds`
+    /// is rounded to whole seconds.
+    public var jsonValue: JSONValue {
+        .object([
+            "inputs": .int(Int64(inputs)), "stored": .int(Int64(stored)), "duplicates": .int(Int64(duplicates)),
+            "rejected": .int(Int64(rejected)),
+            "rejectedByReason": .object(rejectedByReason.mapValues { .int(Int64($0)) }),
+            "trails": .object([
+                "embedded": .int(Int64(trailsEmbedded)), "joined": .int(Int64(trailsJoined)),
+                "missing": .int(Int64(trailsMissing)), "undecodable": .int(Int64(trailsUndecodable)),
+            ]),
+            "seconds": .int(Int64(seconds.rounded())),
+        ])
+    }
+}

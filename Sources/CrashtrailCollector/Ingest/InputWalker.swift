@@ -1,0 +1,41 @@
+import Foundation
+
+/// Walks files and folders lazily, in a stable order (each folder's entries sorted by name, depth first), so
+/// memory stays flat however many files there are and two runs see the same order.
+struct InputWalker: Sequence, IteratorProtocol {
+    private var pending: [String]
+    private var excluded: Set<String>
+    private let fileManager = FileManager()
+
+    /// - Parameters:
+    ///   - paths: Files and folders, in the order given.
+    ///   - excluding: Folders to skip (the trails and quarantine folders), as standardized paths.
+    init(paths: [String], excluding: Set<String> = []) {
+        pending = paths.reversed()
+        excluded = excluding
+    }
+
+    /// The next regular file's path; unreadable folders are yielded as paths so the reader reports them.
+    mutating func next() -> String? {
+        while let path = pending.popLast() {
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
+            guard isDirectory.boolValue else { return path }
+            if excluded.contains(URL(fileURLWithPath: path).standardizedFileURL.path) { continue }
+            guard let names = try? fileManager.contentsOfDirectory(atPath: path) else { return path }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            for name in names.sorted(by: >) where !name.hasPrefix(".") {
+                pending.append(base + name)
+            }
+        }
+        return nil
+    }
+
+    /// How many files the walk will yield, counted with a walk of its own.
+    static func count(paths: [String], excluding: Set<String>) -> Int {
+        var count = 0
+        var walker = InputWalker(paths: paths, excluding: excluding)
+        while walker.next() != nil { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,129 @@
+import CrashtrailCore
+import Crypto
+import Foundation
+
+/// Turns one input's bytes into store rows or rejections: detect, parse, decode the trail, sign, hash and
+/// compress. Pure and thread-safe, so ingest workers run it in parallel.
+public struct PayloadProcessor: Sendable {
+    /// What became of one payload.
+    public enum Outcome: Sendable {
+        /// A row to store.
+        case record(ReportRecord)
+        /// Refused: the bytes go to quarantine with the reason.
+        case rejected(RejectionError, source: String, bytes: [UInt8])
+    }
+
+    public let decoder: any TrailDecoding
+
+    public init(decoder: any TrailDecoding) {
+        self.decoder = decoder
+    }
+
+    /// Processes an input file's or line's bytes.
+    /// - Parameters:
+    ///   - bytes: The whole input.
+    ///   - source: Its name for the store and for reasons (a path, or `PATH:LINE`).
+    /// - Returns: The outcomes and how many payloads were examined (lines count one each).
+    public func process(_ bytes: UnsafeBufferPointer<UInt8>, source: String) -> (outcomes: [Outcome], inputs: Int) {
+        let detection: FormatDetector.Detection
+        do {
+            detection = try FormatDetector.detect(bytes)
+        } catch {
+            return ([.rejected(error, source: source, bytes: Array(bytes))], 1)
+        }
+        switch detection {
+        case .single(let format):
+            return (processPayload(bytes, format: format, source: source), 1)
+        case .lines:
+            var outcomes: [Outcome] = []
+            var inputs = 0
+            var start = 0
+            var lineNumber = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                lineNumber += 1
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if line.contains(where: { !TopLevelKeys.isWhitespace($0) }) {
+                    inputs += 1
+                    outcomes += processLine(line, source: "\(source):\(lineNumber)")
+                }
+                start = end + 1
+            }
+            return (outcomes, inputs)
+        }
+    }
+
+    /// Processes one NDJSON line: a single-line payload of any JSON format.
+    public func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
+        do {
+            guard let keys = TopLevelKeys.scan(line) else {
+                throw RejectionError(.unrecognizedFormat, "the line is not a JSON object")
+            }
+            return processPayload(line, format: try FormatDetector.classify(keys.keys), source: source)
+        } catch let error as RejectionError {
+            return [.rejected(error, source: source, bytes: Array(line))]
+        } catch {
+            return [.rejected(RejectionError(.unrecognizedFormat, "\(error)"), source: source, bytes: Array(line))]
+        }
+    }
+
+    private func processPayload(_ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, source: String) -> [Outcome] {
+        let payloads: [ParsedPayload]
+        do {
+            payloads = try PayloadParser.parse(bytes, as: format)
+        } catch {
+            return [.rejected(error, source: source, bytes: Array(bytes))]
+        }
+        let compressed = Data(PayloadCompression.compressed(bytes))
+        var wholeDigest: String?
+        return payloads.map { parsed in
+            let digest: String
+            if let range = parsed.identityRange {
+                digest = Self.sha256(UnsafeBufferPointer(rebasing: bytes[range]))
+            } else {
+                let whole = wholeDigest ?? Self.sha256(bytes)
+                wholeDigest = whole
+                digest = whole
+            }
+            return .record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source))
+        }
+    }
+
+    /// The stored row for a parsed payload.
+    func makeRecord(_ parsed: ParsedPayload, digest: String, compressed: Data, size: Int, source: String) -> ReportRecord {
+        var trailInfo = TrailInfo.missing
+        var trailJSON: String?
+        if let carrier = parsed.trail {
+            do {
+                let trail = try decoder.decodeTrail(carrier)
+                trailInfo = TrailInfo(source: .embedded, steps: trail.steps.count)
+                trailJSON = trail.canonicalJSONString
+            } catch {
+                trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
+            }
+        }
+        return ReportRecord(
+            id: parsed.payloadID ?? digest, format: parsed.format.rawValue, sha256: digest, bundleID: parsed.app.bundleID,
+            appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
+            device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
+            exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
+            frames: ReportRecord.encodeFrames(parsed.frames),
+            signature: CrashSignature.make(exception: parsed.exception, frames: parsed.frames),
+            trailSource: trailInfo.source.rawValue, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
+            pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)
+    }
+
+    /// Lower-case hex SHA-256.
+    static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let digest = SHA256.hash(data: UnsafeRawBufferPointer(bytes))
+        let hexDigits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

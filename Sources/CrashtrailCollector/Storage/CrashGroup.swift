@@ -1,0 +1,32 @@
+import CrashtrailCore
+
+/// Reports that share a signature, as `crashtrail list` shows them.
+public struct CrashGroup: Hashable, Sendable {
+    public var signature: String
+    public var count: Int
+    /// RFC 3339 UTC of the oldest and newest report with a time; nil when none has one.
+    public var firstSeen: String?
+    public var lastSeen: String?
+    /// The app versions seen, sorted.
+    public var versions: [String]
+    /// How many of its reports have a trail.
+    public var withTrail: Int
+
+    public init(signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int) {
+        self.signature = signature
+        self.count = count
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.versions = versions
+        self.withTrail = withTrail
+    }
+
+    /// The JSON form `crashtrail list --format json` prints.
+    public var jsonValue: JSONValue {
+        .object([
+            "signature": .string(signature), "count": .int(Int64(count)),
+            "firstSeen": firstSeen.map(JSONValue.string) ?? .null, "lastSeen": lastSeen.map(JSONValue.string) ?? .null,
+            "versions": .array(versions.map(JSONValue.string)), "withTrail": .int(Int64(withTrail)),
+        ])
+    }
+}

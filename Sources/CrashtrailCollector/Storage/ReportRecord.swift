@@ -1,0 +1,58 @@
+import CrashtrailCore
+import Foundation
+import GRDB
+
+/// One row of the `report` table: a stored crash, its trail and its compressed raw payload.
+public struct ReportRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "report"
+
+    public var id: String
+    public var format: String
+    /// Lower-case hex SHA-256 of the payload's bytes: the same bytes again are a duplicate.
+    public var sha256: String
+    public var bundleID: String?
+    public var appVersion: String?
+    public var appBuild: String?
+    public var osName: String?
+    public var osVersion: String?
+    public var device: String?
+    /// RFC 3339 UTC.
+    public var time: String?
+    public var exceptionType: String?
+    public var exceptionCode: String?
+    public var exceptionSignal: String?
+    public var exceptionReason: String?
+    /// The crashed thread's frames as canonical JSON: `[{"image","inApp","offset","symbol"}]`.
+    public var frames: String
+    public var signature: String
+    /// `embedded`, `joined`, `missing` or `undecodable`.
+    public var trailSource: String
+    public var trailSteps: Int?
+    public var trailError: String?
+    /// The trail's canonical JSON (SPEC section 5), when it has one.
+    public var trail: String?
+    public var pid: Int64?
+    /// Process launch, milliseconds since 1970 UTC, for joining a trail that arrives later.
+    public var launchTime: Int64?
+    /// The input the payload came from (a path, or `-:LINE` for standard input).
+    public var source: String
+    /// The raw payload, zlib-compressed.
+    public var payload: Data
+    /// The raw payload's size in bytes.
+    public var payloadSize: Int
+
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let sha256 = Column(CodingKeys.sha256)
+        public static let bundleID = Column(CodingKeys.bundleID)
+        public static let time = Column(CodingKeys.time)
+        public static let signature = Column(CodingKeys.signature)
+        public static let trailSource = Column(CodingKeys.trailSource)
+        public static let trailSteps = Column(CodingKeys.trailSteps)
+        public static let trailError = Column(CodingKeys.trailError)
+        public static let trail = Column(CodingKeys.trail)
+        public static let pid = Column(CodingKeys.pid)
+        public static let launchTime = Column(CodingKeys.launchTime)
+        public static let format = Column(CodingKeys.format)
+    }
+}

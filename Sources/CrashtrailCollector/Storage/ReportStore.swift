@@ -1,0 +1,230 @@
+import CrashtrailCore
+import Foundation
+import GRDB
+
+/// The SQLite store of ingested crashes: the one type that owns the database.
+///
+/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL
+/// `DatabasePool`).
+public final class ReportStore: Sendable {
+    /// The database this store owns.
+    public let writer: any DatabaseWriter
+
+    /// A store over `writer`, migrated to the current schema.
+    /// - Throws: `StoreError` (`cannot-open`) when the migration fails.
+    public init(_ writer: any DatabaseWriter) throws(StoreError) {
+        self.writer = writer
+        do {
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw StoreError(.cannotOpen, "could not prepare the crash store's tables: \(error)")
+        }
+    }
+
+    /// Opens (creating if needed) the store file at `path`, in WAL mode.
+    /// - Throws: `StoreError` (`cannot-open`) naming the path.
+    public static func open(path: String) throws(StoreError) -> ReportStore {
+        let pool: DatabasePool
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError(
+                .cannotOpen, "could not open the crash store \(path): \(error); check that the folder exists and is writable")
+        }
+        return try ReportStore(pool)
+    }
+
+    /// The schema. Migrations are named, never edited once released, and use plain strings.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: reports") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE report (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        format TEXT NOT NULL,
+                        sha256 TEXT NOT NULL,
+                        bundleID TEXT,
+                        appVersion TEXT,
+                        appBuild TEXT,
+                        osName TEXT,
+                        osVersion TEXT,
+                        device TEXT,
+                        time TEXT,
+                        exceptionType TEXT,
+                        exceptionCode TEXT,
+                        exceptionSignal TEXT,
+                        exceptionReason TEXT,
+                        frames TEXT NOT NULL,
+                        signature TEXT NOT NULL,
+                        trailSource TEXT NOT NULL,
+                        trailSteps INTEGER,
+                        trailError TEXT,
+                        trail TEXT,
+                        pid INTEGER,
+                        launchTime INTEGER,
+                        source TEXT NOT NULL,
+                        payload BLOB NOT NULL,
+                        payloadSize INTEGER NOT NULL
+                    );
+                    CREATE INDEX report_signature ON report(signature);
+                    CREATE INDEX report_time ON report(time);
+                    CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing';
+                    """)
+        }
+        return migrator
+    }
+
+    /// What storing one payload did.
+    public enum InsertOutcome: Hashable, Sendable {
+        /// Stored under this ID (the payload's own, or `ID~hash` when that ID held other bytes).
+        case stored(String)
+        /// These bytes are already stored under this ID.
+        case duplicate(String)
+    }
+
+    /// Stores `record` unless its bytes are already stored; a payload whose ID is taken by other bytes is kept
+    /// under `ID~` plus the first 12 hex digits of its SHA-256 (SPEC section 8).
+    /// - Throws: GRDB's `DatabaseError`.
+    public static func insert(_ record: ReportRecord, in db: Database) throws -> InsertOutcome {
+        var record = record
+        if let existing = try String.fetchOne(db, sql: "SELECT sha256 FROM report WHERE id = ?", arguments: [record.id]) {
+            if existing == record.sha256 { return .duplicate(record.id) }
+            let alternative = record.id + "~" + record.sha256.prefix(12)
+            if try ReportRecord.exists(db, key: alternative) { return .duplicate(alternative) }
+            record.id = alternative
+        }
+        try record.insert(db)
+        return .stored(record.id)
+    }
+
+    /// Runs `updates` in one write transaction.
+    /// - Throws: `StoreError` (`database`) wrapping the failure.
+    public func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(updates)
+        } catch {
+            throw StoreError(.database, "writing to the crash store failed: \(error)")
+        }
+    }
+
+    private func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(value)
+        } catch {
+            throw StoreError(.database, "reading the crash store failed: \(error)")
+        }
+    }
+
+    /// The report stored under exactly `id`.
+    /// - Throws: `StoreError` (`database`).
+    public func record(id: String) throws(StoreError) -> ReportRecord? {
+        try read { db in try ReportRecord.fetchOne(db, key: id) }
+    }
+
+    /// The report whose ID is `prefix` or the only one starting with it.
+    /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
+    public func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
+        guard !prefix.isEmpty else { throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them") }
+        if let exact = try record(id: prefix) { return exact }
+        let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let candidates = try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM report WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 21", arguments: [escaped + "%"])
+        }.filter { $0.hasPrefix(prefix) }
+        guard let only = candidates.first else {
+            throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
+        }
+        guard candidates.count == 1 else {
+            let shown = candidates.prefix(20).joined(separator: ", ")
+            throw StoreError(
+                .ambiguous,
+                "the ID prefix \"\(prefix)\" matches \(candidates.count > 20 ? "more than 20" : String(candidates.count)) reports (\(shown)); give more of the ID",
+                candidates: Array(candidates.prefix(20)))
+        }
+        guard let record = try record(id: only) else { throw StoreError(.notFound, "report \(only) disappeared while reading it") }
+        return record
+    }
+
+    /// Every report, newest first, then by ID (SPEC section 8), without payloads.
+    /// - Throws: `StoreError` (`database`).
+    public func reports() throws(StoreError) -> [CrashReport] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time,
+                        exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
+                        trailSource, trailSteps, trailError, NULL AS trail, pid, launchTime, source,
+                        X'' AS payload, 0 AS payloadSize
+                    FROM report ORDER BY time IS NULL, time DESC, id
+                    """)
+            return try rows.map { try ReportRecord(row: $0).report }
+        }
+    }
+
+    /// The crash groups: by count, then last seen (newest first), then signature (SPEC section 8).
+    /// - Throws: `StoreError` (`database`).
+    public func groups() throws(StoreError) -> [CrashGroup] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                        SUM(trailSource IN ('embedded', 'joined')) AS withTrail
+                    FROM report GROUP BY signature
+                    """)
+            var groups: [CrashGroup] = []
+            for row in rows {
+                let signature: String = row["signature"]
+                let versions = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT appVersion FROM report WHERE signature = ? AND appVersion IS NOT NULL",
+                    arguments: [signature])
+                groups.append(
+                    CrashGroup(
+                        signature: signature, count: row["count"], firstSeen: row["firstSeen"], lastSeen: row["lastSeen"],
+                        versions: versions.sorted(by: CanonicalJSON.codePointPrecedes), withTrail: row["withTrail"]))
+            }
+            return groups.sorted { lhs, rhs in
+                if lhs.count != rhs.count { return lhs.count > rhs.count }
+                if lhs.lastSeen != rhs.lastSeen { return (lhs.lastSeen ?? "") > (rhs.lastSeen ?? "") }
+                return CanonicalJSON.codePointPrecedes(lhs.signature, rhs.signature)
+            }
+        }
+    }
+
+    /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
+    /// within `tolerance` milliseconds of `started`.
+    /// - Throws: `StoreError` (`database`).
+    public func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM report
+                    WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+                    ORDER BY ABS(launchTime - ?), id
+                    """,
+                arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
+        }
+    }
+
+    /// Attaches a trail that arrived separately to a stored report.
+    /// - Throws: `StoreError` (`database`).
+    public func attachTrail(_ trail: Trail, toReport id: String) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ?",
+                arguments: [trail.steps.count, trail.canonicalJSONString, id])
+        }
+    }
+
+    /// Every row, by ID, for comparing two stores.
+    /// - Throws: `StoreError` (`database`).
+    public func allRecords() throws(StoreError) -> [ReportRecord] {
+        try read { db in try ReportRecord.order(ReportRecord.Columns.id).fetchAll(db) }
+    }
+}

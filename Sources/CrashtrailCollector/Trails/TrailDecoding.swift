@@ -1,0 +1,25 @@
+import CrashtrailCore
+
+/// Decodes a trail in any encoded form: what the collector needs from the trail codec.
+public protocol TrailDecoding: Sendable {
+    /// Decodes bytes: binary, `ct1:` text, split-keys JSON or plain trail JSON.
+    /// - Throws: An error whose description says why the trail is undecodable.
+    func decodeTrail(bytes: [UInt8]) throws -> Trail
+    /// Decodes `ct1:` text.
+    func decodeTrail(text: String) throws -> Trail
+    /// Decodes split keys (`crashtrail.0…N`).
+    func decodeTrail(keys: [String: String]) throws -> Trail
+}
+
+extension TrailDecoding {
+    /// Decodes a trail as it rode in a payload.
+    /// - Throws: An error whose description says why it is undecodable.
+    public func decodeTrail(_ carrier: TrailCarrier) throws -> Trail {
+        switch carrier {
+        case .text(let text): try decodeTrail(text: text)
+        case .keys(let keys): try decodeTrail(keys: keys)
+        case .bytes(let bytes): try decodeTrail(bytes: bytes)
+        case .object(let value): try Trail(jsonValue: value)
+        }
+    }
+}
