@@ -67,9 +67,15 @@ private struct Parser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .int(try parseNumber())
         default: throw error(.syntax, "unexpected character \(describe(bytes[position])) where a value was expected")
         }
@@ -120,7 +126,9 @@ private struct Parser {
             guard position < bytes.count else { throw error(.truncated, "the JSON text ends inside an object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(object)
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(object)
             default: throw error(.syntax, "expected ',' or '}' in an object, found \(describe(bytes[position]))")
             }
         }
@@ -142,7 +150,9 @@ private struct Parser {
             guard position < bytes.count else { throw error(.truncated, "the JSON text ends inside an array") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return .array(array)
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(array)
             default: throw error(.syntax, "expected ',' or ']' in an array, found \(describe(bytes[position]))")
             }
         }

@@ -14,8 +14,11 @@ extension NavigationState {
     public var canonicalJSON: String { CanonicalJSON.string(of: jsonValue) }
 
     /// Reads a state, refusing unknown fields, an out-of-range `tab` and empty stacks.
+    ///
     /// `conditions` may be absent (empty) and `pending` absent (null).
-    /// - Parameter path: where the state sits in its document, for error messages (`base`, `final`).
+    /// - Parameters:
+    ///   - jsonValue: the state's JSON.
+    ///   - path: where the state sits in its document, for error messages (`base`, `final`).
     /// - Throws: `TrailError` naming the field.
     public init(jsonValue: JSONValue, path: String) throws(TrailError) {
         let fields = try JSONFields(jsonValue, path: path, allowed: ["tab", "stacks", "modals", "conditions", "pending"])

@@ -62,6 +62,7 @@ public final class TrailRecorder {
 
     /// The trail so far.
     /// - Parameter stampingFinal: include the current state as `final` (at crash time).
+    /// - Returns: the kept steps with their `base`, `dropped` and, when stamped, `final`.
     public func trail(stampingFinal: Bool = false) -> Trail {
         let base = (dropped == 0 && startedAtBase) ? nil : baseEngine.state
         return Trail(
