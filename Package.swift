@@ -71,6 +71,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
+        .executableTarget(
+            name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding"], path: "Tools/TrailBench"),
         // Only tests use this: conformance-suite loading, generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
@@ -101,7 +104,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailReplayTests",
-            dependencies: ["CrashtrailReplay", "CrashtrailCore", "CrashtrailTestSupport"]
+            dependencies: [
+                "CrashtrailReplay", "CrashtrailCore", "CrashtrailTestSupport", "CrashtrailTesting",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
+        .executableTarget(
+            name: "crashtrail-replay-bench",
+            dependencies: ["CrashtrailCore", "CrashtrailReplay"],
+            path: "Tools/ReplayBench"
         ),
         .testTarget(
             name: "CrashtrailCollectorTests",

@@ -1,0 +1,73 @@
+import CrashtrailCore
+
+/// A seeded generator of realistic trails for the benchmark: mostly pushes and pops, some presents,
+/// dismisses, tab switches, deep links and flows, with gaps that sometimes collide with a transition.
+struct BenchTrailGenerator {
+    let manifest: Manifest
+    private var state: UInt64
+
+    init(manifest: Manifest, seed: UInt64) {
+        self.manifest = manifest
+        self.state = seed
+    }
+
+    /// SplitMix64.
+    private mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    mutating func trail(steps count: Int) -> Trail {
+        var steps: [Step] = []
+        steps.reserveCapacity(count)
+        var t: Int64 = 0
+        for _ in 0..<count {
+            t += below(10) < 2 ? Int64(below(400)) : Int64(400 + below(4_000))
+            steps.append(Step(t: t, operation()))
+        }
+        return Trail(
+            app: Trail.AppInfo(bundleID: manifest.app, version: "1.0", build: "1"),
+            session: Trail.Session(id: "00000000-0000-4000-8000-00000000BE4C", started: "2026-11-01T00:00:00Z", pid: 1),
+            steps: steps)
+    }
+
+    private mutating func destination() -> Destination {
+        let spec = manifest.destinations[below(manifest.destinations.count)]
+        var payload: [String: JSONValue] = [:]
+        for placeholder in spec.route?.placeholders ?? [] {
+            let value: JSONValue = placeholder.type == .int ? .int(Int64(below(100))) : .string("L-\(below(1000))")
+            var keys = placeholder.path
+            let last = keys.removeLast()
+            if keys.isEmpty {
+                payload[last] = value
+            } else {
+                payload[keys[0]] = .object([last: value])
+            }
+        }
+        return Destination(spec.name, payload)
+    }
+
+    private mutating func operation() -> Step.Operation {
+        switch below(100) {
+        case 0..<35: return .push(destination())
+        case 35..<42: return .present(destination())
+        case 42..<50:
+            let target = destination()
+            return .open(.url(manifest.url(for: target) ?? "piratebay://nowhere"))
+        case 50..<72: return .pop
+        case 72..<75: return .popToRoot
+        case 75..<83: return .dismiss
+        case 83..<90: return .select(tab: Int64(below(3)))
+        case 90..<96: return .complete(success: below(4) > 0)
+        case 96..<98: return .satisfy(manifest.conditions.first?.name ?? "signedIn")
+        default: return .revoke(manifest.conditions.first?.name ?? "signedIn")
+        }
+    }
+}
