@@ -20,7 +20,12 @@ public enum CrashSignature {
         let type = exception.type.map(clean) ?? "unknown"
         var head = type
         if let signal = exception.signal.map(clean), signal != type { head += "/\(signal)" }
-        let named = frames.filter { $0.symbol != nil || $0.image != nil }
+        // Inlined frames repeat the same symbol; one is enough.
+        var named: [StackFrame] = []
+        for frame in frames where frame.symbol != nil || frame.image != nil {
+            if let last = named.last, frameKey(last) == frameKey(frame) { continue }
+            named.append(frame)
+        }
         let app = named.filter(\.inApp).prefix(appFrameCount)
         let others = named.filter { !$0.inApp }.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
         let parts = (app + others).map(frameKey)

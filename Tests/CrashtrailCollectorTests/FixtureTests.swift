@@ -1,0 +1,129 @@
+@testable import CrashtrailCollector
+import CrashtrailCore
+import Foundation
+import Testing
+
+/// Every real file in `../shared/fixtures/` gets the outcome its SOURCES.md row names.
+@Suite("Real crash files from public projects")
+struct FixtureTests {
+    /// Ingests one fixture into a fresh store; nil (with a message) when the fixtures are absent.
+    private func ingest(_ name: String) throws -> (IngestSummary, ReportStore, URL)? {
+        guard let fixtures = TestFiles.fixtures else {
+            print("Skipping: fixtures not found; set CRASHTRAIL_FIXTURES or place them in ../shared/fixtures")
+            return nil
+        }
+        let folder = try TestFiles.temporaryFolder()
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([fixtures.appendingPathComponent(name).path], store: store, folder: folder)
+        return (summary, store, folder)
+    }
+
+    @Test func ipsBreakpointIsStoredWithItsTopFrame() throws {
+        guard let (summary, store, folder) = try ingest("ips/idb-xctest-sim-ios15-breakpoint.ips") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 1)
+        #expect(summary.trailsMissing == 1)
+        let report = try store.record(matchingPrefix: "FC4D11AC").report
+        #expect(report.id == "FC4D11AC-D309-4C8E-816E-7B6E676A86BB")
+        #expect(report.format == .ips)
+        #expect(report.exception.type == "EXC_BREAKPOINT")
+        #expect(report.exception.signal == "SIGTRAP")
+        #expect(report.frames.first?.symbol == "-[TpxUnitTests testExample1]")
+        #expect(report.frames.first?.image == "TpxUnitTests")
+        #expect(report.frames.first?.offset == 4752)
+        #expect(report.os == CrashReport.OS(name: "macOS", version: "12.3.1"))
+        #expect(report.device == "MacBookPro18,2")
+        #expect(report.time == "2022-04-20T13:36:33.576Z")
+        #expect(report.trailInfo == .missing)
+        #expect(report.signature.hasPrefix("EXC_BREAKPOINT/SIGTRAP @ -[TpxUnitTests testExample1] < "))
+    }
+
+    @Test func sentryEventWithAllFieldsIsStored() throws {
+        guard let (summary, store, folder) = try ingest("sentry/sentry-java-event-all-fields.json") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 1)
+        let record = try store.record(matchingPrefix: "afcb46b1")
+        #expect(record.report.format == .sentryEvent)
+        #expect(record.report.time == "1942-07-09T12:55:34Z")
+        #expect(record.report.exception.type == "32a4ff49-f989-4698-964e-d0f7904026c4")
+        #expect(record.report.frames.first?.symbol == "e8944b85-094a-4bb3-8c72-8bf94cb6e216")
+        // Nothing is lost: the raw payload comes back byte for byte.
+        let original = try Data(contentsOf: try #require(TestFiles.fixtures).appendingPathComponent("sentry/sentry-java-event-all-fields.json"))
+        #expect(try record.rawPayload() == [UInt8](original))
+    }
+
+    @Test func envelopeWithTruncatedEventIsRefusedNamingTheItem() throws {
+        guard let (summary, store, folder) = try ingest("sentry/sentry-java-envelope-event-2attachments.envelope") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 0)
+        #expect(summary.rejectedByReason == ["invalid-envelope": 1])
+        #expect(try store.allRecords().isEmpty)
+        let reason = try String(
+            contentsOf: folder.appendingPathComponent("quarantine").appendingPathComponent(
+                try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("quarantine").path)
+                    .first { $0.hasSuffix(".reason.txt") })), encoding: .utf8)
+        #expect(reason.contains("item 0 (event, 107 bytes)"))
+        #expect(!reason.contains("framing is broken"))
+    }
+
+    @Test func envelopeFramingHonoursLengthsWithNewlines() throws {
+        guard let fixtures = TestFiles.fixtures else { return }
+        let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
+        let items = try bytes.withUnsafeBufferPointer { buffer in
+            let headerEnd = try #require(buffer.firstIndex(of: UInt8(ascii: "\n"))) + 1
+            return try SentryEnvelopeParser.frame(buffer, from: headerEnd)
+        }
+        #expect(items.map(\.type) == ["event", "attachment", "attachment"])
+        #expect(items.map(\.payload.count) == [107, 61, 29])
+    }
+
+    @Test func kscrashNSExceptionIsStored() throws {
+        guard let (summary, store, folder) = try ingest("kscrash/ks-nsexception.json") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 1)
+        let report = try store.record(matchingPrefix: "1DFC2552").report
+        #expect(report.format == .kscrash)
+        #expect(report.exception.type == "NSInvalidArgumentException")
+        #expect(report.exception.signal == "SIGABRT")
+        #expect(report.exception.reason?.hasPrefix("-[__NSArrayI objectForKey:]") == true)
+        #expect(report.app == CrashReport.App(bundleID: "org.stenerud.Crash-Tester", version: "1.0", build: "1.0"))
+        #expect(report.frames.first?.symbol == "__exceptionPreprocess")
+        #expect(report.trailInfo == .missing)
+    }
+
+    @Test func kscrashMemoryTerminationWithoutFramesGetsASignature() throws {
+        guard let (summary, store, folder) = try ingest("kscrash/ks-oom-v3.3.json") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 1)
+        let report = try store.record(matchingPrefix: "A686D4F9").report
+        #expect(report.frames.isEmpty)
+        #expect(!report.signature.isEmpty)
+        #expect(report.signature.contains("SIGKILL"))
+        #expect(report.time == "2024-05-20T17:36:04.474Z")
+        #expect(report.os == CrashReport.OS(name: "visionOS", version: "1.1"))
+    }
+
+    @Test func sentryCrashBadAccessIsStored() throws {
+        guard let (summary, store, folder) = try ingest("kscrash/sentrycrash-bad-access-breadcrumbs.json") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 1)
+        let report = try store.record(matchingPrefix: "42A64046").report
+        #expect(report.exception.type == "EXC_BAD_ACCESS")
+        #expect(report.exception.signal == "SIGBUS")
+        #expect(report.device == "iPhone11,8")
+        #expect(report.trailInfo == .missing)
+    }
+
+    @Test func metricKitIsRefusedAsUnsupportedByName() throws {
+        guard let (summary, _, folder) = try ingest("metrickit/meter-real-ios14-2crashes.json") else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(summary.stored == 0)
+        #expect(summary.rejectedByReason == ["unsupported-format": 1])
+        let quarantine = folder.appendingPathComponent("quarantine")
+        let names = try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted()
+        #expect(names.count == 2)
+        let reasonName = try #require(names.first { $0.hasSuffix(".reason.txt") })
+        let reason = try String(contentsOf: quarantine.appendingPathComponent(reasonName), encoding: .utf8)
+        #expect(reason.contains("MetricKit"))
+    }
+}
