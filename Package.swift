@@ -71,9 +71,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
-        .executableTarget(
-            name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding"], path: "Tools/TrailBench"),
         // Only tests use this: conformance-suite loading, generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
