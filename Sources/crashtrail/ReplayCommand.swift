@@ -30,8 +30,7 @@ struct ReplayCommand: AsyncParsableCommand {
     )
     var manifests: [String] = []
 
-    @Option(help: "The report store (SQLite). Defaults to $CRASHTRAIL_STORE, else crashtrail.sqlite in the working directory.")
-    var store: String?
+    @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: "The output format: text, json, urls, simctl or xcuitest.")
     var format: ReplayFormat = .text
@@ -50,7 +49,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let manifests = try ManifestFiles.load(self.manifests)
-        let source = try ReplaySource.resolve(report, manifests: manifests, store: store)
+        let source = try ReplaySource.resolve(report, manifests: manifests, storePath: storeOptions.resolvedPath())
         let selection = try ManifestSelection(choosingFrom: manifests, forApp: source.trail.app.bundleID)
         for warning in selection.warnings { printError(warning) }
         let replay = Replayer(manifest: selection.manifest).replay(source.trail, report: source.name)

@@ -1,49 +1,107 @@
+import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailEncoding
 import Foundation
 
-/// Where `replay` finds its trail: a trail file, a crash payload file, or a stored report.
+/// Where `replay` finds its trail: a trail file (JSON, `ct1:` text, split keys or binary), a crash payload
+/// file of any supported format, or a report in the store.
 struct ReplaySource {
-    /// How the output names the report: the stored ID or the file given.
+    /// How the output names the report: the stored ID, or the file given.
     let name: String
     let trail: Trail
 
-    /// Why REPORT gave no trail.
+    /// Why REPORT gave no trail, as a sentence that says what to do.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Resolves REPORT.
-    /// - Throws: `TrailError` for a trail file that is not a valid trail, `Failure` for anything else.
-    static func resolve(_ report: String, manifests: [Manifest], store: String?) throws -> ReplaySource {
+    /// Resolves REPORT: an existing file is read as a trail or a payload; anything else is a stored report ID
+    /// (or a unique prefix of one) in the store at `storePath`.
+    /// - Throws: `Failure` saying why there is no trail, or a `StoreError`.
+    static func resolve(_ report: String, manifests: [Manifest], storePath: String) throws -> ReplaySource {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory) else {
+        if FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else {
+                throw Failure(description: "\(report) is a folder; pass one trail file, crash payload file or stored report ID")
+            }
+            guard let data = FileManager.default.contents(atPath: report) else {
+                throw Failure(description: "cannot read \(report); check its permissions")
+            }
+            return try fromFile(Array(data), path: report, codec: TrailCodec(manifests: manifests))
+        }
+        guard FileManager.default.fileExists(atPath: storePath) else {
             throw Failure(
                 description:
-                    "\(report) is not a trail file, and stored reports need the collector, which this build does not have yet; pass a trail JSON file")
+                    "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled")
         }
-        guard !isDirectory.boolValue else {
-            throw Failure(description: "\(report) is a folder; pass one trail file, crash payload file or report ID")
-        }
-        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: report)))
-        guard looksLikeTrailJSON(bytes) else {
+        let store = try ReportStore.open(path: storePath)
+        let record = try store.record(matchingPrefix: report)
+        guard let json = record.trail else {
+            let why = record.trailError.map { ": \($0)" } ?? ""
             throw Failure(
                 description:
-                    "\(report) is not a trail JSON file; ct1: text, binary trails and crash payloads need the trail codec and the collector, which this build does not have yet")
+                    "report \(record.id) has no trail to replay (trail \(record.trailSource)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives")
         }
         do {
-            return ReplaySource(name: report, trail: try Trail(json: bytes))
+            return ReplaySource(name: record.id, trail: try Trail(json: Array(json.utf8)))
         } catch {
-            throw Failure(description: "\(report): not a valid trail: \(error)")
+            throw Failure(description: "report \(record.id): its stored trail is not valid: \(error)")
         }
     }
 
-    /// Whether the bytes are a JSON object with the fields of a trail (`version` and `steps`), not a crash
-    /// payload that carries one.
-    static func looksLikeTrailJSON(_ bytes: [UInt8]) -> Bool {
-        guard let value = try? JSONParser.parse(bytes), let object = value.objectValue else {
-            // Not JSON at all: let the trail parser say what is wrong when it starts like JSON.
-            return bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+    /// A trail file, or a crash payload that carries one.
+    private static func fromFile(_ bytes: [UInt8], path: String, codec: TrailCodec) throws -> ReplaySource {
+        let trailError: TrailCodecError
+        do {
+            return ReplaySource(name: path, trail: try codec.decode(bytes))
+        } catch {
+            // A trail file's own problem is the answer; otherwise it may be a crash payload.
+            if looksLikeTrail(bytes) { throw Failure(description: "\(path): not a valid trail: \(error)") }
+            trailError = error
         }
+        let outcomes = bytes.withUnsafeBufferPointer { buffer in
+            PayloadProcessor(decoder: codec).process(buffer, source: path).outcomes
+        }
+        var records: [ReportRecord] = []
+        var rejections: [RejectionError] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .record(let record): records.append(record)
+            case .rejected(let error, _, _): rejections.append(error)
+            }
+        }
+        guard let record = records.first else {
+            let payloadWhy = rejections.first.map { "\($0)" } ?? "no payload found"
+            throw Failure(
+                description: "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
+        }
+        guard records.count == 1 else {
+            let ids = records.prefix(5).map(\.id).joined(separator: ", ")
+            throw Failure(
+                description:
+                    "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID")
+        }
+        guard let json = record.trail else {
+            let why = record.trailError.map { ": \($0)" } ?? ""
+            let hint =
+                record.trailSource == "missing"
+                ? "; an .ips report's trail rides in a separate file: ingest both with crashtrail ingest --trails DIR and replay the stored report"
+                : ""
+            throw Failure(description: "the crash payload \(path) carries no usable trail (trail \(record.trailSource)\(why))\(hint)")
+        }
+        do {
+            return ReplaySource(name: path, trail: try Trail(json: Array(json.utf8)))
+        } catch {
+            throw Failure(description: "\(path): the trail it carries is not valid: \(error)")
+        }
+    }
+
+    /// Whether the bytes are plainly meant as a trail: trail JSON (`version` and `steps`, not a crash
+    /// payload's `crashtrail` marker) or `ct1:` text.
+    static func looksLikeTrail(_ bytes: [UInt8]) -> Bool {
+        let significant = bytes.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if significant.starts(with: Array("ct1:".utf8)) { return true }
+        guard let value = try? JSONParser.parse(bytes), let object = value.objectValue else { return false }
         return object["steps"] != nil && object["version"] != nil && object["crashtrail"] == nil
     }
 }
