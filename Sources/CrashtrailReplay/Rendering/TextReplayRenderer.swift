@@ -30,7 +30,7 @@ struct TextReplayRenderer {
         return [
             style.apply(.bold, "Replay of \(replay.report)"),
             "app \(app.bundleID) \(app.version) (\(app.build)), session \(replay.session.id) started \(replay.session.started)",
-            "manifest \(replay.manifestSource); \(replay.steps.count) \(plural(replay.steps.count, "step")) kept, "
+            "manifest \(Self.fileName(of: replay.manifestSource)); \(replay.steps.count) \(plural(replay.steps.count, "step")) kept, "
                 + "\(replay.dropped) dropped before them",
         ]
     }
@@ -145,6 +145,11 @@ struct TextReplayRenderer {
             lines.append("  step \(anomaly.step)  \(style.apply(.yellow, anomaly.kind.rawValue))  \(anomaly.detail)")
         }
         return lines
+    }
+
+    /// The last component of a manifest's source path, so output does not depend on where the files are.
+    static func fileName(of source: String) -> String {
+        source.split(separator: "/").last.map(String.init) ?? source
     }
 
     private func stackText(_ stack: [Destination]) -> String {
