@@ -1,0 +1,61 @@
+/// The numbers of the body's grammar (docs/ENCODING.md, "Body").
+enum BodyCode {
+    /// Bits of the body's first byte.
+    enum Field {
+        static let hasBase: UInt8 = 0x01
+        static let hasFinal: UInt8 = 0x02
+        static let bundleIDIsManifestApp: UInt8 = 0x04
+        static let sessionIDUpperUUID: UInt8 = 0x08
+        static let sessionIDLowerUUID: UInt8 = 0x10
+        static let startedIsSeconds: UInt8 = 0x20
+        static let baseIsLaunchState: UInt8 = 0x40
+        static let finalIsReplayed: UInt8 = 0x80
+    }
+
+    /// Op bytes below 0x80 carry a destination: `kind << 5 | slot`.
+    enum DestinationKind: UInt8 {
+        case push = 0
+        case present = 1
+        case openDestination = 2
+        /// An `open` whose URL is exactly the manifest's printed URL of the destination.
+        case openPrintedURL = 3
+    }
+
+    /// Slot 0: a new destination follows in the arguments; 1…30: table index slot − 1; 31: the index − 30 follows.
+    static let newSlot: UInt8 = 0
+    static let escapeSlot: UInt8 = 31
+    static let foldedSlots: UInt8 = 30
+
+    static let pop: UInt8 = 0x80
+    static let popToRoot: UInt8 = 0x81
+    static let dismiss: UInt8 = 0x82
+    static let completeFailure: UInt8 = 0x83
+    static let completeSuccess: UInt8 = 0x84
+    /// An `open` whose URL is written out (interned).
+    static let openURL: UInt8 = 0x85
+    /// `select`: low nibble the tab 0…14, or 15 and a signed varint follows.
+    static let select: UInt8 = 0x90
+    /// `satisfy` / `revoke`: low nibble 0 for a new condition name, 1…14 table index + 1, 15 an escape.
+    static let satisfy: UInt8 = 0xA0
+    static let revoke: UInt8 = 0xB0
+    static let nibbleEscape: UInt8 = 15
+
+    /// Value tags in destination payloads.
+    enum Value: UInt8 {
+        case null = 0
+        case `false` = 1
+        case `true` = 2
+        case int = 3
+        case newString = 4
+        case stringReference = 5
+        case object = 6
+        case array = 7
+    }
+
+    /// Tags `numberedStringBase + n` (n = 1…64): a new string that ends in n decimal digits, followed by its
+    /// prefix (interned) and the digits packed (``DecimalDigits``).
+    static let numberedStringBase: UInt8 = 16
+
+    /// Pending destination modes in a state.
+    static let noPending: UInt8 = 0
+}

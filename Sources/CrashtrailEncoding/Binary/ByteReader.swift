@@ -1,0 +1,95 @@
+/// Reads the binary form's primitives, refusing anything that runs past the end or does not fit.
+///
+/// Every count the reader returns is bounded by the bytes that remain, so a hostile count can never make a
+/// decoder allocate more than its input justifies.
+struct ByteReader {
+    /// Why a read failed.
+    enum Failure: Error, Equatable {
+        /// The data ended in the middle of a value.
+        case truncated(String)
+        /// A value that the encoder never writes.
+        case invalid(String)
+    }
+
+    private let bytes: [UInt8]
+    private(set) var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func byte(_ what: String) throws(Failure) -> UInt8 {
+        guard offset < bytes.count else { throw .truncated("the data ends before \(what)") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func bytes(_ count: Int, _ what: String) throws(Failure) -> ArraySlice<UInt8> {
+        guard count >= 0, count <= remaining else {
+            throw .truncated("\(what) needs \(count) bytes but only \(remaining) remain")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    /// An unsigned LEB128 varint of at most ten bytes, refusing overlong forms so each value has one encoding.
+    mutating func varint(_ what: String) throws(Failure) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte(what)
+            let payload = UInt64(next & 0x7F)
+            if shift == 63, payload > 1 { throw .invalid("\(what) does not fit in 64 bits") }
+            value |= payload << shift
+            if next & 0x80 == 0 {
+                if next == 0, shift > 0 { throw .invalid("\(what) has an overlong varint") }
+                return value
+            }
+            shift += 7
+            if shift > 63 { throw .invalid("\(what) has a varint longer than ten bytes") }
+        }
+    }
+
+    /// A varint that must be a count of at most `limit`.
+    mutating func count(_ what: String, atMost limit: Int) throws(Failure) -> Int {
+        let value = try varint(what)
+        guard value <= UInt64(max(limit, 0)) else {
+            throw .invalid("\(what) is \(value), more than the \(limit) the remaining data can hold")
+        }
+        return Int(value)
+    }
+
+    /// A varint index below `count`.
+    mutating func index(_ what: String, below count: Int) throws(Failure) -> Int {
+        let value = try varint(what)
+        guard value < UInt64(count) else { throw .invalid("\(what) is \(value) but only \(count) are known") }
+        return Int(value)
+    }
+
+    /// A zigzag-mapped signed integer.
+    mutating func signed(_ what: String) throws(Failure) -> Int64 {
+        let raw = try varint(what)
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    /// A length-prefixed UTF-8 string, refusing bytes that are not UTF-8.
+    mutating func string(_ what: String) throws(Failure) -> String {
+        let length = try count("the length of \(what)", atMost: remaining)
+        return try Self.utf8(try bytes(length, what), what)
+    }
+
+    static func utf8(_ slice: ArraySlice<UInt8>, _ what: String) throws(Failure) -> String {
+        guard let string = String(validating: slice, as: UTF8.self) else { throw .invalid("\(what) is not valid UTF-8") }
+        return string
+    }
+
+    mutating func uint32(_ what: String) throws(Failure) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in try bytes(4, what) { value = value << 8 | UInt32(byte) }
+        return value
+    }
+}

@@ -1,0 +1,119 @@
+/// Compact exact forms of the session's UUID and start time: used only when printing the compact form gives
+/// back the very same text, so the binary form stays lossless.
+enum CompactFields {
+    /// The 16 bytes of a UUID written `8-4-4-4-12` in hex of one case, and whether the letters were upper case.
+    static func uuidBytes(_ text: String) -> (bytes: [UInt8], upper: Bool)? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var sawUpper = false
+        var sawLower = false
+        var high: UInt8?
+        for (index, character) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                nibble = character - UInt8(ascii: "A") + 10
+                sawUpper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "f"):
+                nibble = character - UInt8(ascii: "a") + 10
+                sawLower = true
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        if sawUpper && sawLower { return nil }
+        return (bytes, !sawLower)
+    }
+
+    /// The UUID text of 16 bytes.
+    static func uuidText(_ bytes: some Collection<UInt8>, upper: Bool) -> String {
+        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Seconds since 2020-01-01T00:00:00Z of a `YYYY-MM-DDTHH:MM:SSZ` time, when it prints back identically.
+    static func seconds(ofTimestamp text: String) -> Int64? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
+            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let character = utf8[index]
+                guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(character - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        let seconds = (daysFromCivil(year: year, month: month, day: day) - epochDays) * 86_400 + hour * 3_600 + minute * 60 + second
+        // Refuses impossible dates such as February 30, which would print back as March 1 or 2.
+        return timestamp(ofSeconds: seconds) == text ? seconds : nil
+    }
+
+    /// The `YYYY-MM-DDTHH:MM:SSZ` text of seconds since 2020-01-01T00:00:00Z, nil outside years 0…9999.
+    static func timestamp(ofSeconds seconds: Int64) -> String? {
+        // Years 0…9999 lie within ±2.1e11 s of 2020; anything else is not a value the encoder writes.
+        guard seconds > -70_000_000_000, seconds < 260_000_000_000 else { return nil }
+        let days = floorDivide(seconds, 86_400)
+        let rest = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days + epochDays)
+        guard (0...9999).contains(year) else { return nil }
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3_600)):\(two(rest % 3_600 / 60)):\(two(rest % 60))Z"
+    }
+
+    private static let epochDays = daysFromCivil(year: 2020, month: 1, day: 1)
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let monthIndex = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

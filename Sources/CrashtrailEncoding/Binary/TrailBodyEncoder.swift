@@ -1,0 +1,258 @@
+import CrashtrailCore
+
+/// Writes a trail's body (docs/ENCODING.md, "Body"): the trail's fields, then the steps as three columns (op
+/// bytes, their arguments, time deltas), with destinations, names, keys, shapes and strings interned.
+struct TrailBodyEncoder {
+    private let dictionary: ManifestDictionary?
+    private var destinations: InternTable
+    private var names: InternTable
+    private var keys: InternTable
+    private var shapes: [[[UInt8]]: Int] = [:]
+    private var shapeCount = 0
+    private var strings = InternTable()
+    private var prefixes = InternTable()
+    private var conditions: InternTable
+    private var urls = InternTable()
+
+    init(dictionary: ManifestDictionary?) {
+        self.dictionary = dictionary
+        destinations = InternTable(seeds: (dictionary?.destinations ?? []).map { CanonicalJSON.bytes(of: $0.jsonValue) })
+        names = InternTable(seeds: (dictionary?.names ?? []).map { Array($0.utf8) })
+        keys = InternTable(seeds: (dictionary?.keys ?? []).map { Array($0.utf8) })
+        conditions = InternTable(seeds: (dictionary?.conditions ?? []).map { Array($0.utf8) })
+        for shape in dictionary?.shapes ?? [[]] {
+            shapes[shape.map { Array($0.utf8) }] = shapeCount
+            shapeCount += 1
+        }
+    }
+
+    /// The body bytes of `trail`.
+    mutating func encode(_ trail: Trail) -> [UInt8] {
+        var out = ByteWriter(capacity: 64 + trail.steps.count * 4)
+        var fields: UInt8 = 0
+        let manifest = dictionary?.manifest
+        let launch = manifest.map { CanonicalJSON.bytes(of: $0.launchState.jsonValue) }
+        if let base = trail.base {
+            fields |= BodyCode.Field.hasBase
+            if let launch, CanonicalJSON.bytes(of: base.jsonValue) == launch { fields |= BodyCode.Field.baseIsLaunchState }
+        }
+        if let final = trail.final {
+            fields |= BodyCode.Field.hasFinal
+            if let manifest {
+                var engine = NavigationEngine(manifest: manifest, state: trail.base ?? manifest.launchState)
+                _ = engine.apply(trail.steps)
+                if CanonicalJSON.bytes(of: engine.state.jsonValue) == CanonicalJSON.bytes(of: final.jsonValue) {
+                    fields |= BodyCode.Field.finalIsReplayed
+                }
+            }
+        }
+        if let manifest, Array(manifest.app.utf8) == Array(trail.app.bundleID.utf8) {
+            fields |= BodyCode.Field.bundleIDIsManifestApp
+        }
+        let uuid = CompactFields.uuidBytes(trail.session.id)
+        if let uuid { fields |= uuid.upper ? BodyCode.Field.sessionIDUpperUUID : BodyCode.Field.sessionIDLowerUUID }
+        let started = CompactFields.seconds(ofTimestamp: trail.session.started)
+        if started != nil { fields |= BodyCode.Field.startedIsSeconds }
+        out.byte(fields)
+
+        if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
+        out.string(trail.app.version)
+        out.string(trail.app.build)
+        if let uuid { out.append(uuid.bytes) } else { out.string(trail.session.id) }
+        if let started { out.signed(started) } else { out.string(trail.session.started) }
+        out.signed(trail.session.pid)
+        out.varint(UInt64(max(trail.dropped, 0)))
+        if let base = trail.base, fields & BodyCode.Field.baseIsLaunchState == 0 { writeState(base, into: &out) }
+
+        out.varint(trail.steps.count)
+        var arguments = ByteWriter(capacity: trail.steps.count * 2)
+        for step in trail.steps { out.byte(writeStep(step.op, arguments: &arguments)) }
+        out.append(arguments.bytes)
+        var previous: Int64 = 0
+        for step in trail.steps {
+            // The codec validated the times first: they never decrease, so deltas are never negative.
+            out.varint(UInt64(step.t &- previous))
+            previous = step.t
+        }
+        if let final = trail.final, fields & BodyCode.Field.finalIsReplayed == 0 { writeState(final, into: &out) }
+        return out.bytes
+    }
+
+    /// The op byte of `op`, its arguments appended to `arguments`.
+    private mutating func writeStep(_ op: Step.Operation, arguments: inout ByteWriter) -> UInt8 {
+        switch op {
+        case .push(let destination): return destinationOp(.push, destination, &arguments)
+        case .present(let destination): return destinationOp(.present, destination, &arguments)
+        case .open(.destination(let destination)): return destinationOp(.openDestination, destination, &arguments)
+        case .open(.url(let url)):
+            if let manifest = dictionary?.manifest, let destination = manifest.destination(forURL: url),
+                let printed = manifest.url(for: destination), Array(printed.utf8) == Array(url.utf8)
+            {
+                return destinationOp(.openPrintedURL, destination, &arguments)
+            }
+            writeInterned(url, table: &urls, into: &arguments)
+            return BodyCode.openURL
+        case .pop: return BodyCode.pop
+        case .popToRoot: return BodyCode.popToRoot
+        case .dismiss: return BodyCode.dismiss
+        case .complete(let success): return success ? BodyCode.completeSuccess : BodyCode.completeFailure
+        case .select(let tab):
+            if (0..<Int64(BodyCode.nibbleEscape)).contains(tab) { return BodyCode.select | UInt8(tab) }
+            arguments.signed(tab)
+            return BodyCode.select | BodyCode.nibbleEscape
+        case .satisfy(let condition): return conditionOp(BodyCode.satisfy, condition, &arguments)
+        case .revoke(let condition): return conditionOp(BodyCode.revoke, condition, &arguments)
+        }
+    }
+
+    private mutating func destinationOp(
+        _ kind: BodyCode.DestinationKind, _ destination: Destination, _ arguments: inout ByteWriter
+    ) -> UInt8 {
+        let key = CanonicalJSON.bytes(of: destination.jsonValue)
+        let slot: UInt8
+        if let index = destinations.index(of: key) {
+            if index < Int(BodyCode.foldedSlots) {
+                slot = UInt8(index + 1)
+            } else {
+                slot = BodyCode.escapeSlot
+                arguments.varint(index - Int(BodyCode.foldedSlots))
+            }
+        } else {
+            slot = BodyCode.newSlot
+            writeNewDestination(destination, key: key, into: &arguments)
+        }
+        return kind.rawValue << 5 | slot
+    }
+
+    private mutating func conditionOp(_ base: UInt8, _ condition: String, _ arguments: inout ByteWriter) -> UInt8 {
+        let key = Array(condition.utf8)
+        guard let index = conditions.index(of: key) else {
+            _ = conditions.insert(key)
+            arguments.string(condition)
+            return base
+        }
+        if index < Int(BodyCode.nibbleEscape) - 1 { return base | UInt8(index + 1) }
+        arguments.varint(index - (Int(BodyCode.nibbleEscape) - 1))
+        return base | BodyCode.nibbleEscape
+    }
+
+    /// A destination in a state: 0 and the destination when new, else its table index + 1.
+    private mutating func writeDestinationReference(_ destination: Destination, into out: inout ByteWriter) {
+        let key = CanonicalJSON.bytes(of: destination.jsonValue)
+        if let index = destinations.index(of: key) {
+            out.varint(index + 1)
+        } else {
+            out.varint(0)
+            writeNewDestination(destination, key: key, into: &out)
+        }
+    }
+
+    private mutating func writeNewDestination(_ destination: Destination, key: [UInt8], into out: inout ByteWriter) {
+        _ = destinations.insert(key)
+        writeInterned(destination.name, table: &names, into: &out)
+        let sortedKeys = CanonicalJSON.sortedKeys(destination.payload)
+        let shape = sortedKeys.map { Array($0.utf8) }
+        if let index = shapes[shape] {
+            out.varint(index + 1)
+        } else {
+            shapes[shape] = shapeCount
+            shapeCount += 1
+            out.varint(0)
+            out.varint(sortedKeys.count)
+            for key in sortedKeys { writeInterned(key, table: &keys, into: &out) }
+        }
+        for key in sortedKeys { writeValue(destination.payload[key] ?? .null, into: &out) }
+    }
+
+    private mutating func writeValue(_ value: JSONValue, into out: inout ByteWriter) {
+        switch value {
+        case .null: out.byte(BodyCode.Value.null.rawValue)
+        case .bool(let bool): out.byte(bool ? BodyCode.Value.true.rawValue : BodyCode.Value.false.rawValue)
+        case .int(let int):
+            out.byte(BodyCode.Value.int.rawValue)
+            out.signed(int)
+        case .string(let string):
+            let key = Array(string.utf8)
+            let (index, isNew) = strings.insert(key)
+            if !isNew {
+                out.byte(BodyCode.Value.stringReference.rawValue)
+                out.varint(index)
+            } else if let start = Self.digitRunStart(key) {
+                out.byte(BodyCode.numberedStringBase + UInt8(key.count - start))
+                writeInterned(bytes: Array(key[..<start]), table: &prefixes, into: &out)
+                out.append(DecimalDigits.pack(key[start...]))
+            } else {
+                out.byte(BodyCode.Value.newString.rawValue)
+                out.varint(key.count)
+                out.append(key)
+            }
+        case .array(let array):
+            out.byte(BodyCode.Value.array.rawValue)
+            out.varint(array.count)
+            for element in array { writeValue(element, into: &out) }
+        case .object(let object):
+            out.byte(BodyCode.Value.object.rawValue)
+            let sortedKeys = CanonicalJSON.sortedKeys(object)
+            out.varint(sortedKeys.count)
+            for key in sortedKeys {
+                writeInterned(key, table: &keys, into: &out)
+                writeValue(object[key] ?? .null, into: &out)
+            }
+        }
+    }
+
+    /// Where the trailing run of decimal digits of `L-65586` or `DE0012…` starts, when there is one of at
+    /// most ``DecimalDigits/maximumCount`` digits.
+    static func digitRunStart(_ bytes: [UInt8]) -> Int? {
+        var start = bytes.count
+        while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start - 1]) { start -= 1 }
+        let digits = bytes.count - start
+        return digits > 0 && digits <= DecimalDigits.maximumCount ? start : nil
+    }
+
+    private func writeInterned(_ string: String, table: inout InternTable, into out: inout ByteWriter) {
+        writeInterned(bytes: Array(string.utf8), table: &table, into: &out)
+    }
+
+    /// 0 and the string when new, else its table index + 1.
+    private func writeInterned(bytes: [UInt8], table: inout InternTable, into out: inout ByteWriter) {
+        let (index, isNew) = table.insert(bytes)
+        if isNew {
+            out.varint(0)
+            out.varint(bytes.count)
+            out.append(bytes)
+        } else {
+            out.varint(index + 1)
+        }
+    }
+
+    private mutating func writeState(_ state: NavigationState, into out: inout ByteWriter) {
+        out.varint(state.tab.map { $0 + 1 } ?? 0)
+        for stacks in [state.stacks, state.modals] {
+            out.varint(stacks.count)
+            for stack in stacks {
+                out.varint(stack.count)
+                for destination in stack { writeDestinationReference(destination, into: &out) }
+            }
+        }
+        let sortedConditions = state.sortedConditions
+        out.varint(sortedConditions.count)
+        for condition in sortedConditions {
+            let key = Array(condition.utf8)
+            let (index, isNew) = conditions.insert(key)
+            if isNew {
+                out.varint(0)
+                out.string(condition)
+            } else {
+                out.varint(index + 1)
+            }
+        }
+        if let pending = state.pending {
+            let modes: [RequestMode] = [.push, .present, .open]
+            out.byte(UInt8((modes.firstIndex(of: pending.mode) ?? 0) + 1))
+            writeDestinationReference(pending.destination, into: &out)
+        } else {
+            out.byte(BodyCode.noPending)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+public import CrashtrailCore
+
+/// Encodes trails into crashtrail's compact forms and decodes any form back, losslessly: decoding gives the
+/// canonical JSON of the trail that was encoded, byte for byte.
+///
+/// ```swift
+/// let codec = TrailCodec(manifests: [manifest])
+/// let text = try codec.encode(trail, as: .text)       // "ct1:x1QBAQ…"
+/// let same = try codec.decode(text)                   // detects binary, ct1: text, split keys or trail JSON
+/// ```
+///
+/// Given manifests, the encoder uses the one whose `app` is the trail's bundle ID as a dictionary, and the
+/// decoder picks the one the header names. Hostile input is refused with a ``TrailCodecError`` and never
+/// inflates past ``Limits/maximumInflatedSize``.
+public struct TrailCodec: Sendable {
+    /// Bounds on what decoding accepts.
+    public struct Limits: Hashable, Sendable {
+        /// The most bytes a body may inflate to (16 MiB by default); more is refused.
+        public var maximumInflatedSize: Int
+        /// The most bytes an encoded input may have before decoding (16 MiB by default).
+        public var maximumInputSize: Int
+
+        public init(maximumInflatedSize: Int = 16 << 20, maximumInputSize: Int = 16 << 20) {
+            self.maximumInflatedSize = maximumInflatedSize
+            self.maximumInputSize = maximumInputSize
+        }
+    }
+
+    /// The dictionaries of the manifests the codec was given, in order.
+    public let dictionaries: [ManifestDictionary]
+    public let limits: Limits
+
+    /// A codec that knows `manifests`.
+    /// - Parameters:
+    ///   - manifests: the manifests trails may need; the encoder picks by bundle ID, the decoder by dictionary id.
+    ///   - limits: bounds on decoding.
+    public init(manifests: [Manifest] = [], limits: TrailCodec.Limits = .init()) {
+        dictionaries = manifests.map(ManifestDictionary.init(manifest:))
+        self.limits = limits
+    }
+
+    /// The dictionary the encoder uses for `trail`: the first manifest whose `app` is its bundle ID.
+    public func dictionary(for trail: Trail) -> ManifestDictionary? {
+        dictionaries.first { Array($0.manifest.app.utf8) == Array(trail.app.bundleID.utf8) }
+    }
+
+    /// Encodes `trail` in `form`.
+    /// - Parameters:
+    ///   - trail: a valid trail (times never decreasing, version 1).
+    ///   - form: binary bytes, the `ct1:` text's UTF-8, or the canonical JSON object of the split keys.
+    /// - Returns: the encoded bytes.
+    /// - Throws: `TrailCodecError` with code `invalidTrail` for a trail the format cannot hold, or
+    ///   `keyLimitTooSmall` for a key limit that cannot fit a part.
+    public func encode(_ trail: Trail, as form: TrailForm) throws(TrailCodecError) -> [UInt8] {
+        let binary = try encodeBinary(trail)
+        switch form {
+        case .binary: return binary
+        case .text: return Array(TextForm.encode(binary).utf8)
+        case .keys(let limit):
+            let parts = try SplitKeys.split(binary, limit: limit)
+            return CanonicalJSON.bytes(of: .object(parts.mapValues { .string($0) }))
+        }
+    }
+
+    /// The `ct1:` text of `trail`.
+    /// - Throws: `TrailCodecError` (`invalidTrail`) for a trail the format cannot hold.
+    public func encodeText(_ trail: Trail) throws(TrailCodecError) -> String {
+        TextForm.encode(try encodeBinary(trail))
+    }
+
+    /// The split keys of `trail`, `crashtrail.0` … `crashtrail.N`, each value at most `limit` characters.
+    /// - Throws: `TrailCodecError` (`invalidTrail`, `keyLimitTooSmall`).
+    public func encodeKeys(_ trail: Trail, limit: Int = 1024) throws(TrailCodecError) -> [String: String] {
+        try SplitKeys.split(try encodeBinary(trail), limit: limit)
+    }
+
+    /// The binary form of `trail`.
+    /// - Throws: `TrailCodecError` (`invalidTrail`) for a trail the format cannot hold.
+    public func encodeBinary(_ trail: Trail) throws(TrailCodecError) -> [UInt8] {
+        guard trail.version == Trail.currentVersion else {
+            throw TrailCodecError(
+                .invalidTrail, "trail version \(trail.version) cannot be encoded; this build writes version \(Trail.currentVersion)")
+        }
+        guard trail.dropped >= 0 else { throw TrailCodecError(.invalidTrail, "dropped is \(trail.dropped); it must not be negative") }
+        do {
+            try trail.validateTimes()
+        } catch {
+            throw TrailCodecError(.invalidTrail, "the trail cannot be encoded: \(error.description)", trailError: error)
+        }
+        let dictionary = dictionary(for: trail)
+        var encoder = TrailBodyEncoder(dictionary: dictionary)
+        let body = encoder.encode(trail)
+        let compressed: [UInt8]
+        do {
+            compressed = try RawDeflate.smallestDeflate(body, dictionary: dictionary?.presetDictionary ?? [])
+        } catch {
+            throw TrailCodecError(.zlibFailure, "zlib could not compress the trail (\(error)); the machine may be out of memory")
+        }
+        var out = ByteWriter(capacity: compressed.count + 16)
+        TrailHeader(dictionaryID: dictionary?.id, bodyLength: body.count, checksum: RawDeflate.crc32(trail.canonicalJSON))
+            .write(into: &out)
+        out.append(compressed)
+        return out.bytes
+    }
+
+    /// Decodes the binary form.
+    /// - Throws: `TrailCodecError`: `wrongMagic`, `unsupportedVersion`, `invalidHeader`, `truncated`,
+    ///   `declaredSizeOverCap`, `inflatedSizeOverCap`, `missingDictionary`, `corruptBody` or `badChecksum`.
+    public func decodeBinary(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> Trail {
+        try decodeBinaryDetails(Array(bytes)).trail
+    }
+
+    /// What decoding the binary form found, for ``inspect(_:)``.
+    struct BinaryDetails {
+        var trail: Trail
+        var header: TrailHeader
+        var dictionary: ManifestDictionary?
+    }
+
+    func decodeBinaryDetails(_ bytes: [UInt8]) throws(TrailCodecError) -> BinaryDetails {
+        guard bytes.count <= limits.maximumInputSize else {
+            throw TrailCodecError(
+                .inputOverCap,
+                "the encoded trail is \(bytes.count) bytes, over the \(limits.maximumInputSize)-byte cap; raise the cap only for trusted input")
+        }
+        let header: TrailHeader
+        let bodyStart: Int
+        do {
+            (header, bodyStart) = try TrailHeader.read(bytes)
+        } catch {
+            throw Self.headerError(error)
+        }
+        guard header.bodyLength <= limits.maximumInflatedSize else {
+            throw TrailCodecError(
+                .declaredSizeOverCap,
+                "the header declares a body of \(header.bodyLength) bytes, over the \(limits.maximumInflatedSize)-byte cap; refusing to inflate it")
+        }
+        var dictionary: ManifestDictionary?
+        if let id = header.dictionaryID {
+            dictionary = dictionaries.first { $0.id == id }
+            if dictionary == nil {
+                let given =
+                    dictionaries.isEmpty
+                    ? "no manifest was given"
+                    : "the given manifests have ids " + dictionaries.map { "\($0.idString) (\($0.manifest.app), \($0.manifest.source))" }.joined(separator: ", ")
+                throw TrailCodecError(
+                    .missingDictionary,
+                    "the trail was encoded with the manifest whose dictionary id is \(ManifestDictionary.hex(id)), but \(given); pass that manifest with --manifest (crashtrail trail inspect --manifest M shows a manifest's id)")
+            }
+        }
+        let body: [UInt8]
+        do {
+            body = try RawDeflate.inflate(
+                Array(bytes[bodyStart...]), dictionary: dictionary?.presetDictionary ?? [], cap: limits.maximumInflatedSize)
+        } catch {
+            throw Self.inflateError(error, cap: limits.maximumInflatedSize)
+        }
+        guard body.count == header.bodyLength else {
+            throw TrailCodecError(
+                .corruptBody, "the body inflates to \(body.count) bytes but the header declares \(header.bodyLength)")
+        }
+        var decoder = TrailBodyDecoder(body: body, dictionary: dictionary)
+        let decoded: Trail
+        do {
+            decoded = try decoder.decode()
+        } catch {
+            switch error {
+            case .truncated(let what), .invalid(let what):
+                throw TrailCodecError(.corruptBody, "the trail's body is corrupt: \(what)")
+            }
+        }
+        // The decoded trail must be one the JSON form accepts (states in range, no empty stacks…).
+        let trail: Trail
+        do {
+            trail = try Trail(jsonValue: decoded.jsonValue)
+        } catch {
+            throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
+        }
+        let checksum = RawDeflate.crc32(trail.canonicalJSON)
+        guard checksum == header.checksum else {
+            throw TrailCodecError(
+                .badChecksum,
+                "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded")
+        }
+        return BinaryDetails(trail: trail, header: header, dictionary: dictionary)
+    }
+
+    private static func headerError(_ failure: TrailHeader.Failure) -> TrailCodecError {
+        switch failure {
+        case .wrongMagic:
+            return TrailCodecError(.wrongMagic, "not a crashtrail binary trail: it does not start with the magic bytes C7 54")
+        case .truncated(let what):
+            return TrailCodecError(.truncated, "the binary trail is truncated: \(what)")
+        case .unsupportedVersion(let version):
+            return TrailCodecError(
+                .unsupportedVersion,
+                "binary trail format version \(version) is not supported; this build reads version \(TrailHeader.currentVersion). Decode it with a newer crashtrail")
+        case .unknownFlags(let flags):
+            return TrailCodecError(
+                .invalidHeader, "the header flags 0x\(String(flags, radix: 16)) include bits this build does not know")
+        case .invalid(let what):
+            return TrailCodecError(.invalidHeader, "the binary trail's header is invalid: \(what)")
+        }
+    }
+
+    private static func inflateError(_ failure: RawDeflate.Failure, cap: Int) -> TrailCodecError {
+        switch failure {
+        case .truncated:
+            return TrailCodecError(.truncated, "the binary trail is truncated: the deflate stream ends early")
+        case .overCap:
+            return TrailCodecError(
+                .inflatedSizeOverCap,
+                "the body inflates past the \(cap)-byte cap (a deflate bomb, or a trail too large); inflating stopped at the cap")
+        case .corrupt(let message):
+            return TrailCodecError(.corruptBody, "the trail's deflate stream is corrupt: \(message)")
+        case .trailingBytes(let count):
+            return TrailCodecError(.corruptBody, "\(count) bytes follow the end of the deflate stream")
+        case .zlib(let message):
+            return TrailCodecError(.zlibFailure, "zlib failed: \(message)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CZlib
+
+/// Raw deflate and inflate (RFC 1951, no zlib or gzip wrapper: the trail header carries its own length and
+/// checksum) over the system zlib, with an optional preset dictionary and a hard cap on inflated output.
+///
+/// This is the only file that imports `CZlib`.
+enum RawDeflate {
+    /// Why inflating failed.
+    enum Failure: Error, Equatable {
+        /// The stream is not valid deflate data (zlib's message).
+        case corrupt(String)
+        /// The input ended before the deflate stream did.
+        case truncated
+        /// The output grew past the cap; inflating stopped there.
+        case overCap
+        /// Bytes follow the end of the deflate stream.
+        case trailingBytes(Int)
+        /// zlib could not start (out of memory, version mismatch).
+        case zlib(String)
+    }
+
+    /// How zlib may compress: each gives a valid raw deflate stream, and small bodies favour different ones.
+    enum Strategy: CaseIterable {
+        /// Level 9, dynamic or fixed Huffman codes as zlib judges.
+        case standard
+        /// Level 9, fixed Huffman codes only: no code tables to send, best for the smallest bodies.
+        case fixed
+        /// Stored blocks: no compression, five bytes of framing, for bodies that do not compress.
+        case stored
+
+        var level: Int32 { self == .stored ? 0 : 9 }
+        var zlibStrategy: Int32 { self == .fixed ? Z_FIXED : Z_DEFAULT_STRATEGY }
+    }
+
+    /// The smallest of the strategies' deflate streams of `input`.
+    /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
+    static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8]) throws(Failure) -> [UInt8] {
+        var best: [UInt8]?
+        for strategy in Strategy.allCases {
+            let candidate = try deflate(input, dictionary: dictionary, strategy: strategy)
+            if candidate.count < best?.count ?? Int.max { best = candidate }
+        }
+        return best ?? []
+    }
+
+    /// Deflates `input` with the largest window, priming the window with `dictionary`.
+    /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
+    static func deflate(_ input: [UInt8], dictionary: [UInt8], strategy: Strategy = .standard) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        // windowBits -15: raw deflate with a 32 KiB window.
+        var status = crashtrail_deflateInit2(&stream, strategy.level, Z_DEFLATED, -15, 9, strategy.zlibStrategy)
+        guard status == Z_OK else { throw .zlib("deflateInit2 returned \(status)") }
+        defer { deflateEnd(&stream) }
+        if !dictionary.isEmpty {
+            status = dictionary.withUnsafeBufferPointer { buffer in
+                deflateSetDictionary(&stream, buffer.baseAddress, uInt(buffer.count))
+            }
+            guard status == Z_OK else { throw .zlib("deflateSetDictionary returned \(status)") }
+        }
+        let bound = Int(deflateBound(&stream, uLong(input.count)))
+        var output = [UInt8](repeating: 0, count: max(bound, 64))
+        let produced: Int = input.withUnsafeBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                // zlib's next_in is not const-qualified, but deflate only reads through it.
+                stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                status = CZlib.deflate(&stream, Z_FINISH)
+                return outBuffer.count - Int(stream.avail_out)
+            }
+        }
+        guard status == Z_STREAM_END else { throw .zlib("deflate returned \(status)") }
+        output.removeSubrange(produced...)
+        return output
+    }
+
+    /// Inflates a complete raw deflate stream, refusing trailing bytes and stopping as soon as the output would
+    /// exceed `cap` bytes, so a deflate bomb costs at most `cap` bytes of memory.
+    /// - Throws: `Failure` saying whether the data was corrupt, truncated, over the cap or followed by bytes.
+    static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        var status = crashtrail_inflateInit2(&stream, -15)
+        guard status == Z_OK else { throw .zlib("inflateInit2 returned \(status)") }
+        defer { inflateEnd(&stream) }
+        if !dictionary.isEmpty {
+            // A raw stream has no dictionary request: the dictionary is set before the first byte.
+            status = dictionary.withUnsafeBufferPointer { buffer in
+                inflateSetDictionary(&stream, buffer.baseAddress, uInt(buffer.count))
+            }
+            guard status == Z_OK else { throw .zlib("inflateSetDictionary returned \(status)") }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(min(cap, max(256, input.count * 4)))
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var failure: Failure?
+        input.withUnsafeBufferPointer { inBuffer in
+            stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
+            stream.avail_in = uInt(inBuffer.count)
+            while true {
+                // Never ask for more than one byte past the cap: that byte proves the cap was exceeded.
+                let room = min(chunk.count, cap + 1 - output.count)
+                let produced: Int = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = uInt(room)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return room - Int(stream.avail_out)
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if output.count > cap {
+                    failure = .overCap
+                    return
+                }
+                switch status {
+                case Z_STREAM_END:
+                    if stream.avail_in > 0 { failure = .trailingBytes(Int(stream.avail_in)) }
+                    return
+                case Z_OK:
+                    continue
+                case Z_BUF_ERROR:
+                    // No progress was possible: either the input ran out or (with room left) it was cut short.
+                    failure = stream.avail_in == 0 ? .truncated : .corrupt("inflate made no progress")
+                    return
+                case Z_DATA_ERROR:
+                    failure = .corrupt(stream.msg.map { String(cString: $0) } ?? "invalid deflate data")
+                    return
+                case Z_NEED_DICT:
+                    failure = .corrupt("the stream asks for a dictionary")
+                    return
+                default:
+                    failure = .zlib("inflate returned \(status)")
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+
+    /// The CRC-32 (ISO-HDLC, as in gzip and PNG) of `bytes`.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { buffer in
+            UInt32(truncatingIfNeeded: CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
+        }
+    }
+}
