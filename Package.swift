@@ -71,6 +71,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
+        .executableTarget(
+            name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding"], path: "Tools/TrailBench"),
         // Only tests use this: conformance-suite loading, generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
@@ -110,6 +113,11 @@ let package = Package(
             name: "crashtrail-replay-bench",
             dependencies: ["CrashtrailCore", "CrashtrailReplay"],
             path: "Tools/ReplayBench"
+        ),
+        .executableTarget(
+            name: "crashtrail-corpus",
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
+            path: "Tools/CorpusGen"
         ),
         .testTarget(
             name: "CrashtrailCollectorTests",

@@ -41,7 +41,13 @@ public enum FormatDetector {
         {
             return .single(.ips)
         }
-        return .single(try classify(first.keys))
+        do {
+            return .single(try classify(first.keys))
+        } catch where first.end == nil && error.code == .unrecognizedFormat {
+            throw RejectionError(
+                .invalidJSON,
+                "the JSON ends before its top-level object closes, so the file is truncated or not JSON (\(bytes.count) bytes)")
+        }
     }
 
     /// The format a single JSON object with these top-level keys is.

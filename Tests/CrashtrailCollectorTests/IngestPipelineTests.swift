@@ -1,0 +1,196 @@
+@testable import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+@Suite("The ingest job")
+struct IngestPipelineTests {
+    static let reports = TestFiles.samples.appendingPathComponent("reports").path
+    static let trails = TestFiles.samples.appendingPathComponent("trails").path
+
+    @Test func twoRunsGiveIdenticalStoresAndTheSecondStoresNothing() throws {
+        // Given a store filled once from the samples
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try TestFiles.memoryStore()
+        let first = try TestFiles.ingest([Self.reports], store: store, folder: folder, trails: Self.trails)
+        let afterFirst = try store.allRecords()
+        // When the same inputs are ingested again, and into a fresh store with other parallelism
+        let second = try TestFiles.ingest([Self.reports], store: store, folder: folder, trails: Self.trails)
+        let other = try TestFiles.memoryStore()
+        _ = try TestFiles.ingest([Self.reports], store: other, folder: folder, trails: Self.trails, jobs: 1)
+        // Then nothing new is stored and the stores are identical
+        #expect(first.stored > 0)
+        #expect(second.stored == 0)
+        #expect(second.duplicates == first.stored)
+        #expect(second.trailsJoined == 0)
+        #expect(try store.allRecords() == afterFirst)
+        #expect(try other.allRecords() == afterFirst)
+    }
+
+    @Test func aTrailThatArrivesLaterAttachesToItsStoredCrash() throws {
+        // Given the samples ingested without their trails folder
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try TestFiles.memoryStore()
+        let first = try TestFiles.ingest([Self.reports], store: store, folder: folder)
+        let ips = try #require(try store.reports().first { $0.format == .ips })
+        #expect(ips.trailInfo == .missing)
+        // When the job runs again with the trails folder
+        let second = try TestFiles.ingest([Self.reports], store: store, folder: folder, trails: Self.trails)
+        // Then the trail joins the stored crash and nothing else changes
+        #expect(first.trailsJoined == 0)
+        #expect(second.stored == 0)
+        #expect(second.trailsJoined == 1)
+        #expect(second.trailsMissing == 0)
+        let record = try store.record(matchingPrefix: ips.id)
+        #expect(record.trailInfo.source == .joined)
+        let trail = try #require(try record.decodedTrail())
+        #expect(trail.session.pid == record.pid)
+        #expect(record.trailInfo.steps == trail.steps.count)
+    }
+
+    @Test func aTrailOutsideTheLaunchWindowDoesNotJoin() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try TestFiles.memoryStore()
+        _ = try TestFiles.ingest([Self.reports], store: store, folder: folder)
+        let ips = try #require(try store.allRecords().first { $0.format == "ips" })
+        let launch = try #require(ips.launchTime)
+        let late = Timestamp.rfc3339(milliseconds: launch + 2500)
+        #expect(try store.reportsAwaitingTrail(bundleID: try #require(ips.bundleID), pid: try #require(ips.pid), started: launch + 2500).isEmpty)
+        #expect(try store.reportsAwaitingTrail(bundleID: try #require(ips.bundleID), pid: try #require(ips.pid), started: launch - 1999) == [ips.id])
+        #expect(try store.reportsAwaitingTrail(bundleID: "com.other", pid: try #require(ips.pid), started: launch).isEmpty)
+        #expect(!late.isEmpty)
+    }
+
+    static func crashtrailReport(id: String, reason: String) -> String {
+        #"{"crashtrail":1,"id":"\#(id)","time":"2026-11-02T14:45:05Z","exception":{"type":"EXC_BAD_ACCESS","reason":"\#(reason)"}}"#
+    }
+
+    @Test func theSameIDWithOtherBytesIsKeptUnderATildeID() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try TestFiles.write(Self.crashtrailReport(id: "R-1", reason: "first"), to: inputs.appendingPathComponent("a.json"))
+        try TestFiles.write(Self.crashtrailReport(id: "R-1", reason: "second"), to: inputs.appendingPathComponent("b.json"))
+        try TestFiles.write(Self.crashtrailReport(id: "R-1", reason: "second"), to: inputs.appendingPathComponent("c.json"))
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([inputs.path], store: store, folder: folder)
+        #expect(summary.stored == 2)
+        #expect(summary.duplicates == 1)
+        let secondBytes = Array(Self.crashtrailReport(id: "R-1", reason: "second").utf8)
+        let digest = secondBytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        #expect(try store.allRecords().map(\.id) == ["R-1", "R-1~" + digest.prefix(12)])
+        #expect(try store.record(matchingPrefix: "R-1~").report.exception.reason == "second")
+    }
+
+    @Test func refusedInputsAreQuarantinedWithAReasonInsideTheFolder() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try TestFiles.write("PATCH\u{0}\u{1}binary rom patch EOF", to: inputs.appendingPathComponent("evil name;$(rm) ü..ips"))
+        try TestFiles.write(#"{"bug_type":"109","incident_id":"X"}"# + "\nIncident Identifier: X\n", to: inputs.appendingPathComponent("legacy.ips"))
+        try TestFiles.write(#"{"crashtrail":1,"time":"2026-11-02T14:45:05Z"}"#, to: inputs.appendingPathComponent("no-id.json"))
+        try TestFiles.write("  \n", to: inputs.appendingPathComponent("empty.json"))
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([inputs.path], store: store, folder: folder)
+        #expect(summary.stored == 0)
+        #expect(summary.rejectedByReason == ["empty": 1, "invalid-report": 1, "unrecognized-format": 1, "unsupported-format": 1])
+        let quarantine = folder.appendingPathComponent("quarantine")
+        let names = try FileManager.default.contentsOfDirectory(atPath: quarantine.path)
+        #expect(names.count == 8)
+        for name in names where !name.hasSuffix(".reason.txt") {
+            #expect(names.contains(name + ".reason.txt"))
+            #expect(!name.hasPrefix("."))
+            #expect(name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        }
+        let patchReason = try #require(names.first { $0.contains("evil") && $0.hasSuffix(".reason.txt") })
+        #expect(try String(contentsOf: quarantine.appendingPathComponent(patchReason), encoding: .utf8).contains("ROM patch"))
+    }
+
+    @Test(arguments: ["../../etc/passwd", "/abs/path/.hidden", "a/b\\c:d*e?.json", "ü/日本.json", ""])
+    func quarantineNamesCannotEscape(_ source: String) {
+        let name = Quarantine.sanitizedName(source)
+        #expect(!name.isEmpty)
+        #expect(!name.contains("/"))
+        #expect(!name.hasPrefix("."))
+        #expect(name != ".." && name != ".")
+    }
+
+    @Test func standardInputIsReadAsNDJSON() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = [
+            Self.crashtrailReport(id: "S-1", reason: "one"), "", "not json at all",
+            #"{"event_id":"4D1FE12F-9EEE-4537-8DF6-791B7586D554","timestamp":1793606400.5,"exception":{"values":[{"type":"SIGSEGV"}]}}"#,
+        ]
+        let file = folder.appendingPathComponent("stdin.ndjson")
+        try TestFiles.write(lines.joined(separator: "\n"), to: file)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let store = try TestFiles.memoryStore()
+        let options = IngestOptions(inputs: ["-"], quarantineDirectory: folder.appendingPathComponent("quarantine").path, jobs: 2)
+        let summary = try IngestPipeline(store: store, decoder: try TestFiles.codec(), options: options).run(standardInput: handle)
+        #expect(summary.inputs == 3)
+        #expect(summary.stored == 2)
+        #expect(summary.rejectedByReason == ["unrecognized-format": 1])
+        let sentry = try store.record(matchingPrefix: "4d1fe12f9eee")
+        #expect(sentry.id == "4d1fe12f9eee45378df6791b7586d554")
+        #expect(sentry.time == "2026-11-02T08:00:00.500Z")
+        #expect(sentry.source == "-:4")
+    }
+
+    @Test func anEnvelopeMayHoldTwoEventsAndItemsWithoutLength() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = #"{"event_id":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","exception":{"values":[{"type":"A"}]}}"#
+        let second = #"{"event_id":"bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb","exception":{"values":[{"type":"B"}]}}"#
+        let envelope = "{}\n{\"type\":\"event\",\"length\":\(first.utf8.count)}\n\(first)\n{\"type\":\"event\"}\n\(second)\n"
+        try TestFiles.write(envelope, to: folder.appendingPathComponent("in/two.envelope"))
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([folder.appendingPathComponent("in").path], store: store, folder: folder)
+        #expect(summary.stored == 2)
+        #expect(try store.allRecords().map(\.id) == ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"])
+        #expect(try store.allRecords().allSatisfy { $0.format == "sentry-envelope" })
+    }
+
+    @Test func anAmbiguousPrefixNamesTheCandidates() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestFiles.write(Self.crashtrailReport(id: "AB-1", reason: "x"), to: folder.appendingPathComponent("in/1.json"))
+        try TestFiles.write(Self.crashtrailReport(id: "AB-2", reason: "x"), to: folder.appendingPathComponent("in/2.json"))
+        let store = try TestFiles.memoryStore()
+        _ = try TestFiles.ingest([folder.appendingPathComponent("in").path], store: store, folder: folder)
+        #expect(throws: StoreError.self) { try store.record(matchingPrefix: "AB") }
+        do {
+            _ = try store.record(matchingPrefix: "AB")
+        } catch {
+            #expect(error.code == .ambiguous)
+            #expect(error.candidates == ["AB-1", "AB-2"])
+        }
+        #expect(try store.record(matchingPrefix: "AB-2").id == "AB-2")
+        #expect(throws: StoreError.self) { try store.record(matchingPrefix: "ZZ") }
+        #expect(throws: StoreError.self) { try store.record(matchingPrefix: "A_") }
+    }
+
+    @Test func truncatedAndCorruptedSamplesAreRefusedNeverCrash() throws {
+        // Every sample cut at seeded points, and with bytes flipped, is either stored or refused with a reason.
+        var random = SplitMix64(seed: 7)
+        let processor = PayloadProcessor(decoder: try TestFiles.codec())
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.reports).sorted()
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.reports).appendingPathComponent(name)))
+            for _ in 0..<12 {
+                var mutated = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
+                if !mutated.isEmpty, Bool.random(using: &random) {
+                    mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+                let (outcomes, inputs) = mutated.withUnsafeBufferPointer { processor.process($0, source: name) }
+                #expect(inputs >= 1 || mutated.allSatisfy { TopLevelKeys.isWhitespace($0) || $0 == 10 })
+                for case .rejected(let reason, _, _) in outcomes { #expect(!reason.message.isEmpty) }
+            }
+        }
+    }
+}

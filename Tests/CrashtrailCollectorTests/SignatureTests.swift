@@ -1,0 +1,70 @@
+import CrashtrailCollector
+import Testing
+
+@Suite("Crash signatures")
+struct SignatureTests {
+    static let badAccess = ExceptionInfo(type: "EXC_BAD_ACCESS", code: "KERN_INVALID_ADDRESS", signal: "SIGSEGV")
+
+    static func frames(offsets: [Int64], symbols: [String?] = ["objc_msgSend", "ListingCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"]) -> [StackFrame] {
+        let images = ["libobjc.A.dylib", "PirateBay", "PirateBay", "UIKitCore"]
+        return zip(images, zip(symbols, offsets)).map { image, pair in
+            StackFrame(image: image, symbol: pair.0, offset: pair.1, inApp: image == "PirateBay")
+        }
+    }
+
+    struct Pair: Sendable, CustomStringConvertible {
+        var name: String
+        var lhs: (ExceptionInfo, [StackFrame])
+        var rhs: (ExceptionInfo, [StackFrame])
+        var description: String { name }
+    }
+
+    static let samePairs: [Pair] = [
+        Pair(
+            name: "another build moves every offset",
+            lhs: (badAccess, frames(offsets: [20, 1412, 2204, 88])), rhs: (badAccess, frames(offsets: [20, 1980, 3120, 88]))),
+        Pair(
+            name: "another device reports another code and reason",
+            lhs: (badAccess, frames(offsets: [20, 1412, 2204, 88])),
+            rhs: (ExceptionInfo(type: "EXC_BAD_ACCESS", code: "0x0000000000000010", signal: "SIGSEGV", reason: "at 0x10"), frames(offsets: [24, 1412, 2204, 92]))),
+        Pair(
+            name: "symbols with addresses and + offsets",
+            lhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: ["objc_msgSend + 32", "ListingCell.configure(with:) + 1412", "MarketplaceViewController.load() 0x1000f3a8", "UIApplicationMain"])),
+            rhs: (badAccess, frames(offsets: [5, 6, 7, 8]))),
+        Pair(
+            name: "inlined frames repeat the symbol",
+            lhs: (badAccess, frames(offsets: [20, 1412, 2204, 88])),
+            rhs: (badAccess, [frames(offsets: [20, 1412, 2204, 88])[0], frames(offsets: [0, 1400, 0, 0])[1]] + frames(offsets: [20, 1412, 2204, 88]).dropFirst())),
+    ]
+
+    static let differentPairs: [Pair] = [
+        Pair(
+            name: "another exception type", lhs: (badAccess, frames(offsets: [1, 2, 3, 4])),
+            rhs: (ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), frames(offsets: [1, 2, 3, 4]))),
+        Pair(
+            name: "another app frame", lhs: (badAccess, frames(offsets: [1, 2, 3, 4])),
+            rhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: ["objc_msgSend", "SellerCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"]))),
+        Pair(
+            name: "unsymbolicated frames at other offsets", lhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: [nil, nil, nil, nil])),
+            rhs: (badAccess, frames(offsets: [1, 9, 3, 4], symbols: [nil, nil, nil, nil]))),
+    ]
+
+    @Test("The same crash gets the same signature", arguments: samePairs)
+    func same(_ pair: Pair) {
+        #expect(CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) == CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1))
+    }
+
+    @Test("Different crashes get different signatures", arguments: differentPairs)
+    func different(_ pair: Pair) {
+        #expect(CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) != CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1))
+    }
+
+    @Test func appFramesComeFirstWithoutAddresses() {
+        let signature = CrashSignature.make(exception: Self.badAccess, frames: Self.frames(offsets: [20, 1412, 2204, 88]))
+        #expect(signature == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load() < objc_msgSend < UIApplicationMain")
+    }
+
+    @Test func aCrashWithoutFramesStillGetsOne() {
+        #expect(CrashSignature.make(exception: ExceptionInfo(signal: "SIGKILL"), frames: []) == "unknown/SIGKILL @ (no frames)")
+    }
+}
