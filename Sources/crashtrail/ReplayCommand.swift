@@ -3,7 +3,7 @@ import CrashtrailCore
 import CrashtrailReplay
 import Foundation
 
-/// `crashtrail replay REPORT`: how did the user get here, and which links take a simulator there?
+/// `crashtrail replay REPORT`: how the user got here, and which links take a simulator there.
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -26,7 +26,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("manifest"),
-        help: "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; the one whose app is the trail's bundle ID is used."
+        help:
+            "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; the one whose app is the trail's bundle ID is used."
     )
     var manifests: [String] = []
 

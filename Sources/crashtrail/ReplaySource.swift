@@ -32,7 +32,8 @@ struct ReplaySource {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw Failure(
                 description:
-                    "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled")
+                    "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
+            )
         }
         let store = try ReportStore.open(path: storePath)
         let record = try store.record(matchingPrefix: report)
@@ -40,7 +41,8 @@ struct ReplaySource {
             let why = record.trailError.map { ": \($0)" } ?? ""
             throw Failure(
                 description:
-                    "report \(record.id) has no trail to replay (trail \(record.trailSource)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives")
+                    "report \(record.id) has no trail to replay (trail \(record.trailSource)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives"
+            )
         }
         do {
             return ReplaySource(name: record.id, trail: try Trail(json: Array(json.utf8)))
@@ -79,7 +81,8 @@ struct ReplaySource {
             let ids = records.prefix(5).map(\.id).joined(separator: ", ")
             throw Failure(
                 description:
-                    "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID")
+                    "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID"
+            )
         }
         guard let json = record.trail else {
             let why = record.trailError.map { ": \($0)" } ?? ""

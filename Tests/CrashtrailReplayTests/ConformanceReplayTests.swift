@@ -52,7 +52,9 @@ struct ConformanceReplayTests {
         let links = try #require(testCase.expected["links"], "\(testCase.name) has no expected links")
         #expect(replay.links.preconditions == Self.strings(links["preconditions"]), "preconditions of \(testCase.name)")
         #expect(replay.links.urls == Self.strings(links["urls"]), "urls of \(testCase.name)")
-        #expect(replay.links.reproduces == (links["reproduces"] == .bool(true)), "reproduces of \(testCase.name): \(replay.links.mismatch?.description ?? "")")
+        #expect(
+            replay.links.reproduces == (links["reproduces"] == .bool(true)),
+            "reproduces of \(testCase.name): \(replay.links.mismatch?.description ?? "")")
         #expect(
             replay.links.unreproducible.map(\.reason.code) == Self.reasons(links["unreproducible"]),
             "unreproducible of \(testCase.name)")

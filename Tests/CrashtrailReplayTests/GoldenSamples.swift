@@ -2,8 +2,9 @@ import CrashtrailCore
 import CrashtrailReplay
 import Foundation
 
-/// The sample trails and reports under `Samples/` whose replays are pinned as golden files, and the
-/// manifests they replay with. Paths are relative to the package root, as the CLI run from there names them.
+/// The sample trails under `Samples/` whose replays are pinned as golden files, and their manifests.
+///
+/// Paths are relative to the package root, as the CLI run from there names them.
 enum GoldenSamples {
     /// The package's root folder, from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath)

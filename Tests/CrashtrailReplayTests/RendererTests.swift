@@ -77,14 +77,17 @@ struct RendererTests {
         #expect(ShellQuoting.commentSafe("a\nb\u{7F}") == "a?b?")
     }
 
-    @Test("the simctl script is valid bash with the pause between links", arguments: [(2.0, "sleep 2"), (0.25, "sleep 0.25"), (0, "sleep 0")])
+    @Test(
+        "the simctl script is valid bash with the pause between links", arguments: [(2.0, "sleep 2"), (0.25, "sleep 0.25"), (0, "sleep 0")])
     func simctl(_ pause: Double, _ sleep: String) throws {
         let replay = try replay(
             [Step(t: 1, .push(M.d("item", ["id": "A"]))), Step(t: 2, .push(M.d("settings")))], report: "it's\nhere.json")
         let script = ReplayRenderer.render(replay, as: .simctl, options: RenderOptions(pause: pause))
         #expect(script.hasPrefix("#!/usr/bin/env bash\n"))
         #expect(script.contains("\nset -euo pipefail\n"))
-        #expect(script.contains("\nxcrun simctl openurl booted 'piratebay://item/A'\n\(sleep)\nxcrun simctl openurl booted 'piratebay://settings'\n"))
+        #expect(
+            script.contains(
+                "\nxcrun simctl openurl booted 'piratebay://item/A'\n\(sleep)\nxcrun simctl openurl booted 'piratebay://settings'\n"))
         #expect(script.contains("# Opens the shortest links of crash report it's?here.json"))
         // bash -n parses without running.
         let process = Process()

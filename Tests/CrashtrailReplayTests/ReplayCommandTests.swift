@@ -24,7 +24,9 @@ struct ReplayCommandTests {
             // Then it prints exactly the golden file and nothing on standard error
             #expect(result.status == 0, "\(sample.name) \(format): \(result.stderr)")
             #expect(result.stderr.isEmpty, "\(sample.name) \(format)")
-            let extensionName = format == "text" ? "txt" : format == "urls" ? "urls.txt" : format == "simctl" ? "sh" : format == "xcuitest" ? "swift" : "json"
+            let extensionName =
+                format == "text"
+                ? "txt" : format == "urls" ? "urls.txt" : format == "simctl" ? "sh" : format == "xcuitest" ? "swift" : "json"
             let golden = GoldenSamples.goldenFolder.appendingPathComponent("replay.\(sample.name).\(extensionName)")
             let expected = try String(contentsOf: golden, encoding: .utf8)
             #expect(result.stdout == expected, "\(sample.name) \(format) differs from \(golden.lastPathComponent)")
@@ -39,12 +41,15 @@ struct ReplayCommandTests {
         defer { folder.remove() }
         let trail = try Self.sampleTrailText("checkout-crash")
         let payload = try folder.write(
-            #"{"crashtrail":1,"id":"7A3F0C9E-0000-4000-8000-000000000001","time":"2026-11-02T14:45:32Z","trail":"# + trail + "}", to: "crash.json")
+            #"{"crashtrail":1,"id":"7A3F0C9E-0000-4000-8000-000000000001","time":"2026-11-02T14:45:32Z","trail":"# + trail + "}",
+            to: "crash.json")
         // When it is replayed
-        let result = try runner.run(["replay", payload.path, "--format", "urls"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
+        let result = try runner.run(
+            ["replay", payload.path, "--format", "urls"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
         // Then the links are the sample's
         #expect(result.status == 0, "\(result.stderr)")
-        let golden = try String(contentsOf: GoldenSamples.goldenFolder.appendingPathComponent("replay.checkout-crash.urls.txt"), encoding: .utf8)
+        let golden = try String(
+            contentsOf: GoldenSamples.goldenFolder.appendingPathComponent("replay.checkout-crash.urls.txt"), encoding: .utf8)
         #expect(result.stdout == golden)
     }
 
@@ -56,12 +61,15 @@ struct ReplayCommandTests {
         defer { folder.remove() }
         let trail = try Self.sampleTrailText("sign-in-interrupted")
         let payload = try folder.write(
-            #"{"crashtrail":1,"id":"c0ffee00-1111-4222-8333-444455556666","time":"2026-11-03T08:13:00Z","trail":"# + trail + "}", to: "crash.json")
+            #"{"crashtrail":1,"id":"c0ffee00-1111-4222-8333-444455556666","time":"2026-11-03T08:13:00Z","trail":"# + trail + "}",
+            to: "crash.json")
         let store = folder.url.appendingPathComponent("store.sqlite").path
-        let ingest = try runner.run(["ingest", payload.path, "--store", store, "--quiet"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
+        let ingest = try runner.run(
+            ["ingest", payload.path, "--store", store, "--quiet"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
         try #require(ingest.status == 0, "ingest failed: \(ingest.stderr)")
         // When it is replayed by a prefix of its ID
-        let result = try runner.run(["replay", "c0ffee", "--store", store, "--format", "json"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
+        let result = try runner.run(
+            ["replay", "c0ffee", "--store", store, "--format", "json"] + Self.manifestArguments, directory: GoldenSamples.packageRoot)
         // Then the report is named by its stored ID and the links are the sample's
         #expect(result.status == 0, "\(result.stderr)")
         let output = try JSONParser.parse(result.stdoutBytes)
@@ -76,7 +84,10 @@ struct ReplayCommandTests {
     func warnsAboutAnotherAppsManifest() throws {
         let runner = try Self.runner()
         let result = try runner.run(
-            ["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--format", "urls"],
+            [
+                "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml",
+                "--format", "urls",
+            ],
             directory: GoldenSamples.packageRoot)
         #expect(result.status == 0)
         #expect(result.stderr.contains("org.example.lighthouse"), "\(result.stderr)")
@@ -91,7 +102,8 @@ struct ReplayCommandTests {
         _ = try folder.write("app: org.example.one\nroot: a\ndestinations:\n  a: { url: \"one://a\" }\n", to: "one.yml")
         _ = try folder.write("app: org.example.two\nroot: b\ndestinations:\n  b: { url: \"two://b\" }\n", to: "two.yml")
         let result = try runner.run(
-            ["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", folder.url.path], directory: GoldenSamples.packageRoot)
+            ["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", folder.url.path],
+            directory: GoldenSamples.packageRoot)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)")
         #expect(result.stderr.contains("com.example.piratebay"), "\(result.stderr)")
@@ -101,10 +113,23 @@ struct ReplayCommandTests {
         "bad input gets a clear error and exit status",
         arguments: [
             (["replay", "no-such-report"], Int32(64), "--manifest"),
-            (["replay", "no-such-report", "--manifest", "Samples/trails-golden/lighthouse.yml", "--store", "/nonexistent/store.sqlite"], 1, "no crash store"),
+            (
+                ["replay", "no-such-report", "--manifest", "Samples/trails-golden/lighthouse.yml", "--store", "/nonexistent/store.sqlite"],
+                1, "no crash store"
+            ),
             (["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "missing.yml"], 1, "missing.yml"),
-            (["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--format", "pdf"], 64, "pdf"),
-            (["replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--pause", "-1"], 64, "--pause"),
+            (
+                [
+                    "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml",
+                    "--format", "pdf",
+                ], 64, "pdf"
+            ),
+            (
+                [
+                    "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml",
+                    "--pause", "-1",
+                ], 64, "--pause"
+            ),
             (["replay", "Samples/trails-golden", "--manifest", "Samples/trails-golden/lighthouse.yml"], 1, "folder"),
         ])
     func refusesBadInput(_ arguments: [String], _ status: Int32, _ mention: String) throws {

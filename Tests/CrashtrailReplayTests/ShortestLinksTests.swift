@@ -28,8 +28,10 @@ struct ShortestLinksTests {
             (M.tabs(0, [[M.d("optOut")]]), "stacks[0][1]", "pushed-modal", 0),
             (M.tabs(0, [[M.d("marketplace")]]), "stacks[0][1]", "gate-or-tab-root-above-root", 0),
             (M.tabs(0, [[M.d("welcome")]]), "stacks[0][1]", "gate-or-tab-root-above-root", 0),
-            (M.tabs(2, [[], [], [M.d("settings")]], modals: [[M.d("login"), M.d("home")]]), "modals[0][1]",
-             "gate-or-tab-root-above-root", 3),
+            (
+                M.tabs(2, [[], [], [M.d("settings")]], modals: [[M.d("login"), M.d("home")]]), "modals[0][1]",
+                "gate-or-tab-root-above-root", 3
+            ),
         ])
     func unlinkable(_ state: NavigationState, _ location: String, _ reason: String, _ linkCount: Int) throws {
         let links = ShortestLinks(manifest: try M.piratebay(), final: state)

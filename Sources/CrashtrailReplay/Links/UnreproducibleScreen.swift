@@ -4,7 +4,7 @@ public import CrashtrailCore
 public struct UnreproducibleScreen: Hashable, Sendable {
     /// Why a screen cannot be linked; `code` is the reason code the JSON output writes.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        /// The reason code, e.g. `no-url`.
+        /// The reason code, such as `no-url`.
         public let code: String
         /// What the code means, as a sentence fragment for people.
         public let explanation: String

@@ -1,6 +1,8 @@
 /// How a replay is rendered, beyond its format.
 public struct RenderOptions: Hashable, Sendable {
-    /// Whether `text` output uses ANSI colour. The CLI turns it on for a terminal without `NO_COLOR`.
+    /// Whether `text` output uses ANSI colour.
+    ///
+    /// The CLI turns it on for a terminal without `NO_COLOR`.
     public var colour: Bool
     /// Seconds the `simctl` script sleeps between links.
     public var pause: Double

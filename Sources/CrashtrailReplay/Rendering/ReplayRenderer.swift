@@ -1,5 +1,6 @@
-/// Turns a ``Replay`` into the text of one output format. Pure: it returns the whole output, ending with a
-/// newline when it is not empty, and never prints.
+/// Turns a ``Replay`` into the text of one output format.
+///
+/// Pure: it returns the whole output, ending with a newline when it is not empty, and never prints.
 ///
 /// ```swift
 /// let output = ReplayRenderer.render(replay, as: .json)

@@ -23,7 +23,8 @@ struct SimctlScriptRenderer {
             lines.append("# These links do NOT fully reproduce the crash-time screens:")
             for screen in links.unreproducible {
                 lines.append(
-                    "#   \(ShellQuoting.commentSafe(screen.location)) \(ShellQuoting.commentSafe(screen.screen.shortText)) cannot be linked (\(screen.reason.code)).")
+                    "#   \(ShellQuoting.commentSafe(screen.location)) \(ShellQuoting.commentSafe(screen.screen.shortText)) cannot be linked (\(screen.reason.code))."
+                )
             }
             if let mismatch = links.mismatch {
                 lines.append("#   applied from launch they leave \(ShellQuoting.commentSafe(mismatch.description)).")

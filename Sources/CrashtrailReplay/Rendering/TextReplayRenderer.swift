@@ -107,8 +107,10 @@ struct TextReplayRenderer {
             return [style.apply(.green, "Verified") + ": the replayed final state equals the one the app recorded at the crash."]
         case false?:
             let difference = replay.difference?.description ?? "the states differ"
-            return [style.apply(.red, "Not verified") + ": the replay differs from the state the app recorded; first difference:",
-                    "  \(difference)"]
+            return [
+                style.apply(.red, "Not verified") + ": the replay differs from the state the app recorded; first difference:",
+                "  \(difference)",
+            ]
         case nil:
             return ["Not verified: the trail recorded no final state to compare with."]
         }

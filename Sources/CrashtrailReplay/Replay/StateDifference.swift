@@ -25,7 +25,7 @@ public struct StateDifference: Hashable, Sendable, CustomStringConvertible {
         self.recorded = recorded
     }
 
-    /// The sentence, e.g. `tab: replayed 2, recorded 0`.
+    /// The sentence, such as `tab: replayed 2, recorded 0`.
     public var description: String {
         return "\(path): replayed \(replayed), recorded \(recorded)"
     }

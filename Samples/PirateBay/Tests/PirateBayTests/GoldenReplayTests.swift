@@ -56,6 +56,7 @@ struct GoldenReplayTests {
             {"app":{"build":"412","bundleID":"com.example.piratebay","version":"3.1.0"},"dropped":0,"session":{"id":"4D1FE12F-9EEE-4537-8DF6-791B7586D554","pid":31922,"started":"2026-11-02T14:45:05Z"},"steps":[{"op":"push","t":1258,"to":{"item":{"id":"L-65586"}}},{"op":"pop","t":6750},{"op":"open","t":9100,"url":"piratebay://item/L-9"},{"op":"select","t":9900,"tab":1},{"op":"present","t":12000,"to":{"compose":{"id":"P-6627"}}},{"op":"complete","success":true,"t":20000},{"condition":"signedIn","op":"revoke","t":26000}],"version":1}
             """#
         let trail = try Trail(json: Array(json.utf8))
-        assertSnapshot(of: trail, as: .replay(manifest: try PirateBay.manifest(), format: .json, report: "spec-example"), named: "spec-example")
+        assertSnapshot(
+            of: trail, as: .replay(manifest: try PirateBay.manifest(), format: .json, report: "spec-example"), named: "spec-example")
     }
 }
