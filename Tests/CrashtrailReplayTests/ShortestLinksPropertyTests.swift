@@ -40,6 +40,10 @@ struct ShortestLinksPropertyTests {
             if !links.unreproducible.isEmpty {
                 #expect(!links.reproduces, "seed \(seed): unreproducible screens but reproduces is true")
             }
+            // and when every screen can be linked, states reached from launch are reproduced
+            if links.unreproducible.isEmpty {
+                #expect(links.reproduces, "seed \(seed): \(links.mismatch?.description ?? "")")
+            }
             // and when they claim to reproduce, applying them from launch does, checked independently here
             if links.reproduces {
                 reproducing += 1
@@ -54,6 +58,33 @@ struct ShortestLinksPropertyTests {
         #expect(checked == 2_000)
         // The generator makes plenty of linkable states; a property that never applies would prove nothing.
         #expect(reproducing > 500, "only \(reproducing) of \(checked) generated states were reproducible")
+    }
+
+    @Test("every generated trail renders in every format; the JSON is canonical", arguments: manifestNames)
+    func everyTrailRenders(_ manifestName: String) throws {
+        guard let suite = ConformanceSuite.locate() else {
+            if ConformanceSuite.isRequired { Issue.record("the conformance suite (for its manifests) is missing") }
+            return
+        }
+        let manifest = try suite.manifest(named: manifestName)
+        let replayer = Replayer(manifest: manifest)
+        for seed in UInt64(1)...300 {
+            var generator = RandomStepGenerator(manifest: manifest, seed: seed &* 7_919)
+            let trail = Trail(
+                app: .init(bundleID: manifest.app, version: "1", build: "1"),
+                session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1),
+                steps: generator.steps(count: Int(seed % 40)))
+            let replay = replayer.replay(trail, report: "seed-\(seed)")
+            for format in ReplayFormat.allCases {
+                let output = ReplayRenderer.render(replay, as: format, options: RenderOptions(colour: seed % 2 == 0))
+                #expect(format == .urls || output.hasSuffix("\n"), "seed \(seed) \(format)")
+                if format == .json {
+                    let value = try JSONParser.parse(Array(output.utf8))
+                    #expect(CanonicalJSON.string(of: value) + "\n" == output, "seed \(seed)")
+                    #expect(value["final"] == replay.final.jsonValue)
+                }
+            }
+        }
     }
 
     /// Applies the links as `open` steps far apart to a fresh engine whose conditions are the preconditions.
