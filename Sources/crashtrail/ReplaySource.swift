@@ -73,9 +73,11 @@ struct ReplaySource {
             }
         }
         guard let record = records.first else {
-            let payloadWhy = rejections.first.map { "\($0)" } ?? "no payload found"
-            throw Failure(
-                description: "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
+            guard let rejection = rejections.first, rejection.code != .unrecognizedFormat else {
+                let payloadWhy = rejections.first.map { "\($0)" } ?? "no payload found"
+                throw Failure(description: "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
+            }
+            throw Failure(description: "\(path) is a crash payload crashtrail cannot read: \(rejection)")
         }
         guard records.count == 1 else {
             let ids = records.prefix(5).map(\.id).joined(separator: ", ")
@@ -87,7 +89,7 @@ struct ReplaySource {
         guard let json = record.trail else {
             let why = record.trailError.map { ": \($0)" } ?? ""
             let hint =
-                record.trailSource == "missing"
+                record.trailSource == "missing" && record.format == "ips"
                 ? "; an .ips report's trail rides in a separate file: ingest both with crashtrail ingest --trails DIR and replay the stored report"
                 : ""
             throw Failure(description: "the crash payload \(path) carries no usable trail (trail \(record.trailSource)\(why))\(hint)")
