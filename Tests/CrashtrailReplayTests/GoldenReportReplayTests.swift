@@ -18,10 +18,14 @@ struct GoldenReportReplayTests {
         ("json", "json"), ("text", "txt"), ("urls", "urls.txt"), ("simctl", "sh"), ("xcuitest", "swift"),
     ]
 
+    /// The sample report files and the separate trail files (binary `.ctr`, `ct1:` text), relative to the
+    /// package root.
     static var reportFiles: [String] {
-        let reports = GoldenSamples.packageRoot.appendingPathComponent("Samples/reports")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: reports.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted()
+        ["Samples/reports", "Samples/trails"].flatMap { folder in
+            let url = GoldenSamples.packageRoot.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }
+        }
     }
 
     /// Compares `output` with the golden file `reports/replay.<name>.<ext>`, recording it when allowed.
@@ -36,7 +40,7 @@ struct GoldenReportReplayTests {
 
     @Test("there are sample reports to pin")
     func samplesExist() {
-        #expect(Self.reportFiles.count >= 5, "expected the sample reports under Samples/reports")
+        #expect(Self.reportFiles.count >= 6, "expected the sample reports under Samples/reports and trails under Samples/trails")
     }
 
     @Test("every stored sample report replays by its ID to its golden files")
@@ -82,11 +86,12 @@ struct GoldenReportReplayTests {
         #expect(replayed >= 5, "only \(replayed) stored sample reports had a trail to replay")
     }
 
-    @Test("every sample report file replays directly, or says why it cannot", arguments: reportFiles)
-    func reportFile(_ file: String) throws {
+    @Test("every sample report or trail file replays directly, or says why it cannot", arguments: reportFiles)
+    func reportFile(_ path: String) throws {
+        let file = String(path.split(separator: "/").last ?? "")
         let runner = try ReplayCommandTests.runner()
         let result = try runner.run(
-            ["replay", "Samples/reports/\(file)", "--format", "json"] + ReplayCommandTests.manifestArguments,
+            ["replay", path, "--format", "json"] + ReplayCommandTests.manifestArguments,
             directory: GoldenSamples.packageRoot)
         if result.status == 0 {
             #expect(result.stderr.isEmpty, "\(file): \(result.stderr)")
