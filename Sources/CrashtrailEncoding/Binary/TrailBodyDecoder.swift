@@ -104,6 +104,17 @@ struct TrailBodyDecoder {
         var final: NavigationState?
         if fields & BodyCode.Field.hasFinal != 0 {
             if fields & BodyCode.Field.finalIsReplayed != 0, let manifest {
+                guard TrailBodyEncoder.canReplay(steps, manifest: manifest) else {
+                    throw .invalid("the final state is flagged as replayed but the step times are out of the replayable range")
+                }
+                // The engine assumes a valid state: check the base before replaying from it.
+                if let base {
+                    do {
+                        _ = try NavigationState(jsonValue: base.jsonValue, path: "base")
+                    } catch {
+                        throw .invalid("the base state is invalid: \(error.description)")
+                    }
+                }
                 var engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState)
                 _ = engine.apply(steps)
                 final = engine.state

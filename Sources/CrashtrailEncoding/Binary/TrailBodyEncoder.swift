@@ -38,7 +38,7 @@ struct TrailBodyEncoder {
         }
         if let final = trail.final {
             fields |= BodyCode.Field.hasFinal
-            if let manifest {
+            if let manifest, Self.canReplay(trail.steps, manifest: manifest) {
                 var engine = NavigationEngine(manifest: manifest, state: trail.base ?? manifest.launchState)
                 _ = engine.apply(trail.steps)
                 if CanonicalJSON.bytes(of: engine.state.jsonValue) == CanonicalJSON.bytes(of: final.jsonValue) {
@@ -76,6 +76,12 @@ struct TrailBodyEncoder {
         }
         if let final = trail.final, fields & BodyCode.Field.finalIsReplayed == 0 { writeState(final, into: &out) }
         return out.bytes
+    }
+
+    /// Whether replaying `steps` stays far from integer overflow (the engine adds the modal transition to `t`).
+    static func canReplay(_ steps: [Step], manifest: Manifest) -> Bool {
+        let bound = Int64.max / 4
+        return (0...bound).contains(manifest.modalTransition) && (steps.last?.t ?? 0) <= bound
     }
 
     /// The op byte of `op`, its arguments appended to `arguments`.
