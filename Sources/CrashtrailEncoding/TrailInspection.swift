@@ -55,7 +55,11 @@ public struct TrailInspection: Hashable, Sendable {
     }
 
     /// `value` with `places` decimals, without locale.
-    static func decimal(_ value: Double, places: Int) -> String {
+    /// - Parameters:
+    ///   - value: a non-negative number.
+    ///   - places: how many decimals.
+    /// - Returns: the text, such as `0.0871`.
+    public static func decimal(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int64((value * scale).rounded())
