@@ -15,7 +15,7 @@ struct ReplayCommand: AsyncParsableCommand {
             them from launch, and any anomalies. Formats: text (for people), json (the contract), urls (one a \
             line), simctl (a bash script for the booted simulator) and xcuitest (a Swift XCTest method).
 
-              crashtrail replay Samples/trails-golden/checkout-crash.json \\
+              crashtrail replay Samples/trails-golden/trails/checkout-crash.json \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail replay 4d1fe12f --format simctl --pause 3 > reproduce.sh
             """
