@@ -19,6 +19,8 @@ public struct ManifestDictionary: Sendable {
     let names: [String]
     let keys: [String]
     let shapes: [[String]]
+    /// For each templated destination name (UTF-8), the index in `shapes` of its template's payload keys.
+    let expectedShapes: [[UInt8]: Int]
     let destinations: [Destination]
     let conditions: [String]
 
@@ -35,6 +37,7 @@ public struct ManifestDictionary: Sendable {
         var shapes: [[String]] = [[]]
         var seenShapes: Set<[[UInt8]]> = [[]]
         var destinations: [Destination] = []
+        var expectedShapes: [[UInt8]: Int] = [:]
         for spec in manifest.destinations {
             let placeholders = spec.route?.placeholders ?? []
             if placeholders.isEmpty {
@@ -51,9 +54,12 @@ public struct ManifestDictionary: Sendable {
             if seenShapes.insert(shape).inserted {
                 shapes.append(shape.map { String(decoding: $0, as: UTF8.self) })
             }
+            let strings = shape.map { String(decoding: $0, as: UTF8.self) }
+            expectedShapes[Array(spec.name.utf8)] = shapes.firstIndex(of: strings)
         }
         self.keys = keys
         self.shapes = shapes
+        self.expectedShapes = expectedShapes
         self.destinations = destinations
         conditions = manifest.conditions.map(\.name)
         presetDictionary = Self.presetDictionary(of: manifest)

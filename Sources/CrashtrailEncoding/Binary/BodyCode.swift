@@ -50,7 +50,20 @@ enum BodyCode {
         case stringReference = 5
         case object = 6
         case array = 7
+        /// A new string with the prefix and digit count of the last numbered string at the same place (same
+        /// destination name and key path): only the packed digits follow.
+        case numberedLikeLast = 9
     }
+
+    /// A new destination's name reference is `(0 or name index + 1) * 2 + e`, where `e` = 1 says the payload
+    /// has the name's expected shape (its template's keys, or the last shape seen with that name). Otherwise a
+    /// shape reference follows: 0 for a new shape listed in full, else the shape's table index + 1.
+    static let newShape = 0
+
+    /// Separates a place's parts (destination name, keys) in the key of ``Value/numberedLikeLast``'s memory;
+    /// 0xFF never occurs in UTF-8.
+    static let placeSeparator: UInt8 = 0xFF
+    static let arrayElementMarker: UInt8 = 0xFE
 
     /// Tags `numberedStringBase + n` (n = 1…64): a new string that ends in n decimal digits, followed by its
     /// prefix (interned) and the digits packed (``DecimalDigits``).

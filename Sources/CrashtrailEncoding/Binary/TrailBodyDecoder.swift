@@ -14,6 +14,8 @@ struct TrailBodyDecoder {
     private var names: [String]
     private var keys: [String]
     private var shapes: [[String]]
+    private var expectedShapes: [[UInt8]: Int]
+    private var lastNumbered: [[UInt8]: (prefix: String, count: Int)] = [:]
     private var strings: [String] = []
     private var prefixes: [String] = []
     private var conditions: [String]
@@ -26,6 +28,7 @@ struct TrailBodyDecoder {
         names = dictionary?.names ?? []
         keys = dictionary?.keys ?? []
         shapes = dictionary?.shapes ?? [[]]
+        expectedShapes = dictionary?.expectedShapes ?? [:]
         conditions = dictionary?.conditions ?? []
     }
 
@@ -204,27 +207,46 @@ struct TrailBodyDecoder {
     }
 
     private mutating func readNewDestination(depth: Int) throws(Failure) -> Destination {
-        let name = try Self.readInterned(&names, &reader, "a destination name")
-        let shapeReference = try reader.index("the payload shape of \(name)", below: shapes.count + 1)
-        let shape: [String]
-        if shapeReference == 0 {
-            let count = try reader.count("the key count of \(name)", atMost: reader.remaining)
-            var newShape: [String] = []
-            for _ in 0..<count { newShape.append(try Self.readInterned(&keys, &reader, "a payload key of \(name)")) }
-            shapes.append(newShape)
-            shape = newShape
+        let nameReference = try reader.varint("a destination name")
+        let name: String
+        if nameReference >> 1 == 0 {
+            name = try reader.string("a destination name")
+            names.append(name)
         } else {
-            shape = shapes[shapeReference - 1]
+            guard nameReference >> 1 <= UInt64(names.count) else {
+                throw .invalid("a destination names name \(nameReference >> 1 - 1) but only \(names.count) are known")
+            }
+            name = names[Int(nameReference >> 1) - 1]
         }
+        let nameBytes = Array(name.utf8)
+        let shapeIndex: Int
+        if nameReference & 1 == 1 {
+            shapeIndex = expectedShapes[nameBytes] ?? 0
+        } else {
+            let shapeReference = try reader.index("the payload shape of \(name)", below: shapes.count + 1)
+            if shapeReference == BodyCode.newShape {
+                let count = try reader.count("the key count of \(name)", atMost: reader.remaining)
+                var newShape: [String] = []
+                for _ in 0..<count { newShape.append(try Self.readInterned(&keys, &reader, "a payload key of \(name)")) }
+                shapes.append(newShape)
+                shapeIndex = shapes.count - 1
+            } else {
+                shapeIndex = shapeReference - 1
+            }
+        }
+        expectedShapes[nameBytes] = shapeIndex
+        let shape = shapes[shapeIndex]
         var payload: [String: JSONValue] = [:]
-        for key in shape { payload[key] = try readValue(depth: depth + 1) }
+        for key in shape {
+            payload[key] = try readValue(depth: depth + 1, place: nameBytes + [BodyCode.placeSeparator] + Array(key.utf8))
+        }
         guard payload.count == shape.count else { throw .invalid("the payload of \(name) repeats a key") }
         let destination = Destination(name, payload)
         destinations.append(destination)
         return destination
     }
 
-    private mutating func readValue(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func readValue(depth: Int, place: [UInt8]) throws(Failure) -> JSONValue {
         guard depth < Self.maximumDepth else { throw .invalid("payload values nest deeper than \(Self.maximumDepth)") }
         let tag = try reader.byte("a value tag")
         switch BodyCode.Value(rawValue: tag) {
@@ -242,31 +264,41 @@ struct TrailBodyDecoder {
             let count = try reader.count("an array's length", atMost: reader.remaining)
             var array: [JSONValue] = []
             array.reserveCapacity(count)
-            for _ in 0..<count { array.append(try readValue(depth: depth + 1)) }
+            for _ in 0..<count { array.append(try readValue(depth: depth + 1, place: place + [BodyCode.arrayElementMarker])) }
             return .array(array)
         case .object:
             let count = try reader.count("an object's key count", atMost: reader.remaining)
             var object: [String: JSONValue] = [:]
             for _ in 0..<count {
                 let key = try Self.readInterned(&keys, &reader, "an object key")
-                object[key] = try readValue(depth: depth + 1)
+                object[key] = try readValue(depth: depth + 1, place: place + [BodyCode.placeSeparator] + Array(key.utf8))
             }
             guard object.count == count else { throw .invalid("an object in a payload repeats a key") }
             return .object(object)
+        case .numberedLikeLast:
+            guard let last = lastNumbered[place] else {
+                throw .invalid("a numbered string repeats the form of one never seen at its place")
+            }
+            return try readNumberedString(prefix: last.prefix, count: last.count)
         case .none:
             guard tag > BodyCode.numberedStringBase, tag <= BodyCode.numberedStringBase + UInt8(DecimalDigits.maximumCount) else {
                 throw .invalid("value tag \(tag) is not one an encoder writes")
             }
             let prefix = try Self.readInterned(&prefixes, &reader, "a string prefix")
             let count = Int(tag - BodyCode.numberedStringBase)
-            let packed = try reader.bytes(DecimalDigits.width(ofDigits: count), "a string's digits")
-            guard let digits = DecimalDigits.unpack(packed, count: count) else {
-                throw .invalid("a string's packed number has more than \(count) digits")
-            }
-            let string = prefix + String(decoding: digits, as: UTF8.self)
-            strings.append(string)
-            return .string(string)
+            lastNumbered[place] = (prefix, count)
+            return try readNumberedString(prefix: prefix, count: count)
         }
+    }
+
+    private mutating func readNumberedString(prefix: String, count: Int) throws(Failure) -> JSONValue {
+        let packed = try reader.bytes(DecimalDigits.width(ofDigits: count), "a string's digits")
+        guard let digits = DecimalDigits.unpack(packed, count: count) else {
+            throw .invalid("a string's packed number has more than \(count) digits")
+        }
+        let string = prefix + String(decoding: digits, as: UTF8.self)
+        strings.append(string)
+        return .string(string)
     }
 
     private static func readInterned(_ table: inout [String], _ reader: inout ByteReader, _ what: String) throws(Failure) -> String {

@@ -9,6 +9,8 @@ struct TrailBodyEncoder {
     private var keys: InternTable
     private var shapes: [[[UInt8]]: Int] = [:]
     private var shapeCount = 0
+    private var expectedShapes: [[UInt8]: Int]
+    private var lastNumbered: [[UInt8]: (prefix: [UInt8], count: Int)] = [:]
     private var strings = InternTable()
     private var prefixes = InternTable()
     private var conditions: InternTable
@@ -20,6 +22,7 @@ struct TrailBodyEncoder {
         names = InternTable(seeds: (dictionary?.names ?? []).map { Array($0.utf8) })
         keys = InternTable(seeds: (dictionary?.keys ?? []).map { Array($0.utf8) })
         conditions = InternTable(seeds: (dictionary?.conditions ?? []).map { Array($0.utf8) })
+        expectedShapes = dictionary?.expectedShapes ?? [:]
         for shape in dictionary?.shapes ?? [[]] {
             shapes[shape.map { Array($0.utf8) }] = shapeCount
             shapeCount += 1
@@ -155,22 +158,36 @@ struct TrailBodyEncoder {
 
     private mutating func writeNewDestination(_ destination: Destination, key: [UInt8], into out: inout ByteWriter) {
         _ = destinations.insert(key)
-        writeInterned(destination.name, table: &names, into: &out)
+        // The name's reference carries in its low bit whether the payload has the name's expected shape.
+        let name = Array(destination.name.utf8)
         let sortedKeys = CanonicalJSON.sortedKeys(destination.payload)
         let shape = sortedKeys.map { Array($0.utf8) }
-        if let index = shapes[shape] {
-            out.varint(index + 1)
+        let shapeIndex = shapes[shape]
+        let isExpected = shapeIndex != nil && shapeIndex == (expectedShapes[name] ?? 0)
+        let (nameIndex, isNewName) = names.insert(name)
+        out.varint(UInt64((isNewName ? 0 : nameIndex + 1) * 2 + (isExpected ? 1 : 0)))
+        if isNewName {
+            out.varint(name.count)
+            out.append(name)
+        }
+        if let shapeIndex {
+            if !isExpected { out.varint(shapeIndex + 1) }
+            expectedShapes[name] = shapeIndex
         } else {
             shapes[shape] = shapeCount
+            expectedShapes[name] = shapeCount
             shapeCount += 1
-            out.varint(0)
+            out.varint(BodyCode.newShape)
             out.varint(sortedKeys.count)
             for key in sortedKeys { writeInterned(key, table: &keys, into: &out) }
         }
-        for key in sortedKeys { writeValue(destination.payload[key] ?? .null, into: &out) }
+        for key in sortedKeys {
+            writeValue(destination.payload[key] ?? .null, place: name + [BodyCode.placeSeparator] + Array(key.utf8), into: &out)
+        }
     }
 
-    private mutating func writeValue(_ value: JSONValue, into out: inout ByteWriter) {
+    /// A payload value; `place` (destination name and key path) keys the memory of numbered strings.
+    private mutating func writeValue(_ value: JSONValue, place: [UInt8], into out: inout ByteWriter) {
         switch value {
         case .null: out.byte(BodyCode.Value.null.rawValue)
         case .bool(let bool): out.byte(bool ? BodyCode.Value.true.rawValue : BodyCode.Value.false.rawValue)
@@ -184,8 +201,15 @@ struct TrailBodyEncoder {
                 out.byte(BodyCode.Value.stringReference.rawValue)
                 out.varint(index)
             } else if let start = Self.digitRunStart(key) {
-                out.byte(BodyCode.numberedStringBase + UInt8(key.count - start))
-                writeInterned(bytes: Array(key[..<start]), table: &prefixes, into: &out)
+                let prefix = Array(key[..<start])
+                let count = key.count - start
+                if let last = lastNumbered[place], last.prefix == prefix, last.count == count {
+                    out.byte(BodyCode.Value.numberedLikeLast.rawValue)
+                } else {
+                    out.byte(BodyCode.numberedStringBase + UInt8(count))
+                    writeInterned(bytes: prefix, table: &prefixes, into: &out)
+                    lastNumbered[place] = (prefix, count)
+                }
                 out.append(DecimalDigits.pack(key[start...]))
             } else {
                 out.byte(BodyCode.Value.newString.rawValue)
@@ -195,14 +219,14 @@ struct TrailBodyEncoder {
         case .array(let array):
             out.byte(BodyCode.Value.array.rawValue)
             out.varint(array.count)
-            for element in array { writeValue(element, into: &out) }
+            for element in array { writeValue(element, place: place + [BodyCode.arrayElementMarker], into: &out) }
         case .object(let object):
             out.byte(BodyCode.Value.object.rawValue)
             let sortedKeys = CanonicalJSON.sortedKeys(object)
             out.varint(sortedKeys.count)
             for key in sortedKeys {
                 writeInterned(key, table: &keys, into: &out)
-                writeValue(object[key] ?? .null, into: &out)
+                writeValue(object[key] ?? .null, place: place + [BodyCode.placeSeparator] + Array(key.utf8), into: &out)
             }
         }
     }
