@@ -127,6 +127,14 @@ let package = Package(
             name: "CrashtrailCLITests",
             dependencies: ["crashtrail", "CrashtrailTestSupport"]
         ),
+        // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
+        .testTarget(
+            name: "CrashtrailReliabilityTests",
+            dependencies: [
+                "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailCollector", "CrashtrailTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ]
 )
 

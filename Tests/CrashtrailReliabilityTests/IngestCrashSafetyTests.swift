@@ -1,0 +1,117 @@
+import CrashtrailCore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// `crashtrail ingest` killed with SIGKILL at random moments, and raced by other ingest jobs on the same store:
+/// afterwards every accepted report is stored exactly once, the quarantine folder agrees, and SQLite finds
+/// the file sound. The same tests at a larger scale: `Tools/reliability-scale.sh`.
+@Suite("Ingest crash safety and concurrency", .serialized)
+struct IngestCrashSafetyTests {
+    /// Inputs per corpus (files); `RELIABILITY_SCALE` multiplies it for the large-scale run.
+    static let files = 200 * (Int(ProcessInfo.processInfo.environment["RELIABILITY_SCALE"] ?? "") ?? 1)
+    static let kills = Int(ProcessInfo.processInfo.environment["RELIABILITY_KILLS"] ?? "") ?? 20
+
+    /// A corpus and the store an uninterrupted, single run makes of it: what every other run must equal.
+    struct Reference {
+        let folder: TemporaryFolder
+        let corpus: PayloadCorpus
+        let snapshot: StoreSnapshot
+        let seconds: Double
+
+        var inputs: URL { folder.url.appendingPathComponent("in") }
+
+        init(seed: UInt64) throws {
+            let folder = try TemporaryFolder("crashtrail-reliability")
+            let inputs = folder.url.appendingPathComponent("in")
+            let corpus = try PayloadCorpus.write(to: inputs, count: IngestCrashSafetyTests.files, seed: seed)
+            let store = folder.url.appendingPathComponent("reference.sqlite")
+            let quarantine = folder.url.appendingPathComponent("reference-q")
+            let started = Date()
+            let (result, summary) = try ReliabilityCLI.ingest([inputs.path], store: store, quarantine: quarantine, in: folder.url)
+            let seconds = Date().timeIntervalSince(started)
+            try #require(result.status == 0, "\(ReliabilityCLI.describe(result))")
+            let snapshot = try StoreSnapshot.read(store: store, quarantine: quarantine)
+            // The reference itself is right: every distinct payload stored once, every broken input refused.
+            #expect(snapshot.reports.count == corpus.distinctPayloads, "\(result.stdout)")
+            #expect(ReliabilityCLI.count(summary, "rejected") == corpus.refused, "\(result.stdout)")
+            #expect(snapshot.quarantinedInputs.count == corpus.refused)
+            #expect(snapshot.integrity == ["ok"])
+            self.folder = folder
+            self.corpus = corpus
+            self.snapshot = snapshot
+            self.seconds = seconds
+        }
+
+        /// Checks a store made some other way against the reference.
+        func expectSame(as other: StoreSnapshot, _ what: String) {
+            #expect(other.integrity == ["ok"], "\(what): integrity_check says \(other.integrity)")
+            #expect(other.duplicatedHashes.isEmpty, "\(what): payloads stored more than once: \(other.duplicatedHashes)")
+            #expect(Set(other.copiesByHash.keys) == Set(snapshot.copiesByHash.keys), "\(what): stored payloads differ")
+            #expect(other.reports.count == snapshot.reports.count, "\(what): \(other.reports.count) reports, expected \(snapshot.reports.count)")
+            #expect(other.quarantinedInputs == snapshot.quarantinedInputs, "\(what): quarantine differs")
+            let missing = snapshot.quarantinedInputs.filter { other.quarantine[$0] != snapshot.quarantine[$0] }
+            #expect(missing.isEmpty, "\(what): quarantined copies differ: \(missing.sorted().prefix(5))")
+        }
+    }
+
+    @Test("Killed with SIGKILL at 20 random moments, then run to the end: nothing lost, nothing twice")
+    func killedMidIngest() throws {
+        let runner = try ReliabilityCLI.require()
+        let reference = try Reference(seed: 0xC0FFEE)
+        defer { reference.folder.remove() }
+        let store = reference.folder.url.appendingPathComponent("killed.sqlite")
+        let quarantine = reference.folder.url.appendingPathComponent("killed-q")
+        var random = SplitMix64(seed: 0x5EED)
+        // Kill points spread over the time a full run takes (at least 50 ms, to cover start-up and migration).
+        let window = max(reference.seconds, 0.05)
+        var killedRunning = 0
+        for _ in 0..<Self.kills {
+            let delay = Double(random.next() % 1000) / 1000 * window
+            let job = try IngestProcess(
+                runner: runner, inputs: [reference.inputs.path], store: store, quarantine: quarantine, directory: reference.folder.url)
+            Thread.sleep(forTimeInterval: delay)
+            if job.process.isRunning { killedRunning += 1 }
+            job.kill()
+            #expect(job.signal == SIGKILL || job.status == 0, "the job ended with \(job.status): \(job.stderr)")
+        }
+        // At least some kills must land mid-run, or the test proves nothing.
+        #expect(killedRunning >= Self.kills / 2, "only \(killedRunning) of \(Self.kills) kills hit a running job")
+        let last = try IngestProcess(
+            runner: runner, inputs: [reference.inputs.path], store: store, quarantine: quarantine, directory: reference.folder.url)
+        last.finish()
+        #expect(last.status == 0, "\(last.stderr)")
+        reference.expectSame(as: try StoreSnapshot.read(store: store, quarantine: quarantine), "after \(Self.kills) kills")
+        // And one more run adds nothing: ingest is idempotent after crashes too.
+        let (again, summary) = try ReliabilityCLI.ingest([reference.inputs.path], store: store, quarantine: quarantine, in: reference.folder.url)
+        #expect(again.status == 0)
+        #expect(ReliabilityCLI.count(summary, "stored") == 0, "\(again.stdout)")
+    }
+
+    @Test("Two and four ingest jobs on one store with overlapping inputs: no duplicate, no loss, never 'locked'", arguments: [2, 4])
+    func concurrentJobs(_ jobs: Int) throws {
+        let runner = try ReliabilityCLI.require()
+        let reference = try Reference(seed: 0xBEEF + UInt64(jobs))
+        defer { reference.folder.remove() }
+        let store = reference.folder.url.appendingPathComponent("shared.sqlite")
+        let quarantine = reference.folder.url.appendingPathComponent("shared-q")
+        let folders = reference.corpus.folders.map(\.path)
+        // Job k reads folders k and k+1 (mod 3): every folder is read by at least two jobs.
+        let processes = try (0..<jobs).map { job in
+            try IngestProcess(
+                runner: runner, inputs: [folders[job % 3], folders[(job + 1) % 3]], store: store, quarantine: quarantine,
+                extra: ["--jobs", "1"], directory: reference.folder.url)
+        }
+        var storedByJobs = 0
+        for (index, process) in processes.enumerated() {
+            process.finish()
+            #expect(process.status == 0, "job \(index): \(process.stderr)")
+            #expect(!process.stderr.lowercased().contains("locked"), "job \(index): \(process.stderr)")
+            #expect(!process.stderr.lowercased().contains("busy"), "job \(index): \(process.stderr)")
+            storedByJobs += ReliabilityCLI.count(((try? JSONParser.parse(process.stdout))?.objectValue) ?? [:], "stored")
+        }
+        // Each report was stored by exactly one job; the others saw a duplicate.
+        #expect(storedByJobs == reference.snapshot.reports.count, "jobs stored \(storedByJobs) in total")
+        reference.expectSame(as: try StoreSnapshot.read(store: store, quarantine: quarantine), "\(jobs) concurrent jobs")
+    }
+}

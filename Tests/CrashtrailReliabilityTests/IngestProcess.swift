@@ -1,0 +1,67 @@
+import CrashtrailTestSupport
+import Foundation
+
+/// A `crashtrail ingest` child process that a test can let finish or kill with SIGKILL at a chosen moment.
+final class IngestProcess: @unchecked Sendable {
+    let process = Process()
+    private let output = Pipe()
+    private let error = Pipe()
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+    private let drained = DispatchGroup()
+
+    /// Starts `crashtrail ingest ARGUMENTS --store STORE --quarantine QUARANTINE --json --quiet` in `directory`.
+    /// - Throws: when the executable cannot be started.
+    init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
+        process.executableURL = runner.executable
+        process.arguments =
+            ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra
+        process.currentDirectoryURL = directory
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for (pipe, isError) in [(output, false), (error, true)] {
+            drained.enter()
+            DispatchQueue.global().async { [self] in
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                lock.lock()
+                if isError { errData = data } else { outData = data }
+                lock.unlock()
+                drained.leave()
+            }
+        }
+    }
+
+    /// Kills the process with SIGKILL (if it still runs) and waits for it.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        finish()
+    }
+
+    /// Waits for the process and its output.
+    func finish() {
+        process.waitUntilExit()
+        drained.wait()
+    }
+
+    /// Whether the process ended by a signal, and which.
+    var signal: Int32? {
+        process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    }
+
+    var status: Int32 { process.terminationStatus }
+
+    var stdout: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: outData, as: UTF8.self)
+    }
+
+    var stderr: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: errData, as: UTF8.self)
+    }
+}

@@ -1,0 +1,33 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailEncoding
+import FuzzDriver
+import FuzzSupport
+
+let processor = PayloadProcessor(decoder: TrailCodec(manifests: FuzzManifests.all))
+
+/// A whole input as `crashtrail ingest` sees it (SPEC sections 7 and 8): detection, the format's parser, the
+/// embedded trail, signature, hash and compression. Every input ends as records or rejections, never a crash;
+/// each outcome names its source and every record has an ID.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = fuzzInput(data, size)
+    let (outcomes, inputs) = processor.process(bytes, source: "fuzz.json")
+    fuzzRequire(inputs >= 1 || outcomes.isEmpty, "\(outcomes.count) outcomes from \(inputs) inputs")
+    for outcome in outcomes {
+        switch outcome {
+        case .record(let record):
+            fuzzRequire(!record.id.isEmpty, "a stored record without an ID")
+            fuzzRequire(record.sha256.utf8.count == 64, "a record whose sha256 is \(record.sha256)")
+        case .rejected(let reason, _, _):
+            fuzzRequire(!reason.message.isEmpty, "a rejection without a message")
+        }
+    }
+    _ = processor.processLine(bytes, source: "-:1")
+    return 0
+}
+
+@main
+enum PayloadFuzzer {
+    static func main() { runLibFuzzer(fuzz) }
+}
