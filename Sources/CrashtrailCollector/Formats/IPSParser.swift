@@ -27,8 +27,18 @@ enum IPSParser {
         struct Exception: Decodable { var type: String?; var signal: String?; var codes: String?; var subtype: String? }
         struct Termination: Decodable { var indicator: String?; var reasons: [String]? }
         struct Frame: Decodable { var imageIndex: Int?; var imageOffset: LooseScalar?; var symbol: String? }
-        struct Thread: Decodable { var triggered: Bool?; var frames: [Lenient<Frame>]? }
-        struct Image: Decodable { var name: String?; var path: String?; var CFBundleIdentifier: String? }
+        /// A thread; only the triggered (crashed) one has its frames decoded, which keeps big reports fast.
+        struct Thread: Decodable {
+            var triggered: Bool?
+            var frames: [Lenient<Frame>]?
+            private enum CodingKeys: String, CodingKey { case triggered, frames }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                triggered = try? container.decodeIfPresent(Bool.self, forKey: .triggered)
+                if triggered == true { frames = try? container.decodeIfPresent([Lenient<Frame>].self, forKey: .frames) }
+            }
+        }
+        struct Image: Decodable { var name: String?; var path: String? }
         var incident: String?
         var procLaunch: String?
         var captureTime: String?
@@ -39,7 +49,6 @@ enum IPSParser {
         var bundleInfo: Lenient<BundleInfo>?
         var exception: Lenient<Exception>?
         var termination: Lenient<Termination>?
-        var faultingThread: Int?
         var threads: [Lenient<Thread>]?
         var usedImages: [Lenient<Image>]?
     }
@@ -93,8 +102,7 @@ enum IPSParser {
         parsed.launchTime = body.procLaunch.flatMap(Timestamp.milliseconds(parsing:))
 
         let threads = body.threads ?? []
-        let crashed = body.faultingThread.flatMap { threads.indices.contains($0) ? threads[$0].value : nil }
-            ?? threads.compactMap(\.value).first { $0.triggered == true }
+        let crashed = threads.compactMap(\.value).first { $0.triggered == true }
         let images = body.usedImages ?? []
         parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map { frame in
             let image = frame.imageIndex.flatMap { images.indices.contains($0) ? images[$0].value : nil }

@@ -40,7 +40,17 @@ enum KSCrashParser {
             var object_addr: LooseScalar?
         }
         struct Backtrace: Decodable { var contents: [Lenient<Frame>]? }
-        struct Thread: Decodable { var crashed: Bool?; var backtrace: Lenient<Backtrace>? }
+        /// A thread; only the crashed one has its backtrace decoded.
+        struct Thread: Decodable {
+            var crashed: Bool?
+            var backtrace: Lenient<Backtrace>?
+            private enum CodingKeys: String, CodingKey { case crashed, backtrace }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                crashed = try? container.decodeIfPresent(Bool.self, forKey: .crashed)
+                if crashed == true { backtrace = try? container.decodeIfPresent(Lenient<Backtrace>.self, forKey: .backtrace) }
+            }
+        }
         struct Crash: Decodable { var error: Lenient<Error>?; var threads: [Lenient<Thread>]?; var diagnosis: String? }
         struct User: Decodable { var crashtrail: DecodedJSON? }
         var report: Report

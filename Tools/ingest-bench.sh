@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Measures `crashtrail ingest` against a plain-Python minimal equivalent and an orjson parse-only floor, in one
+# run, over a generated mixed corpus (all five formats, .ips 50-150 KB, Sentry 10-40 KB, trails of 20-500 steps).
+#
+#   Tools/ingest-bench.sh [REPORTS] [JOBS]        defaults: 10000 reports, all cores
+#
+# Environment: BENCH_DIR (where the corpus and stores go; default /tmp/crashtrail-ingest-bench-REPORTS),
+# SEED (corpus seed, default 42). Prints a Markdown table for BENCHMARKS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REPORTS="${1:-10000}"
+JOBS="${2:-$(nproc)}"
+SEED="${SEED:-42}"
+DIR="${BENCH_DIR:-/tmp/crashtrail-ingest-bench-$REPORTS}"
+
+if [ ! -x /usr/bin/time ]; then
+    echo "Installing GNU time for peak RSS..." >&2
+    (apt-get install -y time >/dev/null 2>&1 || sudo apt-get install -y time >/dev/null) || { echo "Error: /usr/bin/time is missing and could not be installed" >&2; exit 1; }
+fi
+python3 -c "import orjson" 2>/dev/null || pip install --quiet orjson
+
+echo "Building release binaries..." >&2
+swift build -c release --scratch-path .build-ingest-rel --product crashtrail-corpus >&2
+swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
+BIN="$(swift build -c release --scratch-path .build-ingest-rel --show-bin-path)"
+
+if [ ! -f "$DIR/corpus.txt" ]; then
+    echo "Generating $REPORTS reports in $DIR..." >&2
+    rm -rf "$DIR" && mkdir -p "$DIR"
+    "$BIN/crashtrail-corpus" corpus "$DIR" --count "$REPORTS" --seed "$SEED" > "$DIR/corpus.txt"
+fi
+BYTES=$(du -sb "$DIR/reports" | cut -f1)
+# Warm the page cache so every contestant reads from memory.
+find "$DIR/reports" "$DIR/trails" -type f -print0 | xargs -0 cat > /dev/null
+
+measure() {  # name, command...: prints "seconds rss_kb" and keeps the command's stdout in $DIR/$name.out
+    local name="$1"; shift
+    /usr/bin/time -v -o "$DIR/$name.time" "$@" > "$DIR/$name.out"
+    local wall rss
+    wall=$(grep "Elapsed (wall clock)" "$DIR/$name.time" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    rss=$(grep "Maximum resident set size" "$DIR/$name.time" | awk '{print $NF}')
+    echo "$wall $rss"
+}
+
+rm -rf "$DIR/store.sqlite"* "$DIR/python.sqlite"* "$DIR/quarantine"
+read -r CT_S CT_RSS < <(measure crashtrail "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" \
+    --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
+CT_N=$(python3 -c "import json,sys; s=json.load(open('$DIR/crashtrail.out')); print(s['stored'])")
+read -r RE_S RE_RSS < <(measure crashtrail-rerun "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" \
+    --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
+read -r PY_S PY_RSS < <(measure python python3 Tools/ingest_baseline.py store "$DIR/reports" "$DIR/python.sqlite")
+PY_N=$(awk '{print $2}' "$DIR/python.out")
+read -r OJ_S OJ_RSS < <(measure orjson python3 Tools/ingest_baseline.py parse "$DIR/reports")
+OJ_N=$(awk '{print $2}' "$DIR/orjson.out")
+
+python3 - "$REPORTS" "$JOBS" "$BYTES" "$CT_N" "$CT_S" "$CT_RSS" "$RE_S" "$RE_RSS" "$PY_N" "$PY_S" "$PY_RSS" "$OJ_N" "$OJ_S" "$OJ_RSS" "$DIR" <<'PY'
+import json, sys
+(reports, jobs, size, ct_n, ct_s, ct_rss, re_s, re_rss, py_n, py_s, py_rss, oj_n, oj_s, oj_rss, folder) = sys.argv[1:]
+size = int(size); mb = size / 1e6
+rows = [
+    ("crashtrail ingest (--jobs %s)" % jobs, int(ct_n), float(ct_s), int(ct_rss)),
+    ("crashtrail ingest, second run (all duplicates)", int(ct_n), float(re_s), int(re_rss)),
+    ("plain Python: json + sqlite3", int(py_n), float(py_s), int(py_rss)),
+    ("orjson parse-only floor", int(oj_n), float(oj_s), int(oj_rss)),
+]
+ct_rate = int(ct_n) / float(ct_s)
+print(f"Corpus: {reports} reports, {mb:.1f} MB ({open(folder + '/corpus.txt').read().strip()})")
+print()
+print("| run | reports | seconds | reports/s | MB/s | peak RSS (MB) | crashtrail vs this |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, n, s, rss in rows:
+    rate = n / s if s > 0 else 0
+    ratio = ct_rate / rate if rate > 0 else 0
+    print(f"| {name} | {n} | {s:.2f} | {rate:,.0f} | {mb / s:,.1f} | {rss / 1024:.0f} | {ratio:.2f}x |")
+PY
