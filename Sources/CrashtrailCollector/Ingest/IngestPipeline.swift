@@ -14,7 +14,8 @@ public struct IngestPipeline: Sendable {
 
     public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {
         self.store = store
-        self.processor = PayloadProcessor(decoder: decoder)
+        self.processor = PayloadProcessor(
+            decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil })
         self.options = options
     }
 
@@ -79,7 +80,7 @@ public struct IngestPipeline: Sendable {
     }
 
     /// Parses a batch on `jobs` workers, keeping the input order.
-    private func processBatch(_ batch: [WorkItem]) -> [(outcomes: [PayloadProcessor.Outcome], inputs: Int)] {
+    private func processBatch(_ batch: [WorkItem]) -> [(steps: [PayloadProcessor.IngestStep], inputs: Int)] {
         let results = ResultSlots(count: batch.count)
         let jobs = min(options.jobs, batch.count)
         let processor = self.processor
@@ -91,7 +92,7 @@ public struct IngestPipeline: Sendable {
         return results.values
     }
 
-    private static func process(_ item: WorkItem, with processor: PayloadProcessor) -> (outcomes: [PayloadProcessor.Outcome], inputs: Int) {
+    private static func process(_ item: WorkItem, with processor: PayloadProcessor) -> (steps: [PayloadProcessor.IngestStep], inputs: Int) {
         switch item {
         case .file(let path):
             let data: Data
@@ -99,53 +100,108 @@ public struct IngestPipeline: Sendable {
                 data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
             } catch {
                 let reason = RejectionError(.unreadable, "could not read \(path): \(error.localizedDescription)")
-                return ([.rejected(reason, source: path, bytes: [])], 1)
+                return ([.outcome(.rejected(reason, source: path, bytes: []))], 1)
             }
             return data.withUnsafeBytes { raw in
-                processor.process(raw.bindMemory(to: UInt8.self), source: path)
+                processor.steps(for: raw.bindMemory(to: UInt8.self), source: path)
             }
         case .line(let source, let bytes):
-            return (bytes.withUnsafeBufferPointer { processor.processLine($0, source: source) }, 1)
+            return (bytes.withUnsafeBufferPointer { processor.lineSteps($0, source: source) }, 1)
         }
     }
 
-    /// Reads every trail file in `directory` and attaches each to the stored crash it belongs to.
+    /// Reads every trail file in `directory` (decoding on the workers) and attaches each to the stored crash it
+    /// belongs to, one transaction a batch.
     private func joinTrails(from directory: String, state: inout RunState) throws(IngestError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw IngestError(.trails, "the trails folder \(directory) does not exist or is not a folder")
         }
-        for path in InputWalker(paths: [directory]) {
-            state.summary.inputs += 1
-            let trail: Trail
+        var batch: [String] = []
+        func flush() throws(IngestError) {
+            guard !batch.isEmpty else { return }
+            let decoded = decodeTrails(batch)
+            batch.removeAll(keepingCapacity: true)
+            var joined: [String] = []
+            var rejections: [(RejectionError, String)] = []
+            let tolerance = options.joinTolerance
             do {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-                trail = try processor.decoder.decodeTrail(bytes: bytes)
+                try store.write { db in
+                    for (path, result) in decoded {
+                        switch result {
+                        case .failure(let reason): rejections.append((reason, path))
+                        case .success(let (trail, started)):
+                            let candidates = try ReportStore.reportsAwaitingTrail(
+                                bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db)
+                            if let id = candidates.first, try ReportStore.attachTrail(trail, toReport: id, in: db) {
+                                joined.append(id)
+                            }
+                        }
+                    }
+                }
             } catch {
-                let reason = RejectionError(.undecodableTrail, "the trail file could not be decoded: \(error)")
+                throw IngestError(.store, "could not join trails from \(directory): \(error)")
+            }
+            state.summary.inputs += decoded.count
+            state.summary.trailsJoined += joined.count
+            state.joinedNew += joined.filter { state.newMissing.contains($0) }.count
+            for (reason, path) in rejections {
                 let bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
                 try state.reject(reason, source: path, bytes: bytes)
-                continue
-            }
-            guard let started = Timestamp.milliseconds(parsing: trail.session.started) else {
-                let reason = RejectionError(
-                    .undecodableTrail, "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined")
-                let bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
-                try state.reject(reason, source: path, bytes: bytes)
-                continue
-            }
-            do {
-                let candidates = try store.reportsAwaitingTrail(
-                    bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: options.joinTolerance)
-                guard let id = candidates.first else { continue }
-                try store.attachTrail(trail, toReport: id)
-                state.summary.trailsJoined += 1
-                if state.newMissing.contains(id) { state.joinedNew += 1 }
-            } catch {
-                throw IngestError(.store, "could not join the trail \(path): \(error)")
             }
         }
+        for path in InputWalker(paths: [directory]) {
+            batch.append(path)
+            if batch.count >= options.batchSize { try flush() }
+        }
+        try flush()
     }
+
+    /// Decodes trail files on the workers, with each one's session start in milliseconds.
+    private func decodeTrails(_ paths: [String]) -> [(String, Result<(Trail, Int64), RejectionError>)] {
+        let slots = TrailSlots(count: paths.count)
+        let jobs = min(options.jobs, paths.count)
+        let decoder = processor.decoder
+        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+            for index in stride(from: worker, to: paths.count, by: jobs) {
+                let path = paths[index]
+                let result: Result<(Trail, Int64), RejectionError>
+                do {
+                    let trail = try decoder.decodeTrail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                    if let started = Timestamp.milliseconds(parsing: trail.session.started) {
+                        result = .success((trail, started))
+                    } else {
+                        result = .failure(
+                            RejectionError(
+                                .undecodableTrail,
+                                "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined"))
+                    }
+                } catch {
+                    result = .failure(RejectionError(.undecodableTrail, "the trail file could not be decoded: \(error)"))
+                }
+                slots.set(index, (path, result))
+            }
+        }
+        return slots.values
+    }
+}
+
+/// Per-index slots for decoded trail files.
+final class TrailSlots: @unchecked Sendable {
+    private var slots: [(String, Result<(Trail, Int64), RejectionError>)]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: ("", .failure(RejectionError(.undecodableTrail, "not decoded"))), count: count)
+    }
+
+    func set(_ index: Int, _ value: (String, Result<(Trail, Int64), RejectionError>)) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+
+    var values: [(String, Result<(Trail, Int64), RejectionError>)] { slots }
 }
 
 /// Counts and quarantine of one run, updated on the writing thread only.
@@ -162,7 +218,7 @@ struct RunState {
         self.tracksMissing = tracksMissing
     }
 
-    mutating func store(_ results: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)], in store: ReportStore) throws(IngestError) {
+    mutating func store(_ results: [(steps: [PayloadProcessor.IngestStep], inputs: Int)], in store: ReportStore) throws(IngestError) {
         var rejections: [(RejectionError, String, [UInt8])] = []
         do {
             let tracksMissing = self.tracksMissing
@@ -171,9 +227,9 @@ struct RunState {
             try store.write { db in
                 for result in results {
                     summary.inputs += result.inputs
-                    for outcome in result.outcomes {
-                        switch outcome {
-                        case .record(let record):
+                    for step in result.steps {
+                        switch step {
+                        case .outcome(.record(let record)):
                             switch try ReportStore.insert(record, in: db) {
                             case .duplicate: summary.duplicates += 1
                             case .stored(let id):
@@ -186,8 +242,10 @@ struct RunState {
                                     if tracksMissing { newMissing.insert(id) }
                                 }
                             }
-                        case .rejected(let reason, let source, let bytes):
+                        case .outcome(.rejected(let reason, let source, let bytes)):
                             rejections.append((reason, source, bytes))
+                        case .alreadyStored:
+                            summary.duplicates += 1
                         }
                     }
                 }
@@ -216,18 +274,18 @@ struct RunState {
 
 /// Per-index result slots that parallel workers fill; each index is written by exactly one worker.
 final class ResultSlots: @unchecked Sendable {
-    private var slots: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)]
+    private var slots: [(steps: [PayloadProcessor.IngestStep], inputs: Int)]
     private let lock = NSLock()
 
     init(count: Int) {
         slots = Array(repeating: ([], 0), count: count)
     }
 
-    func set(_ index: Int, _ value: (outcomes: [PayloadProcessor.Outcome], inputs: Int)) {
+    func set(_ index: Int, _ value: (steps: [PayloadProcessor.IngestStep], inputs: Int)) {
         lock.lock()
         slots[index] = value
         lock.unlock()
     }
 
-    var values: [(outcomes: [PayloadProcessor.Outcome], inputs: Int)] { slots }
+    var values: [(steps: [PayloadProcessor.IngestStep], inputs: Int)] { slots }
 }

@@ -13,10 +13,22 @@ public struct PayloadProcessor: Sendable {
         case rejected(RejectionError, source: String, bytes: [UInt8])
     }
 
-    public let decoder: any TrailDecoding
+    /// What the ingest job makes of one payload: an outcome, or bytes already stored (not parsed again).
+    enum IngestStep: Sendable {
+        case outcome(Outcome)
+        case alreadyStored(String)
+    }
 
-    public init(decoder: any TrailDecoding) {
+    public let decoder: any TrailDecoding
+    /// Looks up a payload's SHA-256 among the stored reports, so a re-run skips parsing what it already has.
+    public let storedID: (@Sendable (String) -> String?)?
+
+    /// - Parameters:
+    ///   - decoder: Decodes embedded trails.
+    ///   - storedID: The ID of the stored report with this payload digest, if any.
+    public init(decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil) {
         self.decoder = decoder
+        self.storedID = storedID
     }
 
     /// Processes an input file's or line's bytes.
@@ -25,17 +37,28 @@ public struct PayloadProcessor: Sendable {
     ///   - source: Its name for the store and for reasons (a path, or `PATH:LINE`).
     /// - Returns: The outcomes and how many payloads were examined (lines count one each).
     public func process(_ bytes: UnsafeBufferPointer<UInt8>, source: String) -> (outcomes: [Outcome], inputs: Int) {
+        let (steps, inputs) = steps(for: bytes, source: source)
+        return (steps.compactMap { step in if case .outcome(let outcome) = step { outcome } else { nil } }, inputs)
+    }
+
+    /// Processes one NDJSON line: a single-line payload of any JSON format.
+    public func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
+        lineSteps(line, source: source).compactMap { step in if case .outcome(let outcome) = step { outcome } else { nil } }
+    }
+
+    /// The ingest job's view of `process`: payloads whose digest is already stored are skipped.
+    func steps(for bytes: UnsafeBufferPointer<UInt8>, source: String) -> (steps: [IngestStep], inputs: Int) {
         let detection: FormatDetector.Detection
         do {
             detection = try FormatDetector.detect(bytes)
         } catch {
-            return ([.rejected(error, source: source, bytes: Array(bytes))], 1)
+            return ([.outcome(.rejected(error, source: source, bytes: Array(bytes)))], 1)
         }
         switch detection {
         case .single(let format):
             return (processPayload(bytes, format: format, source: source), 1)
         case .lines:
-            var outcomes: [Outcome] = []
+            var outcomes: [IngestStep] = []
             var inputs = 0
             var start = 0
             var lineNumber = 0
@@ -46,7 +69,7 @@ public struct PayloadProcessor: Sendable {
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if line.contains(where: { !TopLevelKeys.isWhitespace($0) }) {
                     inputs += 1
-                    outcomes += processLine(line, source: "\(source):\(lineNumber)")
+                    outcomes += lineSteps(line, source: "\(source):\(lineNumber)")
                 }
                 start = end + 1
             }
@@ -54,29 +77,33 @@ public struct PayloadProcessor: Sendable {
         }
     }
 
-    /// Processes one NDJSON line: a single-line payload of any JSON format.
-    public func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
+    func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
         do {
             guard let keys = TopLevelKeys.scan(line) else {
                 throw RejectionError(.unrecognizedFormat, "the line is not a JSON object")
             }
             return processPayload(line, format: try FormatDetector.classify(keys.keys), source: source)
         } catch let error as RejectionError {
-            return [.rejected(error, source: source, bytes: Array(line))]
+            return [.outcome(.rejected(error, source: source, bytes: Array(line)))]
         } catch {
-            return [.rejected(RejectionError(.unrecognizedFormat, "\(error)"), source: source, bytes: Array(line))]
+            return [.outcome(.rejected(RejectionError(.unrecognizedFormat, "\(error)"), source: source, bytes: Array(line)))]
         }
     }
 
-    private func processPayload(_ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, source: String) -> [Outcome] {
+    private func processPayload(_ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, source: String) -> [IngestStep] {
+        var wholeDigest: String?
+        if let storedID {
+            let digest = Self.sha256(bytes)
+            if let id = storedID(digest) { return [.alreadyStored(id)] }
+            wholeDigest = digest
+        }
         let payloads: [ParsedPayload]
         do {
             payloads = try PayloadParser.parse(bytes, as: format)
         } catch {
-            return [.rejected(error, source: source, bytes: Array(bytes))]
+            return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
         let compressed = Data(PayloadCompression.compressed(bytes))
-        var wholeDigest: String?
         return payloads.map { parsed in
             let digest: String
             if let range = parsed.identityRange {
@@ -86,7 +113,7 @@ public struct PayloadProcessor: Sendable {
                 wholeDigest = whole
                 digest = whole
             }
-            return .record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source))
+            return .outcome(.record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source)))
         }
     }
 

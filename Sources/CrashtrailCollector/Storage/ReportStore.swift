@@ -74,6 +74,9 @@ public final class ReportStore: Sendable {
                     CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing';
                     """)
         }
+        migrator.registerMigration("v2: payload digest index") { db in
+            try db.execute(sql: "CREATE INDEX report_sha256 ON report(sha256)")
+        }
         return migrator
     }
 
@@ -98,6 +101,23 @@ public final class ReportStore: Sendable {
         }
         try record.insert(db)
         return .stored(record.id)
+    }
+
+    /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
+    /// - Throws: `StoreError` (`database`).
+    public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT id FROM report WHERE sha256 = ? LIMIT 1", arguments: [digest]) }
+    }
+
+    /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
+    /// - Throws: `StoreError` (`database`).
+    public func countReportsAwaitingTrail() throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM report WHERE trailSource = 'missing' AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL"
+            ) ?? 0
+        }
     }
 
     /// Runs `updates` in one write transaction.
@@ -200,26 +220,39 @@ public final class ReportStore: Sendable {
     /// within `tolerance` milliseconds of `started`.
     /// - Throws: `StoreError` (`database`).
     public func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String] {
-        try read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT id FROM report
-                    WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-                    ORDER BY ABS(launchTime - ?), id
-                    """,
-                arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
-        }
+        try read { db in try Self.reportsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
     }
 
     /// Attaches a trail that arrived separately to a stored report.
     /// - Throws: `StoreError` (`database`).
     public func attachTrail(_ trail: Trail, toReport id: String) throws(StoreError) {
-        try write { db in
-            try db.execute(
-                sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ?",
-                arguments: [trail.steps.count, trail.canonicalJSONString, id])
-        }
+        try write { db in try Self.attachTrail(trail, toReport: id, in: db) }
+    }
+
+    /// Attaches a separate trail to a stored report still missing one, inside a transaction; returns whether it did.
+    /// - Throws: GRDB's `DatabaseError`.
+    @discardableResult
+    public static func attachTrail(_ trail: Trail, toReport id: String, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'",
+            arguments: [trail.steps.count, trail.canonicalJSONString, id])
+        return db.changesCount > 0
+    }
+
+    /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
+    /// `started`), closest launch first, inside a transaction.
+    /// - Throws: GRDB's `DatabaseError`.
+    public static func reportsAwaitingTrail(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: Database
+    ) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM report
+                WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+                ORDER BY ABS(launchTime - ?), id
+                """,
+            arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
     }
 
     /// Every row, by ID, for comparing two stores.
