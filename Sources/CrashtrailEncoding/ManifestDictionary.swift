@@ -95,9 +95,10 @@ public struct ManifestDictionary: Sendable {
         return CanonicalJSON.bytes(of: content)
     }
 
-    /// The zlib preset dictionary: the literal text a body may still contain after the tables took the names
-    /// (route literals, the app's bundle ID), with the likeliest last, where deflate reaches it most cheaply.
+    /// The zlib preset dictionary: the manifest's canonical content, whose names and route texts are what a
+    /// body may still hold as text (an `open` URL that is not the printed form, an unknown destination's name).
+    /// Measured on the benchmark's trails it saves under 1%: the tables already took the names.
     static func presetDictionary(of manifest: Manifest) -> [UInt8] {
-        []
+        canonicalContent(of: manifest)
     }
 }

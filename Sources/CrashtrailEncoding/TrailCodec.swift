@@ -170,13 +170,15 @@ public struct TrailCodec: Sendable {
             }
         }
         // The decoded trail must be one the JSON form accepts (states in range, no empty stacks…).
+        // A decoded trail is already in canonical shape, so its JSON value is what the JSON form would hold.
+        let value = decoded.jsonValue
         let trail: Trail
         do {
-            trail = try Trail(jsonValue: decoded.jsonValue)
+            trail = try Trail(jsonValue: value)
         } catch {
             throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
         }
-        let checksum = RawDeflate.crc32(trail.canonicalJSON)
+        let checksum = RawDeflate.crc32(CanonicalJSON.bytes(of: value))
         guard checksum == header.checksum else {
             throw TrailCodecError(
                 .badChecksum,

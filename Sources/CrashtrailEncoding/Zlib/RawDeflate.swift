@@ -36,7 +36,8 @@ enum RawDeflate {
     /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
     static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8]) throws(Failure) -> [UInt8] {
         var best: [UInt8]?
-        for strategy in Strategy.allCases {
+        // Past a couple of kilobytes dynamic codes always win; trying the others would only cost time.
+        for strategy in input.count > 2_048 ? [.standard] : Strategy.allCases {
             let candidate = try deflate(input, dictionary: dictionary, strategy: strategy)
             if candidate.count < best?.count ?? Int.max { best = candidate }
         }
