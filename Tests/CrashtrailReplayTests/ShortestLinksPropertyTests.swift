@@ -82,6 +82,7 @@ struct ShortestLinksPropertyTests {
                     let value = try JSONParser.parse(Array(output.utf8))
                     #expect(CanonicalJSON.string(of: value) + "\n" == output, "seed \(seed)")
                     #expect(value["final"] == replay.final.jsonValue)
+                    #expect(output == CanonicalJSON.string(of: replay.jsonValue) + "\n", "seed \(seed)")
                 }
             }
         }
