@@ -170,15 +170,18 @@ public struct TrailCodec: Sendable {
             }
         }
         // The decoded trail must be one the JSON form accepts (states in range, no empty stacks…).
-        // A decoded trail is already in canonical shape, so its JSON value is what the JSON form would hold.
-        let value = decoded.jsonValue
-        let trail: Trail
-        do {
-            trail = try Trail(jsonValue: value)
-        } catch {
-            throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
+        // The body's grammar already makes every step well formed, times never decreasing and `dropped` not
+        // negative; the states are what remains to check against the JSON form's rules.
+        let trail = decoded
+        for (state, path) in [(trail.base, "base"), (trail.final, "final")] {
+            guard let state else { continue }
+            do {
+                _ = try NavigationState(jsonValue: state.jsonValue, path: path)
+            } catch {
+                throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
+            }
         }
-        let checksum = RawDeflate.crc32(CanonicalJSON.bytes(of: value))
+        let checksum = RawDeflate.crc32(trail.canonicalJSON)
         guard checksum == header.checksum else {
             throw TrailCodecError(
                 .badChecksum,

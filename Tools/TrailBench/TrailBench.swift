@@ -5,7 +5,7 @@ import Foundation
 /// `crashtrail-trail-bench`: measures, in one run and on the same generated trails, the bytes per step of
 /// crashtrail's binary form against `gzip -9`, `xz -9e`, `zstd -19` and `zstd -19 -D dict` (a dictionary
 /// trained by `zstd --train` on a separate set from the same generator), and crashtrail's encode and decode
-/// throughput. Prints a markdown table of medians.
+/// throughput. Prints a markdown table of medians; throughput is per CPU second of the measuring thread.
 ///
 ///     swift run -c release crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]…
 @main
@@ -145,19 +145,25 @@ struct TrailBench {
         return dictionary
     }
 
-    /// Seconds per pass of `body`, repeated until at least half a second has passed.
+    /// CPU seconds this thread spends per pass of `body`, repeated until at least half a CPU second has passed.
+    /// Thread CPU time rather than wall time, so other processes on a busy machine do not count.
     static func timed(_ count: Int, _ body: () throws -> Void) throws -> Double {
         try body()  // warm up
         var passes = 0
-        let start = ContinuousClock.now
-        var elapsed = Duration.zero
-        while elapsed < .milliseconds(500) {
+        let start = threadCPUSeconds()
+        var elapsed = 0.0
+        while elapsed < 0.5 {
             try body()
             passes += 1
-            elapsed = ContinuousClock.now - start
+            elapsed = threadCPUSeconds() - start
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds / Double(passes)
+        return elapsed / Double(passes)
+    }
+
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -15,6 +15,7 @@ struct TrailBodyEncoder {
     private var prefixes = InternTable()
     private var conditions: InternTable
     private var urls = InternTable()
+    private var printedURLs: [[UInt8]: Destination?] = [:]
 
     init(dictionary: ManifestDictionary?) {
         self.dictionary = dictionary
@@ -94,9 +95,7 @@ struct TrailBodyEncoder {
         case .present(let destination): return destinationOp(.present, destination, &arguments)
         case .open(.destination(let destination)): return destinationOp(.openDestination, destination, &arguments)
         case .open(.url(let url)):
-            if let manifest = dictionary?.manifest, let destination = manifest.destination(forURL: url),
-                let printed = manifest.url(for: destination), Array(printed.utf8) == Array(url.utf8)
-            {
+            if let destination = printedDestination(of: url) {
                 return destinationOp(.openPrintedURL, destination, &arguments)
             }
             writeInterned(url, table: &urls, into: &arguments)
@@ -112,6 +111,22 @@ struct TrailBodyEncoder {
         case .satisfy(let condition): return conditionOp(BodyCode.satisfy, condition, &arguments)
         case .revoke(let condition): return conditionOp(BodyCode.revoke, condition, &arguments)
         }
+    }
+
+    /// The destination whose printed URL is exactly `url`, remembered per URL because parsing is the
+    /// costliest part of encoding and popular links recur.
+    private mutating func printedDestination(of url: String) -> Destination? {
+        guard let manifest = dictionary?.manifest else { return nil }
+        let key = Array(url.utf8)
+        if let known = printedURLs[key] { return known }
+        var result: Destination?
+        if let destination = manifest.destination(forURL: url), let printed = manifest.url(for: destination),
+            Array(printed.utf8) == key
+        {
+            result = destination
+        }
+        printedURLs[key] = .some(result)
+        return result
     }
 
     private mutating func destinationOp(
