@@ -45,6 +45,9 @@ struct IngestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Where refused inputs are copied, each with a reason file beside it.")
     var quarantine: String = "crashtrail-quarantine"
 
+    @Option(name: .long, help: "The largest input read, in bytes (default 64 MiB); larger ones are refused as too-large.")
+    var maxPayloadSize: Int = 64 << 20
+
     @Flag(name: .long, help: "Print the summary as one JSON object.")
     var json = false
 
@@ -57,6 +60,7 @@ struct IngestCommand: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one file, folder or - to ingest.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+        guard maxPayloadSize >= 1 else { throw ValidationError("--max-payload-size must be at least 1 byte.") }
         for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("The input \(path) does not exist.")
         }
@@ -83,7 +87,8 @@ struct IngestCommand: AsyncParsableCommand {
         do {
             let store = try storeOptions.open()
             let options = IngestOptions(
-                inputs: paths, trailsDirectory: trails, quarantineDirectory: quarantine, jobs: jobs)
+                inputs: paths, trailsDirectory: trails, quarantineDirectory: quarantine, jobs: jobs,
+                excludedFiles: IngestOptions.storeFiles(storeOptions.resolvedPath()), maximumPayloadSize: maxPayloadSize)
             let pipeline = IngestPipeline(store: store, decoder: TrailCodec(manifests: manifests), options: options)
             let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
             let observer = showsProgress ? TerminalProgress() : nil

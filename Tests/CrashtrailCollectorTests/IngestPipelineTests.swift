@@ -110,13 +110,78 @@ struct IngestPipelineTests {
         #expect(try String(contentsOf: quarantine.appendingPathComponent(patchReason), encoding: .utf8).contains("ROM patch"))
     }
 
-    @Test(arguments: ["../../etc/passwd", "/abs/path/.hidden", "a/b\\c:d*e?.json", "ü/日本.json", ""])
+    @Test(arguments: ["../../etc/passwd", "/abs/path/.hidden", "a/b\\c:d*e?.json", "ü/日本.json", "", "z.reason.txt"])
     func quarantineNamesCannotEscape(_ source: String) {
-        let name = Quarantine.sanitizedName(source)
+        let name = Quarantine.quarantineName(source)
         #expect(!name.isEmpty)
         #expect(!name.contains("/"))
         #expect(!name.hasPrefix("."))
-        #expect(name != ".." && name != ".")
+        #expect(!name.hasSuffix(".reason.txt"))
+        #expect(name.count <= 133)
+        #expect(name == Quarantine.quarantineName(source))
+    }
+
+    @Test func inputsWhoseNamesSanitizeAlikeKeepTheirOwnCopies() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = String(repeating: "q", count: 200)
+        let names = ["a/b.json", "a_b.json", "a b.json", "z", "z.reason.txt", "d1/" + long, "d2/" + long]
+        for (index, name) in names.enumerated() {
+            try TestFiles.write("not a crash \(index)", to: folder.appendingPathComponent("in/" + name))
+        }
+        let summary = try TestFiles.ingest([folder.appendingPathComponent("in").path], store: try TestFiles.memoryStore(), folder: folder)
+        #expect(summary.rejected == names.count)
+        let quarantine = folder.appendingPathComponent("quarantine")
+        let files = try FileManager.default.contentsOfDirectory(atPath: quarantine.path)
+        let copies = files.filter { !$0.hasSuffix(".reason.txt") }
+        #expect(copies.count == names.count)
+        #expect(files.count == 2 * names.count)
+        let contents = try Set(copies.map { try String(contentsOf: quarantine.appendingPathComponent($0), encoding: .utf8) })
+        #expect(contents.count == names.count)
+    }
+
+    @Test func theStoreAndItsSiblingsAreNeverInputs() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestFiles.write(Self.crashtrailReport(id: "one", reason: "x"), to: folder.appendingPathComponent("one.json"))
+        for name in ["crashtrail.sqlite", "crashtrail.sqlite-wal", "crashtrail.sqlite-shm"] {
+            try TestFiles.write("SQLite format 3", to: folder.appendingPathComponent(name))
+        }
+        let options = IngestOptions(
+            inputs: [folder.path], quarantineDirectory: folder.appendingPathComponent("quarantine").path,
+            excludedFiles: IngestOptions.storeFiles(folder.appendingPathComponent("crashtrail.sqlite").path))
+        let summary = try IngestPipeline(store: try TestFiles.memoryStore(), decoder: try TestFiles.codec(), options: options).run()
+        #expect(summary.inputs == 1)
+        #expect(summary.rejected == 0)
+    }
+
+    @Test func anInputOverTheSizeLimitIsRefusedByReference() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestFiles.write(Self.crashtrailReport(id: "big", reason: String(repeating: "x", count: 5000)), to: folder.appendingPathComponent("in/big.json"))
+        let options = IngestOptions(
+            inputs: [folder.appendingPathComponent("in").path], quarantineDirectory: folder.appendingPathComponent("quarantine").path,
+            maximumPayloadSize: 1000)
+        let summary = try IngestPipeline(store: try TestFiles.memoryStore(), decoder: try TestFiles.codec(), options: options).run()
+        #expect(summary.rejectedByReason == ["too-large": 1])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("quarantine").path)
+        #expect(files.count == 1)
+        #expect(files.allSatisfy { $0.hasSuffix(".reason.txt") })
+    }
+
+    @Test(
+        "Hostile numbers are refused, never trapped on",
+        arguments: [
+            "{\"event_id\":\"00000000000000000000000000000001\"}\n{\"type\":\"event\",\"length\":9223372036854775807}\n{}\n",
+            #"{"report":{"id":"KS-big","timestamp":"100000000000000000000000000000"},"crash":{}}"#,
+            #"{"report":{"id":"KS-neg","timestamp":-5},"system":{"app_start_time":"99999-01-01T00:00:00Z"},"crash":{"threads":[{"crashed":true,"backtrace":{"contents":[{"instruction_addr":9223372036854775807,"object_addr":-9223372036854775807}]}}]}}"#,
+            #"{"crashtrail":1,"id":"x","time":"9999-12-31T23:59:59Z","frames":[{"offset":"18446744073709551615"}]}"#,
+        ])
+    func hostileNumbers(_ payload: String) throws {
+        let processor = PayloadProcessor(decoder: try TestFiles.codec())
+        let bytes = Array(payload.utf8)
+        let (outcomes, _) = bytes.withUnsafeBufferPointer { processor.process($0, source: "hostile") }
+        #expect(outcomes.count == 1)
     }
 
     @Test func standardInputIsReadAsNDJSON() throws {

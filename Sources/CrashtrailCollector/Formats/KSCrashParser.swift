@@ -96,7 +96,10 @@ enum KSCrashParser {
         let crashed = (payload.crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
         parsed.frames = (crashed?.backtrace?.value?.contents ?? []).compactMap(\.value).map { frame in
             var offset: Int64?
-            if let instruction = frame.instruction_addr?.int, let base = frame.object_addr?.int { offset = instruction - base }
+            if let instruction = frame.instruction_addr?.int, let base = frame.object_addr?.int {
+                let (difference, overflow) = instruction.subtractingReportingOverflow(base)
+                offset = overflow ? nil : difference
+            }
             let inApp = frame.object_name != nil && (frame.object_name == executable || !SystemImages.isSystem(name: frame.object_name, path: nil))
             return StackFrame(image: frame.object_name, symbol: frame.symbol_name, offset: offset, inApp: inApp)
         }

@@ -72,7 +72,7 @@ enum SentryEnvelopeParser {
             }
             let payload: Range<Int>
             if let length = itemHeader.length {
-                guard length >= 0, afterHeader + length <= bytes.count else {
+                guard length >= 0, length <= bytes.count - afterHeader else {
                     throw RejectionError(
                         .invalidEnvelope,
                         "envelope item \(items.count) (\(type)) declares length \(length), but only \(bytes.count - afterHeader) bytes follow its header")

@@ -61,16 +61,30 @@ public enum Timestamp {
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
-        return seconds * 1000 + millis
+        let result = seconds * 1000 + millis
+        return (earliestMilliseconds...latestMilliseconds).contains(result) ? result : nil
     }
 
     /// Milliseconds since 1970 from an epoch number in seconds, milliseconds or microseconds (by magnitude).
+    /// Values that would fall after the year 9999 are refused (nil), never trapped on.
     public static func milliseconds(epoch value: Double) -> Int64? {
         guard value.isFinite, value >= 0 else { return nil }
-        if value >= 1e14 { return Int64(value / 1000) }  // microseconds
-        if value >= 1e11 { return Int64(value) }  // milliseconds
-        return Int64((value * 1000).rounded())
+        let milliseconds: Double
+        if value >= 1e14 {
+            milliseconds = (value / 1000).rounded(.down)  // microseconds
+        } else if value >= 1e11 {
+            milliseconds = value.rounded(.down)  // milliseconds
+        } else {
+            milliseconds = (value * 1000).rounded()  // seconds
+        }
+        guard milliseconds <= Double(latestMilliseconds) else { return nil }
+        return Int64(exactly: milliseconds)
     }
+
+    /// 0000-01-01T00:00:00Z, the first time RFC 3339 can write.
+    static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    /// 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write.
+    static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// RFC 3339 UTC, with milliseconds only when there are some: `2026-11-02T14:45:05Z`.
     public static func rfc3339(milliseconds: Int64) -> String {

@@ -14,10 +14,18 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
     public var joinTolerance: Int64
+    /// Files never read as inputs: the store and its `-wal`, `-shm` and `-journal` siblings.
+    public var excludedFiles: [String]
+    /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`
+    /// and quarantined by reference (a reason file naming them), not copied.
+    public var maximumPayloadSize: Int
+    /// The most steps an embedded trail may have; more is refused as undecodable (a recorder keeps 500).
+    public var maximumTrailSteps: Int
 
     public init(
         inputs: [String], trailsDirectory: String? = nil, quarantineDirectory: String = "crashtrail-quarantine",
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256, joinTolerance: Int64 = 2000
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256, joinTolerance: Int64 = 2000,
+        excludedFiles: [String] = [], maximumPayloadSize: Int = 64 << 20, maximumTrailSteps: Int = 100_000
     ) {
         self.inputs = inputs
         self.trailsDirectory = trailsDirectory
@@ -25,5 +33,13 @@ public struct IngestOptions: Sendable {
         self.jobs = max(1, jobs)
         self.batchSize = max(1, batchSize)
         self.joinTolerance = joinTolerance
+        self.excludedFiles = excludedFiles
+        self.maximumPayloadSize = max(1, maximumPayloadSize)
+        self.maximumTrailSteps = max(1, maximumTrailSteps)
+    }
+
+    /// The store file at `path` and the files SQLite keeps beside it, to exclude from the inputs.
+    public static func storeFiles(_ path: String) -> [String] {
+        [path, path + "-wal", path + "-shm", path + "-journal"]
     }
 }

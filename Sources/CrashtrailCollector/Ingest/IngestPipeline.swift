@@ -15,7 +15,8 @@ public struct IngestPipeline: Sendable {
     public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {
         self.store = store
         self.processor = PayloadProcessor(
-            decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil })
+            decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil },
+            maximumTrailSteps: options.maximumTrailSteps)
         self.options = options
     }
 
@@ -43,6 +44,7 @@ public struct IngestPipeline: Sendable {
 
         var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
         if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
+        for file in options.excludedFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }
         let paths = options.inputs.filter { $0 != "-" }
         let readsStandardInput = options.inputs.contains("-")
         let total = readsStandardInput ? nil : InputWalker.count(paths: paths, excluding: excluded)
@@ -63,8 +65,15 @@ public struct IngestPipeline: Sendable {
             if batch.count >= options.batchSize { try flush() }
         }
         if readsStandardInput {
-            var reader = LineReader(handle: standardInput)
+            var reader = LineReader(handle: standardInput, maximumLength: options.maximumPayloadSize)
             while let (number, line) = reader.nextLine() {
+                guard let line else {
+                    let reason = RejectionError(
+                        .tooLarge, "standard input line \(number) is over the \(options.maximumPayloadSize)-byte limit; it was skipped")
+                    state.summary.inputs += 1
+                    try state.rejectReasonOnly(reason, source: "-:\(number)")
+                    continue
+                }
                 guard line.contains(where: { !TopLevelKeys.isWhitespace($0) }) else { continue }
                 batch.append(.line(source: "-:\(number)", bytes: line))
                 if batch.count >= options.batchSize { try flush() }
@@ -84,17 +93,28 @@ public struct IngestPipeline: Sendable {
         let results = ResultSlots(count: batch.count)
         let jobs = min(options.jobs, batch.count)
         let processor = self.processor
+        let maximumPayloadSize = options.maximumPayloadSize
         DispatchQueue.concurrentPerform(iterations: jobs) { worker in
             for index in stride(from: worker, to: batch.count, by: jobs) {
-                results.set(index, Self.process(batch[index], with: processor))
+                results.set(index, Self.process(batch[index], with: processor, maximumPayloadSize: maximumPayloadSize))
             }
         }
         return results.values
     }
 
-    private static func process(_ item: WorkItem, with processor: PayloadProcessor) -> (steps: [PayloadProcessor.IngestStep], inputs: Int) {
+    private static func process(
+        _ item: WorkItem, with processor: PayloadProcessor, maximumPayloadSize: Int
+    ) -> (steps: [PayloadProcessor.IngestStep], inputs: Int) {
         switch item {
         case .file(let path):
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber,
+                size.intValue > maximumPayloadSize
+            {
+                let reason = RejectionError(
+                    .tooLarge,
+                    "the input is \(size.intValue) bytes, over the \(maximumPayloadSize)-byte limit; it was not copied here (it is still at \(path)); raise the limit with --max-payload-size if it is a real crash")
+                return ([.tooLarge(reason, source: path)], 1)
+            }
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
@@ -220,6 +240,7 @@ struct RunState {
 
     mutating func store(_ results: [(steps: [PayloadProcessor.IngestStep], inputs: Int)], in store: ReportStore) throws(IngestError) {
         var rejections: [(RejectionError, String, [UInt8])] = []
+        var tooLarge: [(RejectionError, String)] = []
         do {
             let tracksMissing = self.tracksMissing
             var summary = self.summary
@@ -244,6 +265,8 @@ struct RunState {
                             }
                         case .outcome(.rejected(let reason, let source, let bytes)):
                             rejections.append((reason, source, bytes))
+                        case .tooLarge(let reason, let source):
+                            tooLarge.append((reason, source))
                         case .alreadyStored:
                             summary.duplicates += 1
                         }
@@ -257,6 +280,21 @@ struct RunState {
         }
         for (reason, source, bytes) in rejections {
             try reject(reason, source: source, bytes: bytes)
+        }
+        for (reason, source) in tooLarge {
+            try rejectReasonOnly(reason, source: source)
+        }
+    }
+
+    /// Counts a refusal and writes only its reason file, for inputs too large to copy.
+    mutating func rejectReasonOnly(_ reason: RejectionError, source: String) throws(IngestError) {
+        summary.reject(reason.code)
+        do {
+            try quarantine.keepReasonOnly(source: source, reason: reason)
+        } catch {
+            throw IngestError(
+                .quarantine,
+                "could not write the reason for \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)")
         }
     }
 

@@ -5,14 +5,24 @@ import Foundation
 struct InputWalker: Sequence, IteratorProtocol {
     private var pending: [String]
     private var excluded: Set<String>
+    private var excludedNames: Set<String>
     private let fileManager = FileManager()
 
     /// - Parameters:
     ///   - paths: Files and folders, in the order given.
-    ///   - excluding: Folders to skip (the trails and quarantine folders), as standardized paths.
+    ///   - excluding: Folders and files to skip (the trails and quarantine folders, the store's files), as
+    ///     standardized paths.
     init(paths: [String], excluding: Set<String> = []) {
         pending = paths.reversed()
         excluded = excluding
+        excludedNames = Set(excluding.map { URL(fileURLWithPath: $0).lastPathComponent })
+    }
+
+    /// Whether `path` is one of the excluded ones; only paths with an excluded name are standardized.
+    private func isExcluded(_ path: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard excludedNames.contains(name) else { return false }
+        return excluded.contains(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
 
     /// The next regular file's path; unreadable folders are yielded as paths so the reader reports them.
@@ -20,8 +30,8 @@ struct InputWalker: Sequence, IteratorProtocol {
         while let path = pending.popLast() {
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
+            if isExcluded(path) { continue }
             guard isDirectory.boolValue else { return path }
-            if excluded.contains(URL(fileURLWithPath: path).standardizedFileURL.path) { continue }
             guard let names = try? fileManager.contentsOfDirectory(atPath: path) else { return path }
             let base = path.hasSuffix("/") ? path : path + "/"
             for name in names.sorted(by: >) where !name.hasPrefix(".") {

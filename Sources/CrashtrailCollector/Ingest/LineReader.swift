@@ -7,14 +7,37 @@ struct LineReader {
     private var start = 0
     private var finished = false
     private var number = 0
+    private let maximumLength: Int
+    /// Skipping the rest of a line that went over the limit.
+    private var skipping = false
 
-    init(handle: FileHandle) {
+    init(handle: FileHandle, maximumLength: Int = .max) {
         self.handle = handle
+        self.maximumLength = maximumLength
     }
 
-    /// The next line (without its newline) and its 1-based number, or nil at the end.
-    mutating func nextLine() -> (Int, [UInt8])? {
+    /// The next line (without its newline) and its 1-based number, or nil at the end. A line longer than the
+    /// limit comes back as `nil` bytes, and is never held in memory whole.
+    mutating func nextLine() -> (Int, [UInt8]?)? {
         while true {
+            if skipping {
+                if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    start = newline + 1
+                    skipping = false
+                    continue
+                }
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+                if finished { return nil }
+                let chunk = handle.readData(ofLength: 1 << 20)
+                if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
+                continue
+            }
+            if buffer.count - start > maximumLength, buffer[start...].prefix(maximumLength + 1).firstIndex(of: UInt8(ascii: "\n")) == nil {
+                number += 1
+                skipping = true
+                return (number, nil)
+            }
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[start..<newline])
                 start = newline + 1

@@ -17,18 +17,25 @@ public struct PayloadProcessor: Sendable {
     enum IngestStep: Sendable {
         case outcome(Outcome)
         case alreadyStored(String)
+        /// Over the size limit: only a reason is written, naming the input.
+        case tooLarge(RejectionError, source: String)
     }
 
     public let decoder: any TrailDecoding
     /// Looks up a payload's SHA-256 among the stored reports, so a re-run skips parsing what it already has.
     public let storedID: (@Sendable (String) -> String?)?
 
+    /// The most steps an embedded trail may have; more is refused as undecodable.
+    public let maximumTrailSteps: Int
+
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
     ///   - storedID: The ID of the stored report with this payload digest, if any.
-    public init(decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil) {
+    ///   - maximumTrailSteps: The most steps an embedded trail may have.
+    public init(decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil, maximumTrailSteps: Int = 100_000) {
         self.decoder = decoder
         self.storedID = storedID
+        self.maximumTrailSteps = maximumTrailSteps
     }
 
     /// Processes an input file's or line's bytes.
@@ -123,7 +130,13 @@ public struct PayloadProcessor: Sendable {
         var trailJSON: String?
         if let carrier = parsed.trail {
             do {
+                if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumTrailSteps {
+                    throw TrailTooLong(count: steps.count, limit: maximumTrailSteps)
+                }
                 let trail = try decoder.decodeTrail(carrier)
+                guard trail.steps.count <= maximumTrailSteps else {
+                    throw TrailTooLong(count: trail.steps.count, limit: maximumTrailSteps)
+                }
                 trailInfo = TrailInfo(source: .embedded, steps: trail.steps.count)
                 trailJSON = trail.canonicalJSONString
             } catch {
@@ -152,5 +165,14 @@ public struct PayloadProcessor: Sendable {
             out.append(hexDigits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// An embedded trail with more steps than the limit.
+struct TrailTooLong: Error, CustomStringConvertible {
+    var count: Int
+    var limit: Int
+    var description: String {
+        "the trail has \(count) steps, over the limit of \(limit) (a recorder keeps 500); it was not stored"
     }
 }

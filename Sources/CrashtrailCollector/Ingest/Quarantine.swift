@@ -4,8 +4,20 @@ import Foundation
 struct Quarantine {
     let directory: URL
 
-    /// A file name derived from the input's path that cannot leave the folder: only letters, digits, `.`, `-`
-    /// and `_`, no leading dot, at most 180 characters.
+    /// A file name derived from the input's path that cannot leave the folder and that no other input shares:
+    /// the first 12 hex digits of the SHA-256 of the path, then the path with everything but letters, digits,
+    /// `.`, `-` and `_` replaced by `_` (its last 120 characters). It never ends in `.reason.txt`, the suffix of
+    /// reason files, and the same input always gets the same name, so a re-run overwrites rather than piles up.
+    static func quarantineName(_ source: String) -> String {
+        let digest = Array(source.utf8).withUnsafeBufferPointer { PayloadProcessor.sha256($0) }.prefix(12)
+        var name = sanitizedName(source)
+        if name.count > 120 { name = String(name.suffix(120)) }
+        if name.hasSuffix(".reason.txt") { name = String(name.dropLast(4)) + "_txt" }
+        return "\(digest)-\(name)"
+    }
+
+    /// The path with everything but ASCII letters, digits, `.` and `-` replaced by `_`, without leading dots or
+    /// underscores.
     static func sanitizedName(_ source: String) -> String {
         var name = String(
             source.unicodeScalars.map { scalar -> Character in
@@ -13,17 +25,27 @@ struct Quarantine {
                 return allowed ? Character(scalar) : "_"
             })
         while name.hasPrefix(".") || name.hasPrefix("_") { name.removeFirst() }
-        if name.count > 180 { name = String(name.suffix(180)) }
         return name.isEmpty ? "input" : name
     }
 
-    /// Writes `bytes` and the reason.
+    /// Writes a copy of `bytes` and the reason beside it, atomically, so a killed run never leaves half a copy.
     /// - Throws: Foundation's error when the folder cannot be written.
     func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let name = Self.sanitizedName(source)
-        try Data(buffer: bytes).write(to: directory.appendingPathComponent(name))
+        let name = Self.quarantineName(source)
+        try Data(buffer: bytes).write(to: directory.appendingPathComponent(name), options: .atomic)
+        try writeReason(name: name, source: source, reason: reason)
+    }
+
+    /// Writes only the reason, for an input too large to copy: it names the input's path instead.
+    /// - Throws: Foundation's error when the folder cannot be written.
+    func keepReasonOnly(source: String, reason: RejectionError) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try writeReason(name: Self.quarantineName(source), source: source, reason: reason)
+    }
+
+    private func writeReason(name: String, source: String, reason: RejectionError) throws {
         let text = "input: \(source)\nreason: \(reason.code)\n\(reason.message)\n"
-        try Data(text.utf8).write(to: directory.appendingPathComponent(name + ".reason.txt"))
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name + ".reason.txt"), options: .atomic)
     }
 }

@@ -21,6 +21,8 @@ public struct RejectionError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidReport = Code("invalid-report")
         /// A Sentry envelope whose framing is broken, or whose event item is not a usable event.
         public static let invalidEnvelope = Code("invalid-envelope")
+        /// Over the payload size limit: quarantined by reference, not copied.
+        public static let tooLarge = Code("too-large")
         /// A file in the trails folder that is not a decodable trail.
         public static let undecodableTrail = Code("undecodable-trail")
     }
