@@ -66,11 +66,10 @@ struct ReplaySource {
         }
         var records: [ReportRecord] = []
         var rejections: [RejectionError] = []
+        // Only stored rows and rejections matter here; other outcomes the collector may add are neither.
         for outcome in outcomes {
-            switch outcome {
-            case .record(let record): records.append(record)
-            case .rejected(let error, _, _): rejections.append(error)
-            }
+            if case .record(let record) = outcome { records.append(record) }
+            if case .rejected(let error, _, _) = outcome { rejections.append(error) }
         }
         guard let record = records.first else {
             guard let rejection = rejections.first, rejection.code != .unrecognizedFormat else {

@@ -29,9 +29,13 @@ public struct Replayer: Sendable {
         var anomalies: [NavigationAnomaly] = []
         for step in trail.steps {
             let index = engine.stepCount
-            let stepAnomalies = engine.apply(step)
-            anomalies.append(contentsOf: stepAnomalies)
             let (to, url) = target(of: step.op)
+            // An open by URL is the request for the destination its URL names (SPEC section 4), so a URL that
+            // parsed is applied as that destination: the link is parsed once, not twice.
+            var applied = step
+            if case .open(.url) = step.op, let to { applied.op = .open(.destination(to)) }
+            let stepAnomalies = engine.apply(applied)
+            anomalies.append(contentsOf: stepAnomalies)
             let top = engine.state.topStack
             steps.append(
                 ReplayedStep(
