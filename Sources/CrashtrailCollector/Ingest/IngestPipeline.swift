@@ -42,6 +42,7 @@ public struct IngestPipeline: Sendable {
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)),
             tracksMissing: options.trailsDirectory != nil)
 
+        state.quarantine.removeLeftovers()
         var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
         if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
         for file in options.excludedFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }

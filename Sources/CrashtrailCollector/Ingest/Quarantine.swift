@@ -33,8 +33,30 @@ struct Quarantine {
     func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = Self.quarantineName(source)
-        try Data(buffer: bytes).write(to: directory.appendingPathComponent(name), options: .atomic)
+        try write(Data(buffer: bytes), as: name)
         try writeReason(name: name, source: source, reason: reason)
+    }
+
+    /// The prefix of a file being written; a run killed mid-write leaves one, and the next run removes it.
+    static let temporaryPrefix = ".crashtrail-partial-"
+
+    /// Writes `data` under a temporary name, then renames it into place, so a copy is whole or absent.
+    private func write(_ data: Data, as name: String) throws {
+        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + name)
+        try data.write(to: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "renaming \(temporary.lastPathComponent) failed (errno \(code))"])
+        }
+    }
+
+    /// Removes what killed runs left: partial copies, and Foundation's atomic-write temporaries of older builds.
+    func removeLeftovers() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(".dat.nosync") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 
     /// Writes only the reason, for an input too large to copy: it names the input's path instead.
@@ -46,6 +68,6 @@ struct Quarantine {
 
     private func writeReason(name: String, source: String, reason: RejectionError) throws {
         let text = "input: \(source)\nreason: \(reason.code)\n\(reason.message)\n"
-        try Data(text.utf8).write(to: directory.appendingPathComponent(name + ".reason.txt"), options: .atomic)
+        try write(Data(text.utf8), as: name + ".reason.txt")
     }
 }
