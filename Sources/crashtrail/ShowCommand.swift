@@ -42,7 +42,7 @@ struct ShowCommand: AsyncParsableCommand {
             case .text: print(Self.text(of: report, trail: try record.decodedTrail(), lastSteps: lastSteps))
             }
         } catch let error as StoreError where error.code == .ambiguous {
-            printError("Error: \(error.message)")
+            printError("Error: \(error.message). The candidates:")
             for candidate in error.candidates { printError("  \(candidate)") }
             throw ExitCode.failure
         } catch {

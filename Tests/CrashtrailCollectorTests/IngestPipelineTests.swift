@@ -236,6 +236,7 @@ struct IngestPipelineTests {
             #expect(error.candidates == ["AB-1", "AB-2"])
         }
         #expect(try store.record(matchingPrefix: "AB-2").id == "AB-2")
+        #expect(try store.record(matchingPrefix: "ab-1").id == "AB-1")
         #expect(throws: StoreError.self) { try store.record(matchingPrefix: "ZZ") }
         #expect(throws: StoreError.self) { try store.record(matchingPrefix: "A_") }
     }

@@ -144,7 +144,8 @@ public final class ReportStore: Sendable {
         try read { db in try ReportRecord.fetchOne(db, key: id) }
     }
 
-    /// The report whose ID is `prefix` or the only one starting with it.
+    /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
+    /// UUID prefix may be typed in lower case).
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
     public func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
         guard !prefix.isEmpty else { throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them") }
@@ -154,15 +155,14 @@ public final class ReportStore: Sendable {
         let candidates = try read { db in
             try String.fetchAll(
                 db, sql: "SELECT id FROM report WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 21", arguments: [escaped + "%"])
-        }.filter { $0.hasPrefix(prefix) }
+        }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
         }
         guard candidates.count == 1 else {
-            let shown = candidates.prefix(20).joined(separator: ", ")
             throw StoreError(
                 .ambiguous,
-                "the ID prefix \"\(prefix)\" matches \(candidates.count > 20 ? "more than 20" : String(candidates.count)) reports (\(shown)); give more of the ID",
+                "the ID prefix \"\(prefix)\" matches \(candidates.count > 20 ? "more than 20" : String(candidates.count)) reports; give more of the ID",
                 candidates: Array(candidates.prefix(20)))
         }
         guard let record = try record(id: only) else { throw StoreError(.notFound, "report \(only) disappeared while reading it") }
