@@ -10,9 +10,35 @@ struct ReplaySource {
     let name: String
     let trail: Trail
 
-    /// Why REPORT gave no trail, as a sentence that says what to do.
+    /// Why REPORT gave no trail: a code, and a message that says what to do.
     struct Failure: Error, CustomStringConvertible {
-        let description: String
+        /// What kind of problem it was.
+        struct Code: Hashable, CustomStringConvertible {
+            let name: String
+            var description: String { name }
+
+            /// REPORT is a folder, or a file that cannot be read.
+            static let unreadable = Code(name: "unreadable")
+            /// REPORT is no file, and there is no store to look it up in.
+            static let notFound = Code(name: "not-found")
+            /// The file is neither a trail nor a crash payload crashtrail reads.
+            static let unrecognized = Code(name: "unrecognized")
+            /// The file holds several crash payloads.
+            static let severalPayloads = Code(name: "several-payloads")
+            /// The report carries no trail, or one that cannot be decoded.
+            static let noTrail = Code(name: "no-trail")
+            /// The trail is not valid (SPEC section 5).
+            static let invalidTrail = Code(name: "invalid-trail")
+        }
+
+        let code: Code
+        let message: String
+        var description: String { message }
+
+        init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
+        }
     }
 
     /// Resolves REPORT: an existing file is read as a trail or a payload; anything else is a stored report ID
@@ -22,17 +48,17 @@ struct ReplaySource {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else {
-                throw Failure(description: "\(report) is a folder; pass one trail file, crash payload file or stored report ID")
+                throw Failure(.unreadable, "\(report) is a folder; pass one trail file, crash payload file or stored report ID")
             }
             guard let data = FileManager.default.contents(atPath: report) else {
-                throw Failure(description: "cannot read \(report); check its permissions")
+                throw Failure(.unreadable, "cannot read \(report); check its permissions")
             }
             return try fromFile(Array(data), path: report, codec: TrailCodec(manifests: manifests))
         }
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw Failure(
-                description:
-                    "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
+                .notFound,
+                "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
             )
         }
         let store = try ReportStore.open(path: storePath)
@@ -40,14 +66,14 @@ struct ReplaySource {
         guard let json = record.trail else {
             let why = record.trailError.map { ": \($0)" } ?? ""
             throw Failure(
-                description:
-                    "report \(record.id) has no trail to replay (trail \(record.trailSource)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives"
+                .noTrail,
+                "report \(record.id) has no trail to replay (trail \(record.trailSource)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives"
             )
         }
         do {
             return ReplaySource(name: record.id, trail: try Trail(json: Array(json.utf8)))
         } catch {
-            throw Failure(description: "report \(record.id): its stored trail is not valid: \(error)")
+            throw Failure(.invalidTrail, "report \(record.id): its stored trail is not valid: \(error)")
         }
     }
 
@@ -58,7 +84,7 @@ struct ReplaySource {
             return ReplaySource(name: path, trail: try codec.decode(bytes))
         } catch {
             // A trail file's own problem is the answer; otherwise it may be a crash payload.
-            if looksLikeTrail(bytes) { throw Failure(description: "\(path): not a valid trail: \(error)") }
+            if looksLikeTrail(bytes) { throw Failure(.invalidTrail, "\(path): not a valid trail: \(error)") }
             trailError = error
         }
         let outcomes = bytes.withUnsafeBufferPointer { buffer in
@@ -74,15 +100,15 @@ struct ReplaySource {
         guard let record = records.first else {
             guard let rejection = rejections.first, rejection.code != .unrecognizedFormat else {
                 let payloadWhy = rejections.first.map { "\($0)" } ?? "no payload found"
-                throw Failure(description: "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
+                throw Failure(.unrecognized, "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
             }
-            throw Failure(description: "\(path) is a crash payload crashtrail cannot read: \(rejection)")
+            throw Failure(.unrecognized, "\(path) is a crash payload crashtrail cannot read: \(rejection)")
         }
         guard records.count == 1 else {
             let ids = records.prefix(5).map(\.id).joined(separator: ", ")
             throw Failure(
-                description:
-                    "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID"
+                .severalPayloads,
+                "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID"
             )
         }
         guard let json = record.trail else {
@@ -91,12 +117,12 @@ struct ReplaySource {
                 record.trailSource == "missing" && record.format == "ips"
                 ? "; an .ips report's trail rides in a separate file: ingest both with crashtrail ingest --trails DIR and replay the stored report"
                 : ""
-            throw Failure(description: "the crash payload \(path) carries no usable trail (trail \(record.trailSource)\(why))\(hint)")
+            throw Failure(.noTrail, "the crash payload \(path) carries no usable trail (trail \(record.trailSource)\(why))\(hint)")
         }
         do {
             return ReplaySource(name: path, trail: try Trail(json: Array(json.utf8)))
         } catch {
-            throw Failure(description: "\(path): the trail it carries is not valid: \(error)")
+            throw Failure(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
         }
     }
 
