@@ -25,7 +25,9 @@ extension TrailCodec {
         try decodeBinary(try TextForm.decode(text))
     }
 
-    /// Decodes the split form from a crash report's custom keys. Keys not starting with `crashtrail.` are ignored.
+    /// Decodes the split form from a crash report's custom keys.
+    ///
+    /// Keys not starting with `crashtrail.` are ignored.
     /// - Throws: `TrailCodecError` (`missingPart`, `repeatedPart`, `reorderedPart`, `foreignPart`,
     ///   `invalidPart`, then any binary-form error).
     public func decode(keys: [String: String]) throws(TrailCodecError) -> Trail {

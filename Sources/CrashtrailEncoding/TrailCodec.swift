@@ -121,7 +121,8 @@ public struct TrailCodec: Sendable {
         guard bytes.count <= limits.maximumInputSize else {
             throw TrailCodecError(
                 .inputOverCap,
-                "the encoded trail is \(bytes.count) bytes, over the \(limits.maximumInputSize)-byte cap; raise the cap only for trusted input")
+                "the encoded trail is \(bytes.count) bytes, over the \(limits.maximumInputSize)-byte cap; raise the cap only for trusted input"
+            )
         }
         let header: TrailHeader
         let bodyStart: Int
@@ -133,7 +134,8 @@ public struct TrailCodec: Sendable {
         guard header.bodyLength <= limits.maximumInflatedSize else {
             throw TrailCodecError(
                 .declaredSizeOverCap,
-                "the header declares a body of \(header.bodyLength) bytes, over the \(limits.maximumInflatedSize)-byte cap; refusing to inflate it")
+                "the header declares a body of \(header.bodyLength) bytes, over the \(limits.maximumInflatedSize)-byte cap; refusing to inflate it"
+            )
         }
         var dictionary: ManifestDictionary?
         if let id = header.dictionaryID {
@@ -142,10 +144,12 @@ public struct TrailCodec: Sendable {
                 let given =
                     dictionaries.isEmpty
                     ? "no manifest was given"
-                    : "the given manifests have ids " + dictionaries.map { "\($0.idString) (\($0.manifest.app), \($0.manifest.source))" }.joined(separator: ", ")
+                    : "the given manifests have ids "
+                        + dictionaries.map { "\($0.idString) (\($0.manifest.app), \($0.manifest.source))" }.joined(separator: ", ")
                 throw TrailCodecError(
                     .missingDictionary,
-                    "the trail was encoded with the manifest whose dictionary id is \(ManifestDictionary.hex(id)), but \(given); pass that manifest with --manifest (crashtrail trail inspect --manifest M shows a manifest's id)")
+                    "the trail was encoded with the manifest whose dictionary id is \(ManifestDictionary.hex(id)), but \(given); pass that manifest with --manifest (crashtrail trail inspect --manifest M shows a manifest's id)"
+                )
             }
         }
         let body: [UInt8]
@@ -185,7 +189,8 @@ public struct TrailCodec: Sendable {
         guard checksum == header.checksum else {
             throw TrailCodecError(
                 .badChecksum,
-                "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded")
+                "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
+            )
         }
         return BinaryDetails(trail: trail, header: header, dictionary: dictionary)
     }
@@ -199,7 +204,8 @@ public struct TrailCodec: Sendable {
         case .unsupportedVersion(let version):
             return TrailCodecError(
                 .unsupportedVersion,
-                "binary trail format version \(version) is not supported; this build reads version \(TrailHeader.currentVersion). Decode it with a newer crashtrail")
+                "binary trail format version \(version) is not supported; this build reads version \(TrailHeader.currentVersion). Decode it with a newer crashtrail"
+            )
         case .unknownFlags(let flags):
             return TrailCodecError(
                 .invalidHeader, "the header flags 0x\(String(flags, radix: 16)) include bits this build does not know")

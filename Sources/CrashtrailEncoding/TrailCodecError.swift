@@ -2,7 +2,9 @@ public import CrashtrailCore
 
 /// Why an encoded trail was refused, or a trail could not be encoded: each problem has its own ``Code``.
 public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of problem it was. Extensible: new codes may be added.
+    /// What kind of problem it was.
+    ///
+    /// Extensible: new codes may be added.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         public var description: String { name }

@@ -37,7 +37,8 @@ struct TrailEncodeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard keyLimit >= 32 else {
-            throw ValidationError("--key-limit must be at least 32 characters so a part fits its header and data, for example --key-limit 1024")
+            throw ValidationError(
+                "--key-limit must be at least 32 characters so a part fits its header and data, for example --key-limit 1024")
         }
         if to == .binary, isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("binary output would go to the terminal; redirect it (> trail.ctr) or use --to text")

@@ -10,7 +10,8 @@ struct TrailInputOptions: ParsableArguments {
 
     @Option(
         name: .customLong("manifest"),
-        help: "An app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps: encoding uses the one whose app is the trail's bundle ID, decoding the one the trail names."
+        help:
+            "An app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps: encoding uses the one whose app is the trail's bundle ID, decoding the one the trail names."
     )
     var manifests: [String] = []
 

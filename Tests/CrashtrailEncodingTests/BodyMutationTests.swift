@@ -22,11 +22,12 @@ struct BodyMutationTests {
             var encoder = TrailBodyEncoder(dictionary: dictionary)
             samples.append((encoder.encode(trail), dictionary, trail.canonicalJSON))
         }
-        samples.append({
-            let trail = TrailFixtures.hundredStepTrail()
-            var encoder = TrailBodyEncoder(dictionary: codec.dictionary(for: trail))
-            return (encoder.encode(trail), codec.dictionary(for: trail), trail.canonicalJSON)
-        }())
+        samples.append(
+            {
+                let trail = TrailFixtures.hundredStepTrail()
+                var encoder = TrailBodyEncoder(dictionary: codec.dictionary(for: trail))
+                return (encoder.encode(trail), codec.dictionary(for: trail), trail.canonicalJSON)
+            }())
         var random = SplitMix64(seed: 0xB0D1)
         var refused = 0
         for _ in 0..<Self.iterations {

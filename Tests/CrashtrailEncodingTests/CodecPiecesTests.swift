@@ -40,7 +40,9 @@ struct CodecPiecesTests {
 
     @Test("digit runs pack and unpack exactly, leading zeros included")
     func digits() {
-        for text in ["0", "9", "00", "65586", "007", "89370400440532013000", String(repeating: "9", count: 64), String(repeating: "0", count: 64)] {
+        for text in [
+            "0", "9", "00", "65586", "007", "89370400440532013000", String(repeating: "9", count: 64), String(repeating: "0", count: 64),
+        ] {
             let digits = Array(text.utf8)
             let packed = DecimalDigits.pack(digits[...])
             #expect(packed.count == DecimalDigits.width(ofDigits: digits.count))
@@ -56,11 +58,16 @@ struct CodecPiecesTests {
         #expect(CompactFields.uuidBytes("4D1FE12F-9EEE-4537-8DF6-791B7586D554")?.upper == true)
         #expect(CompactFields.uuidBytes("4d1fe12f-9eee-4537-8df6-791b7586d554")?.upper == false)
         #expect(CompactFields.uuidBytes("4d1fE12F-9EEE-4537-8DF6-791B7586D554") == nil)
-        for text in ["2026-11-02T14:45:05Z", "2020-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "0000-03-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-02-29T12:00:00Z"] {
+        for text in [
+            "2026-11-02T14:45:05Z", "2020-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "0000-03-01T00:00:00Z", "9999-12-31T23:59:59Z",
+            "2024-02-29T12:00:00Z",
+        ] {
             let seconds = CompactFields.seconds(ofTimestamp: text)
             #expect(seconds.flatMap(CompactFields.timestamp(ofSeconds:)) == text, "\(text)")
         }
-        for text in ["2026-02-30T00:00:00Z", "2026-11-02T24:00:00Z", "2026-11-02T14:45:05.1Z", "2026-11-02 14:45:05Z", "+026-11-02T14:45:05Z"] {
+        for text in [
+            "2026-02-30T00:00:00Z", "2026-11-02T24:00:00Z", "2026-11-02T14:45:05.1Z", "2026-11-02 14:45:05Z", "+026-11-02T14:45:05Z",
+        ] {
             #expect(CompactFields.seconds(ofTimestamp: text) == nil, "\(text)")
         }
         #expect(CompactFields.seconds(ofTimestamp: "2020-01-01T00:00:10Z") == 10)

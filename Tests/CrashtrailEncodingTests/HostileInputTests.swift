@@ -70,7 +70,8 @@ struct HostileInputTests {
             let binary = try codec.encode(sample, as: .binary)
             for length in 0..<binary.count {
                 let cut = Array(binary.prefix(length))
-                #expect(code { () throws(TrailCodecError) in try codec.decodeBinary(cut) } == .truncated, "cut at \(length) of \(binary.count)")
+                #expect(
+                    code { () throws(TrailCodecError) in try codec.decodeBinary(cut) } == .truncated, "cut at \(length) of \(binary.count)")
             }
         }
     }

@@ -62,7 +62,9 @@ struct RoundTripTests {
         let trail = Trail(
             app: Trail.AppInfo(bundleID: "com.example.piratebay", version: "é", build: "e\u{301}"),
             session: Trail.Session(id: "x", started: "y", pid: 1),
-            steps: [Step(t: 0, .push(composed)), Step(t: 1, .push(decomposed)), Step(t: 2, .satisfy("é")), Step(t: 3, .satisfy("e\u{301}"))])
+            steps: [
+                Step(t: 0, .push(composed)), Step(t: 1, .push(decomposed)), Step(t: 2, .satisfy("é")), Step(t: 3, .satisfy("e\u{301}")),
+            ])
         let codec = TrailCodec(manifests: [TrailFixtures.pirateBay])
         let decoded = try codec.decode(try codec.encode(trail, as: .binary))
         #expect(decoded.canonicalJSON == trail.canonicalJSON)

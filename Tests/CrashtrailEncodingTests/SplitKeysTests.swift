@@ -92,7 +92,9 @@ struct SplitKeysTests {
         #expect(code(altered) == .foreignPart)
     }
 
-    @Test("values that are not parts", arguments: ["hello", "ct1.0.1:abc", "ct1.x.1.00000000:abc", "ct1.0.1.0000000g:abc", "ct1.1.1.00000000:abc"])
+    @Test(
+        "values that are not parts",
+        arguments: ["hello", "ct1.0.1:abc", "ct1.x.1.00000000:abc", "ct1.0.1.0000000g:abc", "ct1.1.1.00000000:abc"])
     func invalid(value: String) {
         #expect(code(["crashtrail.0": value]) == .invalidPart)
     }

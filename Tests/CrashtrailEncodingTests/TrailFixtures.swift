@@ -46,8 +46,11 @@ enum TrailFixtures {
         case 2: sessionID = "4d1fE12F-9EEE-4537-8DF6-791B7586D554"
         default: sessionID = randomString(&random)
         }
-        let started = ["2026-11-02T14:45:05Z", "2026-02-30T10:00:00Z", "2026-11-02T14:45:05.120Z", "0000-01-01T00:00:00Z",
-                       "9999-12-31T23:59:59Z", "1969-12-31T23:59:60Z", "", "yesterday"].randomElement(using: &random) ?? ""
+        let started =
+            [
+                "2026-11-02T14:45:05Z", "2026-02-30T10:00:00Z", "2026-11-02T14:45:05.120Z", "0000-01-01T00:00:00Z",
+                "9999-12-31T23:59:59Z", "1969-12-31T23:59:60Z", "", "yesterday",
+            ].randomElement(using: &random) ?? ""
         var engine = NavigationEngine(manifest: manifest)
         var base: NavigationState?
         if Bool.random(using: &random) {
@@ -114,7 +117,10 @@ enum TrailFixtures {
             t += Int64.random(in: 300...6_000, using: &random)
             let op: Step.Operation
             switch index % 10 {
-            case 0, 3, 6: op = .push(Destination("item", ["id": .string(items[Int.random(in: 0..<4, using: &random) * Int.random(in: 1...3, using: &random)])]))
+            case 0, 3, 6:
+                op = .push(
+                    Destination(
+                        "item", ["id": .string(items[Int.random(in: 0..<4, using: &random) * Int.random(in: 1...3, using: &random)])]))
             case 1, 4, 7: op = .pop
             case 2: op = .select(tab: Int64.random(in: 0...1, using: &random))
             case 5: op = .open(.url("piratebay://search?q=rum"))

@@ -40,7 +40,7 @@ struct BenchRandom: RandomNumberGenerator {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #else
-    import Darwin
+import Darwin
 #endif

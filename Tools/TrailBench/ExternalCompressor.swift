@@ -34,7 +34,9 @@ struct ExternalCompressor {
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+            throw BenchError(
+                "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: errors, as: UTF8.self))"
+            )
         }
         return Array(output)
     }

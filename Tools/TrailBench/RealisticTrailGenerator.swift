@@ -1,10 +1,11 @@
+import CrashtrailCore
 import Foundation
 
-import CrashtrailCore
-
-/// Generates trails that look like real sessions of an app described by a manifest: popular items revisited
-/// (Zipf), think times (log-normal, with quick back taps and slow sign-ins), tab switches, modal flows that
-/// satisfy conditions, deep links, the odd gate and sign-out, and a bounded recorder that dropped early steps.
+/// Generates trails that look like real sessions of an app described by a manifest.
+///
+/// Popular items revisited (Zipf), think times (log-normal, with quick back taps and slow sign-ins), tab
+/// switches, modal flows that satisfy conditions, deep links, the odd gate and sign-out, and a bounded recorder
+/// that dropped early steps.
 /// Every step is applied to a headless ``NavigationEngine``, so the choices follow the app's real state and
 /// `final` is the state the app would have stamped at the crash.
 struct RealisticTrailGenerator {
@@ -27,7 +28,8 @@ struct RealisticTrailGenerator {
         let hex = uuid.map { byte in String(byte, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
         let id = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
         let day = Int.random(in: 1...28, using: &random)
-        let started = "2026-11-\(day < 10 ? "0" : "")\(day)T\(two(Int.random(in: 0...23, using: &random))):\(two(Int.random(in: 0...59, using: &random))):\(two(Int.random(in: 0...59, using: &random)))Z"
+        let started =
+            "2026-11-\(day < 10 ? "0" : "")\(day)T\(two(Int.random(in: 0...23, using: &random))):\(two(Int.random(in: 0...59, using: &random))):\(two(Int.random(in: 0...59, using: &random)))Z"
         var engine = NavigationEngine(manifest: manifest)
         // A bounded recorder keeps the last steps: some sessions were longer, their first steps were dropped.
         let dropped = random.unit() < 0.3 ? Int.random(in: 1...count, using: &random) : 0
@@ -43,7 +45,9 @@ struct RealisticTrailGenerator {
             if index >= dropped { steps.append(step) }
         }
         return Trail(
-            app: Trail.AppInfo(bundleID: manifest.app, version: "3.1.\(Int.random(in: 0...4, using: &random))", build: String(Int.random(in: 400...480, using: &random))),
+            app: Trail.AppInfo(
+                bundleID: manifest.app, version: "3.1.\(Int.random(in: 0...4, using: &random))",
+                build: String(Int.random(in: 400...480, using: &random))),
             session: Trail.Session(id: id, started: started, pid: Int64.random(in: 300...99_999, using: &random)),
             base: base, dropped: Int64(dropped), steps: steps, final: engine.state)
     }

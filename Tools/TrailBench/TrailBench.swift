@@ -2,7 +2,9 @@ import CrashtrailCore
 import CrashtrailEncoding
 import Foundation
 
-/// `crashtrail-trail-bench`: measures, in one run and on the same generated trails, the bytes per step of
+/// `crashtrail-trail-bench`: crashtrail's trail encoding against general-purpose compressors.
+///
+/// It measures, in one run and on the same generated trails, the bytes per step of
 /// crashtrail's binary form against `gzip -9`, `xz -9e`, `zstd -19` and `zstd -19 -D dict` (a dictionary
 /// trained by `zstd --train` on a separate set from the same generator), and crashtrail's encode and decode
 /// throughput. Prints a markdown table of medians; throughput is per CPU second of the measuring thread.
@@ -145,8 +147,9 @@ struct TrailBench {
         return dictionary
     }
 
-    /// CPU seconds this thread spends per pass of `body`, repeated until at least half a CPU second has passed.
-    /// Thread CPU time rather than wall time, so other processes on a busy machine do not count.
+    /// CPU seconds this thread spends per pass of `body`.
+    ///
+    /// Repeated until at least half a CPU second has passed. Thread CPU time rather than wall time, so other processes on a busy machine do not count.
     static func timed(_ count: Int, _ body: () throws -> Void) throws -> Double {
         try body()  // warm up
         var passes = 0
@@ -177,10 +180,14 @@ struct TrailBench {
     }
 
     static func printTable(_ rows: [Row], options: Options) {
-        print("Medians over \(options.trails) generated trails per row (seed \(options.seed)); zstd dictionary trained on \(options.training) other trails per app.")
+        print(
+            "Medians over \(options.trails) generated trails per row (seed \(options.seed)); zstd dictionary trained on \(options.training) other trails per app."
+        )
         print("Sizes in bytes per step (whole encoded trail / steps); ratio = crashtrail / zstd -19 -D dict (target at most 0.80).")
         print("")
-        print("| app | steps | JSON | crashtrail | gzip -9 | xz -9e | zstd -19 | zstd -19 -D dict | ratio | ct1: chars | encode MB/s | encode trails/s | decode MB/s | decode trails/s |")
+        print(
+            "| app | steps | JSON | crashtrail | gzip -9 | xz -9e | zstd -19 | zstd -19 -D dict | ratio | ct1: chars | encode MB/s | encode trails/s | decode MB/s | decode trails/s |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for row in rows {
             let ratio = row.crashtrail / row.zstdDictionary

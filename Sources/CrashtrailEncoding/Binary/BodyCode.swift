@@ -55,6 +55,8 @@ enum BodyCode {
         case numberedLikeLast = 9
     }
 
+    /// The shape reference that introduces a new shape.
+    ///
     /// A new destination's name reference is `(0 or name index + 1) * 2 + e`, where `e` = 1 says the payload
     /// has the name's expected shape (its template's keys, or the last shape seen with that name). Otherwise a
     /// shape reference follows: 0 for a new shape listed in full, else the shape's table index + 1.

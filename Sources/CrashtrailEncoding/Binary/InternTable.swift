@@ -4,7 +4,7 @@ struct InternTable {
     private var indexByKey: [[UInt8]: Int] = [:]
     private(set) var count = 0
 
-    init(seeds: some Sequence<[UInt8]> = [[UInt8]]()) {
+    init(seeds: some Sequence<[UInt8]> = []) {
         for seed in seeds { _ = insert(seed) }
     }
 

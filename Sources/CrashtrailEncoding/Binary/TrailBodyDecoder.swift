@@ -1,6 +1,8 @@
 import CrashtrailCore
 
-/// Reads a body that ``TrailBodyEncoder`` wrote, refusing anything it would not write. Every count is checked
+/// Reads a body that ``TrailBodyEncoder`` wrote, refusing anything it would not write.
+///
+/// Every count is checked
 /// against the bytes that remain and nesting is bounded, so hostile bodies fail fast and in bounded memory.
 struct TrailBodyDecoder {
     typealias Failure = ByteReader.Failure
@@ -41,8 +43,9 @@ struct TrailBodyDecoder {
             let needsManifest = BodyCode.Field.bundleIDIsManifestApp | BodyCode.Field.baseIsLaunchState | BodyCode.Field.finalIsReplayed
             guard fields & needsManifest == 0 else { throw .invalid("the body refers to a manifest but names none") }
         }
-        guard fields & (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID)
-            != (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID)
+        guard
+            fields & (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID)
+                != (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID)
         else { throw .invalid("the session ID is flagged both upper and lower case") }
         if fields & BodyCode.Field.baseIsLaunchState != 0, fields & BodyCode.Field.hasBase == 0 {
             throw .invalid("the launch-state flag is set without a base")

@@ -1,5 +1,6 @@
-/// The split form for key/value stores (docs/ENCODING.md, "Split keys"): the base64url of the binary form cut
-/// into values `ct1.<index>.<count>.<id>:<chunk>` under keys `crashtrail.<index>`, where `id` is the CRC-32 of
+/// The split form for key/value stores (docs/ENCODING.md, "Split keys").
+///
+/// The base64url of the binary form is cut into values `ct1.<index>.<count>.<id>:<chunk>` under keys `crashtrail.<index>`, where `id` is the CRC-32 of
 /// the binary form in hex. Each part names its place, how many parts there are and which trail it belongs to,
 /// so reassembly refuses missing, repeated, reordered and foreign parts.
 enum SplitKeys {
@@ -19,7 +20,8 @@ enum SplitKeys {
             guard chunk >= minimumChunk else {
                 throw TrailCodecError(
                     .keyLimitTooSmall,
-                    "a key limit of \(limit) characters cannot hold a part's \(limit - max(chunk, 0))-character header and data; use a limit of at least 32")
+                    "a key limit of \(limit) characters cannot hold a part's \(limit - max(chunk, 0))-character header and data; use a limit of at least 32"
+                )
             }
             if count * chunk >= text.count {
                 count = max(1, (text.count + chunk - 1) / chunk)
@@ -48,8 +50,9 @@ enum SplitKeys {
         let chunk: Substring
     }
 
-    /// The binary form the parts hold. Keys that do not start with `crashtrail.` are ignored (a crash report's
-    /// custom keys hold other values too).
+    /// The binary form the parts hold.
+    ///
+    /// Keys that do not start with `crashtrail.` are ignored (a crash report's custom keys hold other values too).
     /// - Throws: `TrailCodecError`: `invalidPart`, `foreignPart`, `repeatedPart`, `reorderedPart`, `missingPart`,
     ///   `invalidText` (a chunk that is not base64url) or `unsupportedVersion`.
     static func join(_ keys: [String: String]) throws(TrailCodecError) -> [UInt8] {
@@ -67,7 +70,8 @@ enum SplitKeys {
         for part in parts where part.id != reference.id || part.count != reference.count {
             throw TrailCodecError(
                 .foreignPart,
-                "\(part.key) belongs to another encoded trail (id \(part.id), \(part.count) parts) than \(reference.key) (id \(reference.id), \(reference.count) parts)")
+                "\(part.key) belongs to another encoded trail (id \(part.id), \(part.count) parts) than \(reference.key) (id \(reference.id), \(reference.count) parts)"
+            )
         }
         var seen: [Int: String] = [:]
         for part in parts {
@@ -96,7 +100,8 @@ enum SplitKeys {
         let id = ManifestDictionary.hex(RawDeflate.crc32(binary))
         guard id == reference.id else {
             throw TrailCodecError(
-                .foreignPart, "the reassembled parts have CRC-32 \(id) but claim \(reference.id); a part was altered or comes from another trail")
+                .foreignPart,
+                "the reassembled parts have CRC-32 \(id) but claim \(reference.id); a part was altered or comes from another trail")
         }
         return binary
     }

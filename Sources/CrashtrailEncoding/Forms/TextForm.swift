@@ -17,7 +17,8 @@ enum TextForm {
             {
                 throw TrailCodecError(
                     .unsupportedVersion,
-                    "text form \"\(trimmed[...colon])\" is not supported; this build reads \"\(prefix)\". Decode it with a newer crashtrail")
+                    "text form \"\(trimmed[...colon])\" is not supported; this build reads \"\(prefix)\". Decode it with a newer crashtrail"
+                )
             }
             throw TrailCodecError(.invalidText, "not a crashtrail text trail: it does not start with \"\(prefix)\"")
         }
@@ -28,9 +29,11 @@ enum TextForm {
             case .invalidCharacter(let character, let offset):
                 throw TrailCodecError(
                     .invalidText,
-                    "the ct1: text is not base64url: \"\(character)\" at character \(offset + prefix.count) (only A-Z a-z 0-9 - _, no padding)")
+                    "the ct1: text is not base64url: \"\(character)\" at character \(offset + prefix.count) (only A-Z a-z 0-9 - _, no padding)"
+                )
             case .impossibleLength(let length):
-                throw TrailCodecError(.invalidText, "the ct1: text has \(length) base64url characters, a length no data encodes to; it was probably cut")
+                throw TrailCodecError(
+                    .invalidText, "the ct1: text has \(length) base64url characters, a length no data encodes to; it was probably cut")
             case .nonZeroPadding:
                 throw TrailCodecError(.invalidText, "the ct1: text's last character has stray bits; it was probably cut or altered")
             }
