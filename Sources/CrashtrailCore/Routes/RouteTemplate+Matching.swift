@@ -93,6 +93,8 @@ extension RouteTemplate {
 }
 
 /// A deep link split for matching: scheme and host lower-cased, segments decoded, query items by key.
+///
+/// It scans the UTF-8 bytes once; replay parses a URL for every open step, so this is on the hot path.
 struct ParsedURL {
     var scheme: String
     var segments: [String]
@@ -104,41 +106,61 @@ struct ParsedURL {
 
     /// Splits `text`; nil when it cannot match any template (no scheme, a port or user info, a malformed escape).
     init?(_ text: String) {
-        guard let schemeEnd = text.range(of: "://") else { return nil }
-        scheme = text[..<schemeEnd.lowerBound].lowercased()
-        var rest = text[schemeEnd.upperBound...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        var queryText: Substring?
-        if let questionMark = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: questionMark)...]
-            rest = rest[..<questionMark]
-        }
-        let raw = rest.split(separator: "/", omittingEmptySubsequences: false)
-        let authority = raw.first ?? ""
-        if authority.contains("@") || authority.contains(":") { return nil }
+        let bytes = Array(text.utf8)
+        guard let schemeEnd = Self.schemeSeparator(in: bytes) else { return nil }
+        scheme = Self.lowercased(bytes[0..<schemeEnd])
+        let start = schemeEnd + 3
+        // The fragment is ignored; the query starts at the first "?" before it.
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        let queryStart = bytes[start..<end].firstIndex(of: UInt8(ascii: "?"))
+        let pathEnd = queryStart ?? end
         var segments: [String] = []
-        // The host is compared as written, never percent-decoded.
-        if !authority.isEmpty { segments.append(authority.lowercased()) }
-        for segment in raw.dropFirst() where !segment.isEmpty {
-            guard let decoded = PercentEncoding.decode(segment) else { return nil }
+        var segmentStart = start
+        var isAuthority = true
+        for index in start...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
+            let segment = bytes[segmentStart..<index]
+            segmentStart = index + 1
+            if isAuthority {
+                isAuthority = false
+                if segment.contains(UInt8(ascii: "@")) || segment.contains(UInt8(ascii: ":")) { return nil }
+                // The host is compared as written, never percent-decoded.
+                if !segment.isEmpty { segments.append(Self.lowercased(segment)) }
+                continue
+            }
+            guard !segment.isEmpty else { continue }
+            guard let decoded = PercentEncoding.decode(bytes: segment) else { return nil }
             segments.append(decoded)
         }
         var query: [(key: String, value: String)] = []
-        if let queryText {
-            for item in queryText.split(separator: "&") {
-                let key: Substring
-                var value: Substring = ""
-                if let equals = item.firstIndex(of: "=") {
-                    key = item[..<equals]
-                    value = item[item.index(after: equals)...]
-                } else {
-                    key = item
-                }
-                guard let decoded = PercentEncoding.decode(value) else { return nil }
-                query.append((String(key), decoded))
+        if let queryStart {
+            var itemStart = queryStart + 1
+            for index in itemStart...end where index == end || bytes[index] == UInt8(ascii: "&") {
+                let item = bytes[itemStart..<index]
+                itemStart = index + 1
+                guard !item.isEmpty else { continue }
+                let equals = item.firstIndex(of: UInt8(ascii: "="))
+                let key = String(decoding: item[..<(equals ?? item.endIndex)], as: UTF8.self)
+                let value = equals.map { item[($0 + 1)...] } ?? []
+                guard let decoded = PercentEncoding.decode(bytes: value) else { return nil }
+                query.append((key, decoded))
             }
         }
         self.segments = segments
         self.query = query
+    }
+
+    private static func schemeSeparator(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 3 else { return nil }
+        for index in 0..<(bytes.count - 2)
+        where bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/") {
+            return index
+        }
+        return nil
+    }
+
+    /// Lower-cases ASCII directly, and anything else as `String.lowercased()` does (as templates are).
+    static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        return String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -63,6 +63,13 @@ extension Step {
         return .object(object)
     }
 
+    /// The fields each op may have (SPEC section 5), built once: reading a trail consults it for every step.
+    private static let fieldsByOp: [String: Set<String>] = [
+        "push": ["t", "op", "to"], "present": ["t", "op", "to"], "open": ["t", "op", "to", "url"],
+        "pop": ["t", "op"], "popToRoot": ["t", "op"], "dismiss": ["t", "op"], "select": ["t", "op", "tab"],
+        "complete": ["t", "op", "success"], "satisfy": ["t", "op", "condition"], "revoke": ["t", "op", "condition"],
+    ]
+
     /// Reads a step, refusing an unknown op and missing, extra or mistyped fields.
     /// - Throws: `TrailError` naming the step's path and field.
     public init(jsonValue: JSONValue, path: String) throws(TrailError) {
@@ -71,15 +78,11 @@ extension Step {
         }
         guard let opValue = object["op"] else { throw TrailError(.missingField, at: path + ".op", "missing required field \"op\"") }
         let opName = try JSONField(opValue, path: path + ".op").string()
-        let fieldsByOp: [String: Set<String>] = [
-            "push": ["to"], "present": ["to"], "open": ["to", "url"], "pop": [], "popToRoot": [], "dismiss": [],
-            "select": ["tab"], "complete": ["success"], "satisfy": ["condition"], "revoke": ["condition"],
-        ]
-        guard let opFields = fieldsByOp[opName] else {
-            let known = fieldsByOp.keys.sorted().joined(separator: ", ")
+        guard let allowed = Self.fieldsByOp[opName] else {
+            let known = Self.fieldsByOp.keys.sorted().joined(separator: ", ")
             throw TrailError(.unknownOp, at: path + ".op", "unknown op \"\(opName)\"; known ops: \(known)")
         }
-        let fields = try JSONFields(jsonValue, path: path, allowed: opFields.union(["t", "op"]))
+        let fields = try JSONFields(jsonValue, path: path, allowed: allowed)
         let t = try fields.required("t").int()
         let op: Operation
         switch opName {
