@@ -50,7 +50,48 @@ enum IPSParser {
         var exception: Lenient<Exception>?
         var termination: Lenient<Termination>?
         var threads: [Lenient<Thread>]?
-        var usedImages: [Lenient<Image>]?
+        /// The images the crashed thread's frames name, by index; the others (hundreds) are skipped.
+        var usedImages: [Int: Image] = [:]
+
+        private enum CodingKeys: String, CodingKey {
+            case incident, procLaunch, captureTime, pid, modelCode, procName, osVersion, bundleInfo, exception, termination
+            case threads, usedImages
+        }
+
+        /// Decodes nothing: a placeholder for an array element that is not needed.
+        private struct Skip: Decodable {
+            init(from decoder: any Decoder) throws {}
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) -> T? {
+                (try? container.decodeIfPresent(type, forKey: key)) ?? nil
+            }
+            incident = optional(String.self, .incident)
+            procLaunch = optional(String.self, .procLaunch)
+            captureTime = optional(String.self, .captureTime)
+            pid = optional(LooseScalar.self, .pid)
+            modelCode = optional(String.self, .modelCode)
+            procName = optional(String.self, .procName)
+            osVersion = optional(Lenient<OSVersion>.self, .osVersion)
+            bundleInfo = optional(Lenient<BundleInfo>.self, .bundleInfo)
+            exception = optional(Lenient<Exception>.self, .exception)
+            termination = optional(Lenient<Termination>.self, .termination)
+            threads = optional([Lenient<Thread>].self, .threads)
+            let crashed = threads?.compactMap(\.value).first { $0.triggered == true }
+            let wanted = Set((crashed?.frames ?? []).compactMap { $0.value?.imageIndex })
+            guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .usedImages) else { return }
+            var index = 0
+            while !images.isAtEnd, index <= (wanted.max() ?? 0) {
+                if wanted.contains(index) {
+                    usedImages[index] = (try? images.decode(Lenient<Image>.self))?.value
+                } else {
+                    guard (try? images.decode(Skip.self)) != nil else { break }
+                }
+                index += 1
+            }
+        }
     }
 
     /// - Throws: `RejectionError` when the header or body is broken, or the report is not an app crash with a
@@ -103,9 +144,9 @@ enum IPSParser {
 
         let threads = body.threads ?? []
         let crashed = threads.compactMap(\.value).first { $0.triggered == true }
-        let images = body.usedImages ?? []
+        let images = body.usedImages
         parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map { frame in
-            let image = frame.imageIndex.flatMap { images.indices.contains($0) ? images[$0].value : nil }
+            let image = frame.imageIndex.flatMap { images[$0] }
             let name = image?.name ?? image?.path.map(SystemImages.baseName)
             let symbol = frame.symbol.flatMap { $0 == "<deduplicated_symbol>" || $0 == "???" ? nil : $0 }
             return StackFrame(

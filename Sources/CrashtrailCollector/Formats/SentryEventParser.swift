@@ -25,7 +25,19 @@ enum SentryEventParser {
         var stacktrace: Lenient<Stacktrace>?
         var thread_id: LooseScalar?
     }
-    struct Thread: Decodable { var id: LooseScalar?; var crashed: Bool?; var stacktrace: Lenient<Stacktrace>? }
+    /// A thread; only a crashed one has its stack decoded (the exception usually carries its own).
+    struct Thread: Decodable {
+        var id: LooseScalar?
+        var crashed: Bool?
+        var stacktrace: Lenient<Stacktrace>?
+        private enum CodingKeys: String, CodingKey { case id, crashed, stacktrace }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(LooseScalar.self, forKey: .id)
+            crashed = try? container.decodeIfPresent(Bool.self, forKey: .crashed)
+            if crashed == true { stacktrace = try? container.decodeIfPresent(Lenient<Stacktrace>.self, forKey: .stacktrace) }
+        }
+    }
     /// `{"values": [...]}` or, in older events, the bare array.
     struct Values<Element: Decodable & Sendable>: Decodable {
         var values: [Lenient<Element>]
@@ -80,9 +92,7 @@ enum SentryEventParser {
             type: exception?.type, code: meta?.mach_exception?.value?.name, signal: meta?.signal?.value?.name,
             reason: exception?.value)
         let threads = payload.threads?.value?.values.compactMap(\.value) ?? []
-        let crashedThread =
-            threads.first { thread in exception?.thread_id?.string != nil && thread.id?.string == exception?.thread_id?.string }
-            ?? threads.first { $0.crashed == true }
+        let crashedThread = threads.first { $0.crashed == true }
         let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
         // Sentry lists frames caller first; the normalized report lists the crashing frame first.
         parsed.frames = stack.compactMap(\.value).reversed().map { frame in

@@ -138,7 +138,7 @@ public struct PayloadProcessor: Sendable {
                     throw TrailTooLong(count: trail.steps.count, limit: maximumTrailSteps)
                 }
                 trailInfo = TrailInfo(source: .embedded, steps: trail.steps.count)
-                trailJSON = trail.canonicalJSONString
+                trailJSON = TrailCanonicalWriter.string(of: trail)
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }
