@@ -137,7 +137,7 @@ final class TerminalProgress: IngestProgressObserver, @unchecked Sendable {
     func ingest(madeProgress progress: IngestProgress) {
         var line = "\r\u{1B}[2K\(progress.done)"
         if let total = progress.total { line += "/\(total)" }
-        line += " inputs, \(String(format: "%.0f", progress.rate))/s"
+        line += " files and lines read, \(String(format: "%.0f", progress.rate))/s"
         if let left = progress.estimatedSecondsLeft { line += ", ETA \(String(format: "%.0f", left.rounded(.up))) s" }
         lock.lock()
         drew = true
