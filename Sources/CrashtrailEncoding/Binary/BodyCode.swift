@@ -57,10 +57,19 @@ enum BodyCode {
 
     /// The shape reference that introduces a new shape.
     ///
-    /// A new destination's name reference is `(0 or name index + 1) * 2 + e`, where `e` = 1 says the payload
-    /// has the name's expected shape (its template's keys, or the last shape seen with that name). Otherwise a
-    /// shape reference follows: 0 for a new shape listed in full, else the shape's table index + 1.
+    /// A new destination's name reference is `(0 or name index + 1) * 4 + flags` (``NameFlag``). Unless the
+    /// flags say the payload has the name's expected shape (its template's keys, or the last shape seen with
+    /// that name), a shape reference follows: 0 for a new shape listed in full, else the shape's table index + 1.
     static let newShape = 0
+
+    /// The low two bits of a new destination's name reference.
+    enum NameFlag {
+        /// The payload has the name's expected shape; no shape reference follows.
+        static let expectedShape = 1
+        /// As ``expectedShape``, and every value is a new string with the prefix and digit count of the last
+        /// numbered string at its place: only each value's packed digits follow, without tags.
+        static let allNumberedLikeLast = 3
+    }
 
     /// Separates a place's parts (destination name, keys) in the key of ``Value/numberedLikeLast``'s memory;
     /// 0xFF never occurs in UTF-8.

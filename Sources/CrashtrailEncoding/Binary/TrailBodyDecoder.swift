@@ -211,19 +211,22 @@ struct TrailBodyDecoder {
 
     private mutating func readNewDestination(depth: Int) throws(Failure) -> Destination {
         let nameReference = try reader.varint("a destination name")
+        let flags = Int(nameReference & 3)
+        let nameNumber = nameReference >> 2
+        guard flags != 2 else { throw .invalid("a destination's name reference has flags 2, which no encoder writes") }
         let name: String
-        if nameReference >> 1 == 0 {
+        if nameNumber == 0 {
             name = try reader.string("a destination name")
             names.append(name)
         } else {
-            guard nameReference >> 1 <= UInt64(names.count) else {
-                throw .invalid("a destination names name \(nameReference >> 1 - 1) but only \(names.count) are known")
+            guard nameNumber <= UInt64(names.count) else {
+                throw .invalid("a destination names name \(nameNumber - 1) but only \(names.count) are known")
             }
-            name = names[Int(nameReference >> 1) - 1]
+            name = names[Int(nameNumber) - 1]
         }
         let nameBytes = Array(name.utf8)
         let shapeIndex: Int
-        if nameReference & 1 == 1 {
+        if flags != 0 {
             shapeIndex = expectedShapes[nameBytes] ?? 0
         } else {
             let shapeReference = try reader.index("the payload shape of \(name)", below: shapes.count + 1)
@@ -240,8 +243,16 @@ struct TrailBodyDecoder {
         expectedShapes[nameBytes] = shapeIndex
         let shape = shapes[shapeIndex]
         var payload: [String: JSONValue] = [:]
+        guard flags != BodyCode.NameFlag.allNumberedLikeLast || !shape.isEmpty else {
+            throw .invalid("\(name) is flagged with numbered values but has no payload keys")
+        }
         for key in shape {
-            payload[key] = try readValue(depth: depth + 1, place: nameBytes + [BodyCode.placeSeparator] + Array(key.utf8))
+            let place = nameBytes + [BodyCode.placeSeparator] + Array(key.utf8)
+            if flags == BodyCode.NameFlag.allNumberedLikeLast {
+                payload[key] = try readNumberedLikeLast(place: place)
+            } else {
+                payload[key] = try readValue(depth: depth + 1, place: place)
+            }
         }
         guard payload.count == shape.count else { throw .invalid("the payload of \(name) repeats a key") }
         let destination = Destination(name, payload)
@@ -278,11 +289,7 @@ struct TrailBodyDecoder {
             }
             guard object.count == count else { throw .invalid("an object in a payload repeats a key") }
             return .object(object)
-        case .numberedLikeLast:
-            guard let last = lastNumbered[place] else {
-                throw .invalid("a numbered string repeats the form of one never seen at its place")
-            }
-            return try readNumberedString(prefix: last.prefix, count: last.count)
+        case .numberedLikeLast: return try readNumberedLikeLast(place: place)
         case .none:
             guard tag > BodyCode.numberedStringBase, tag <= BodyCode.numberedStringBase + UInt8(DecimalDigits.maximumCount) else {
                 throw .invalid("value tag \(tag) is not one an encoder writes")
@@ -292,6 +299,13 @@ struct TrailBodyDecoder {
             lastNumbered[place] = (prefix, count)
             return try readNumberedString(prefix: prefix, count: count)
         }
+    }
+
+    private mutating func readNumberedLikeLast(place: [UInt8]) throws(Failure) -> JSONValue {
+        guard let last = lastNumbered[place] else {
+            throw .invalid("a numbered string repeats the form of one never seen at its place")
+        }
+        return try readNumberedString(prefix: last.prefix, count: last.count)
     }
 
     private mutating func readNumberedString(prefix: String, count: Int) throws(Failure) -> JSONValue {

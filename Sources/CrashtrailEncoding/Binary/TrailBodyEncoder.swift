@@ -173,31 +173,47 @@ struct TrailBodyEncoder {
 
     private mutating func writeNewDestination(_ destination: Destination, key: [UInt8], into out: inout ByteWriter) {
         _ = destinations.insert(key)
-        // The name's reference carries in its low bit whether the payload has the name's expected shape.
         let name = Array(destination.name.utf8)
         let sortedKeys = CanonicalJSON.sortedKeys(destination.payload)
         let shape = sortedKeys.map { Array($0.utf8) }
         let shapeIndex = shapes[shape]
         let isExpected = shapeIndex != nil && shapeIndex == (expectedShapes[name] ?? 0)
-        let (nameIndex, isNewName) = names.insert(name)
-        out.varint(UInt64((isNewName ? 0 : nameIndex + 1) * 2 + (isExpected ? 1 : 0)))
-        if isNewName {
-            out.varint(name.count)
-            out.append(name)
-        }
+        // The shape and values are written aside first: the name reference's flags depend on them.
+        var rest = ByteWriter()
         if let shapeIndex {
-            if !isExpected { out.varint(shapeIndex + 1) }
+            if !isExpected { rest.varint(shapeIndex + 1) }
             expectedShapes[name] = shapeIndex
         } else {
             shapes[shape] = shapeCount
             expectedShapes[name] = shapeCount
             shapeCount += 1
-            out.varint(BodyCode.newShape)
-            out.varint(sortedKeys.count)
-            for key in sortedKeys { writeInterned(key, table: &keys, into: &out) }
+            rest.varint(BodyCode.newShape)
+            rest.varint(sortedKeys.count)
+            for key in sortedKeys { writeInterned(key, table: &keys, into: &rest) }
         }
+        var values = ByteWriter()
+        var valueStarts: [Int] = []
         for key in sortedKeys {
-            writeValue(destination.payload[key] ?? .null, place: name + [BodyCode.placeSeparator] + Array(key.utf8), into: &out)
+            valueStarts.append(values.bytes.count)
+            writeValue(destination.payload[key] ?? .null, place: name + [BodyCode.placeSeparator] + Array(key.utf8), into: &values)
+        }
+        let allLikeLast =
+            isExpected && !valueStarts.isEmpty
+            && valueStarts.allSatisfy { values.bytes[$0] == BodyCode.Value.numberedLikeLast.rawValue }
+        let flags = allLikeLast ? BodyCode.NameFlag.allNumberedLikeLast : isExpected ? BodyCode.NameFlag.expectedShape : 0
+        let (nameIndex, isNewName) = names.insert(name)
+        out.varint(UInt64((isNewName ? 0 : nameIndex + 1) * 4 + flags))
+        if isNewName {
+            out.varint(name.count)
+            out.append(name)
+        }
+        out.append(rest.bytes)
+        if allLikeLast {
+            // Every value is a numbered string like the last at its place: only the packed digits remain.
+            let starts = Set(valueStarts)
+            for (offset, byte) in values.bytes.enumerated() where !starts.contains(offset) { out.byte(byte) }
+        } else {
+            out.append(values.bytes)
         }
     }
 
