@@ -10,8 +10,10 @@ struct StoreSnapshot: Equatable {
     var copiesByHash: [String: Int]
     /// `PRAGMA integrity_check`'s rows (`["ok"]` when the file is sound).
     var integrity: [String]
-    /// Quarantined file names (reason files included) and their bytes.
+    /// Quarantined file names (reason files included) and their bytes; hidden files are in `leftovers`.
     var quarantine: [String: Data]
+    /// Hidden files in the quarantine folder: temporaries of an atomic write that a kill interrupted.
+    var leftovers: [String]
 
     /// Reads the store at `store` and the quarantine folder.
     /// - Throws: GRDB's error when the file cannot be opened.
@@ -34,10 +36,12 @@ struct StoreSnapshot: Equatable {
         }
         var files: [String: Data] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: quarantine.path)) ?? []
-        for name in names {
+        for name in names where !name.hasPrefix(".") {
             files[name] = try Data(contentsOf: quarantine.appendingPathComponent(name))
         }
-        return StoreSnapshot(reports: reports, copiesByHash: copies, integrity: integrity, quarantine: files)
+        return StoreSnapshot(
+            reports: reports, copiesByHash: copies, integrity: integrity, quarantine: files,
+            leftovers: names.filter { $0.hasPrefix(".") }.sorted())
     }
 
     /// Quarantined inputs, without their reason files.
