@@ -92,7 +92,8 @@ public struct TrailCodec: Sendable {
         let body = encoder.encode(trail)
         let compressed: [UInt8]
         do {
-            compressed = try RawDeflate.smallestDeflate(body, dictionary: dictionary?.presetDictionary ?? [])
+            compressed = try RawDeflate.smallestDeflate(
+                body, dictionary: dictionary?.presetDictionary ?? [], blockEnds: encoder.sectionEnds)
         } catch {
             throw TrailCodecError(.zlibFailure, "zlib could not compress the trail (\(error)); the machine may be out of memory")
         }

@@ -96,13 +96,21 @@ struct TrailBodyDecoder {
         for (index, op) in ops.enumerated() {
             operations.append(try readOperation(op, step: index))
         }
+        var highs: [UInt64] = []
+        highs.reserveCapacity(count)
+        for index in 0..<count {
+            let high = try reader.varint("the time of step \(index)")
+            guard high <= UInt64(Int64.max) >> 8 else { throw .invalid("the time of step \(index) overflows") }
+            highs.append(high)
+        }
+        let lows = try reader.bytes(count, "the low bytes of the step times")
         var steps: [Step] = []
         steps.reserveCapacity(count)
         var t: Int64 = 0
-        for (index, operation) in operations.enumerated() {
-            let delta = try reader.varint("the time of step \(index)")
-            let (sum, overflow) = t.addingReportingOverflow(Int64(truncatingIfNeeded: delta))
-            guard delta <= UInt64(Int64.max), !overflow else { throw .invalid("the time of step \(index) overflows") }
+        for (index, (operation, (high, low))) in zip(operations, zip(highs, lows)).enumerated() {
+            let delta = Int64(high << 8 | UInt64(low))
+            let (sum, overflow) = t.addingReportingOverflow(delta)
+            guard !overflow else { throw .invalid("the time of step \(index) overflows") }
             t = sum
             steps.append(Step(t: t, operation))
         }

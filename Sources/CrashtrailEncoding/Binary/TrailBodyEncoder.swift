@@ -30,6 +30,9 @@ struct TrailBodyEncoder {
         }
     }
 
+    /// Where the body's sections end (fields and ops, arguments, times): deflate may end a block at each.
+    private(set) var sectionEnds: [Int] = []
+
     /// The body bytes of `trail`.
     mutating func encode(_ trail: Trail) -> [UInt8] {
         var out = ByteWriter(capacity: 64 + trail.steps.count * 4)
@@ -69,15 +72,26 @@ struct TrailBodyEncoder {
         if let base = trail.base, fields & BodyCode.Field.baseIsLaunchState == 0 { writeState(base, into: &out) }
 
         out.varint(trail.steps.count)
+        sectionEnds.append(out.bytes.count)
         var arguments = ByteWriter(capacity: trail.steps.count * 2)
         for step in trail.steps { out.byte(writeStep(step.op, arguments: &arguments)) }
+        sectionEnds.append(out.bytes.count)
         out.append(arguments.bytes)
+        sectionEnds.append(out.bytes.count)
+        // Time deltas in two columns: the high parts (delta >> 8) as varints, mostly small and skewed, then the
+        // low bytes, nearly uniform; in separate deflate blocks each gets codes fitted to it.
+        // The codec validated the times first: they never decrease, so deltas are never negative.
         var previous: Int64 = 0
+        var lows: [UInt8] = []
+        lows.reserveCapacity(trail.steps.count)
         for step in trail.steps {
-            // The codec validated the times first: they never decrease, so deltas are never negative.
-            out.varint(UInt64(step.t &- previous))
+            let delta = UInt64(step.t &- previous)
+            out.varint(delta >> 8)
+            lows.append(UInt8(truncatingIfNeeded: delta))
             previous = step.t
         }
+        sectionEnds.append(out.bytes.count)
+        out.append(lows)
         if let final = trail.final, fields & BodyCode.Field.finalIsReplayed == 0 { writeState(final, into: &out) }
         return out.bytes
     }

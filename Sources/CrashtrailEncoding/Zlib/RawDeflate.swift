@@ -34,8 +34,11 @@ enum RawDeflate {
 
     /// The smallest of the strategies' deflate streams of `input`.
     /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
-    static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8]) throws(Failure) -> [UInt8] {
+    static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8], blockEnds: [Int] = []) throws(Failure) -> [UInt8] {
         var best: [UInt8]?
+        if !blockEnds.isEmpty {
+            best = try deflate(input, dictionary: dictionary, blockEnds: blockEnds)
+        }
         // Past a couple of kilobytes dynamic codes always win; trying the others would only cost time.
         for strategy in input.count > 2_048 ? [.standard] : Strategy.allCases {
             let candidate = try deflate(input, dictionary: dictionary, strategy: strategy)
@@ -46,7 +49,9 @@ enum RawDeflate {
 
     /// Deflates `input` with the largest window, priming the window with `dictionary`.
     /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
-    static func deflate(_ input: [UInt8], dictionary: [UInt8], strategy: Strategy = .standard) throws(Failure) -> [UInt8] {
+    static func deflate(
+        _ input: [UInt8], dictionary: [UInt8], strategy: Strategy = .standard, blockEnds: [Int] = []
+    ) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         // windowBits -15: raw deflate with a 32 KiB window.
         var status = crashtrail_deflateInit2(&stream, strategy.level, Z_DEFLATED, -15, 9, strategy.zlibStrategy)
@@ -58,16 +63,22 @@ enum RawDeflate {
             }
             guard status == Z_OK else { throw .zlib("deflateSetDictionary returned \(status)") }
         }
-        let bound = Int(deflateBound(&stream, uLong(input.count)))
+        // Segments end where a block must end (Z_BLOCK), so each gets Huffman codes fitted to its own bytes.
+        let ends = blockEnds.filter { $0 > 0 && $0 < input.count }.sorted() + [input.count]
+        let bound = Int(deflateBound(&stream, uLong(input.count))) + 16 * ends.count
         var output = [UInt8](repeating: 0, count: max(bound, 64))
         let produced: Int = input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 // zlib's next_in is not const-qualified, but deflate only reads through it.
-                stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
-                stream.avail_in = uInt(inBuffer.count)
                 stream.next_out = outBuffer.baseAddress
                 stream.avail_out = uInt(outBuffer.count)
-                status = CZlib.deflate(&stream, Z_FINISH)
+                var start = 0
+                for (index, end) in ends.enumerated() where end >= start {
+                    stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0 + start) }
+                    stream.avail_in = uInt(end - start)
+                    status = CZlib.deflate(&stream, index == ends.count - 1 ? Z_FINISH : Z_BLOCK)
+                    start = end
+                }
                 return outBuffer.count - Int(stream.avail_out)
             }
         }
