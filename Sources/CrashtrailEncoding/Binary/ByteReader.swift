@@ -20,6 +20,9 @@ struct ByteReader {
     }
 
     var remaining: Int { bytes.count - offset }
+
+    /// The bytes not read yet.
+    var remainingBytes: ArraySlice<UInt8> { bytes[min(offset, bytes.count)...] }
     var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func byte(_ what: String) throws(Failure) -> UInt8 {

@@ -12,6 +12,8 @@ struct TrailBodyDecoder {
 
     private let dictionary: ManifestDictionary?
     private var reader: ByteReader
+    /// The raw column at the end of the body (UUID, packed digits, low bytes of times).
+    private var raw = ByteReader([])
     private var destinations: [Destination]
     private var names: [String]
     private var keys: [String]
@@ -38,6 +40,14 @@ struct TrailBodyDecoder {
     /// - Throws: `ByteReader.Failure` saying what was cut short or invalid.
     mutating func decode() throws(Failure) -> Trail {
         let fields = try reader.byte("the field flags")
+        let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
+        let body = Array(reader.remainingBytes)
+        guard rawLength <= body.count else {
+            throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
+        }
+        let structureEnd = body.count - rawLength
+        raw = ByteReader(Array(body[structureEnd...]))
+        reader = ByteReader(Array(body[..<structureEnd]))
         let manifest = dictionary?.manifest
         if manifest == nil {
             let needsManifest = BodyCode.Field.bundleIDIsManifestApp | BodyCode.Field.baseIsLaunchState | BodyCode.Field.finalIsReplayed
@@ -63,7 +73,7 @@ struct TrailBodyDecoder {
         let sessionID: String
         if fields & (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID) != 0 {
             sessionID = CompactFields.uuidText(
-                try reader.bytes(16, "the session UUID"), upper: fields & BodyCode.Field.sessionIDUpperUUID != 0)
+                try raw.bytes(16, "the session UUID"), upper: fields & BodyCode.Field.sessionIDUpperUUID != 0)
         } else {
             sessionID = try reader.string("the session ID")
         }
@@ -103,7 +113,7 @@ struct TrailBodyDecoder {
             guard high <= UInt64(Int64.max) >> 8 else { throw .invalid("the time of step \(index) overflows") }
             highs.append(high)
         }
-        let lows = try reader.bytes(count, "the low bytes of the step times")
+        let lows = try raw.bytes(count, "the low bytes of the step times")
         var steps: [Step] = []
         steps.reserveCapacity(count)
         var t: Int64 = 0
@@ -137,6 +147,7 @@ struct TrailBodyDecoder {
             }
         }
         guard reader.isAtEnd else { throw .invalid("\(reader.remaining) bytes follow the end of the body") }
+        guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes of the raw column are left over") }
         return Trail(
             app: Trail.AppInfo(bundleID: bundleID, version: version, build: build),
             session: Trail.Session(id: sessionID, started: started, pid: pid), base: base,
@@ -317,7 +328,7 @@ struct TrailBodyDecoder {
     }
 
     private mutating func readNumberedString(prefix: String, count: Int) throws(Failure) -> JSONValue {
-        let packed = try reader.bytes(DecimalDigits.width(ofDigits: count), "a string's digits")
+        let packed = try raw.bytes(DecimalDigits.width(ofDigits: count), "a string's digits")
         guard let digits = DecimalDigits.unpack(packed, count: count) else {
             throw .invalid("a string's packed number has more than \(count) digits")
         }

@@ -15,6 +15,9 @@ struct TrailBodyEncoder {
     private var prefixes = InternTable()
     private var conditions: InternTable
     private var urls = InternTable()
+    /// The raw column: bytes that are close to random (session UUID, packed digits, low bytes of times),
+    /// kept apart from the structure so each gets deflate codes fitted to it.
+    private var raw = ByteWriter()
     private var printedURLs: [[UInt8]: Destination?] = [:]
 
     init(dictionary: ManifestDictionary?) {
@@ -65,7 +68,7 @@ struct TrailBodyEncoder {
         if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
         out.string(trail.app.version)
         out.string(trail.app.build)
-        if let uuid { out.append(uuid.bytes) } else { out.string(trail.session.id) }
+        if let uuid { raw.append(uuid.bytes) } else { out.string(trail.session.id) }
         if let started { out.signed(started) } else { out.string(trail.session.started) }
         out.signed(trail.session.pid)
         out.varint(UInt64(max(trail.dropped, 0)))
@@ -90,10 +93,16 @@ struct TrailBodyEncoder {
             lows.append(UInt8(truncatingIfNeeded: delta))
             previous = step.t
         }
-        sectionEnds.append(out.bytes.count)
-        out.append(lows)
+        raw.append(lows)
         if let final = trail.final, fields & BodyCode.Field.finalIsReplayed == 0 { writeState(final, into: &out) }
-        return out.bytes
+        // The raw column's length goes right after the fields byte; the column itself ends the body.
+        var length = ByteWriter()
+        length.varint(raw.bytes.count)
+        var body = out.bytes
+        body.insert(contentsOf: length.bytes, at: 1)
+        sectionEnds = sectionEnds.map { $0 + length.bytes.count } + [body.count]
+        body.append(contentsOf: raw.bytes)
+        return body
     }
 
     /// Whether replaying `steps` stays far from integer overflow (the engine adds the modal transition to `t`).
@@ -255,7 +264,7 @@ struct TrailBodyEncoder {
                     writeInterned(bytes: prefix, table: &prefixes, into: &out)
                     lastNumbered[place] = (prefix, count)
                 }
-                out.append(DecimalDigits.pack(key[start...]))
+                raw.append(DecimalDigits.pack(key[start...]))
             } else {
                 out.byte(BodyCode.Value.newString.rawValue)
                 out.varint(key.count)
