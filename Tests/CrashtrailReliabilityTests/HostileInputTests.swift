@@ -113,4 +113,48 @@ struct HostileInputTests {
         #expect(listed.status == 0, "\(ReliabilityCLI.describe(listed))")
         #expect((try? JSONParser.parse(listed.stdoutBytes)) != nil, "list --reports printed JSON the strict parser refuses")
     }
+
+    @Test("Special files: a FIFO in the input folder and /dev/zero are refused as unreadable, never read forever")
+    func specialFiles() throws {
+        let folder = try TemporaryFolder("crashtrail-special")
+        defer { folder.remove() }
+        try folder.write(Self.report(id: "plain"), to: "in/plain.json")
+        let fifo = folder.url.appendingPathComponent("in/pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let job = try IngestProcess(
+            runner: try ReliabilityCLI.require(), inputs: [folder.url.appendingPathComponent("in").path, "/dev/zero"],
+            store: folder.url.appendingPathComponent("s.sqlite"), quarantine: folder.url.appendingPathComponent("q"),
+            directory: folder.url)
+        let deadline = Date().addingTimeInterval(20)
+        while job.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let hung = job.process.isRunning
+        job.kill()
+        #expect(!hung, "crashtrail ingest blocked on a special file")
+        #expect(job.status == 0, "\(job.stderr.prefix(300))")
+        #expect(job.stdout.contains(#""rejectedByReason":{"unreadable":2}"#), "\(job.stdout)")
+        #expect(job.stdout.contains(#""stored":1"#), "\(job.stdout)")
+    }
+
+    @Test("Hostile NDJSON on standard input: deep, NUL, invalid UTF-8 and oversized lines are refused one by one")
+    func standardInput() throws {
+        let folder = try TemporaryFolder("crashtrail-stdin")
+        defer { folder.remove() }
+        var input: [UInt8] = []
+        input += Array(#"{"event_id":"e1","issue_id":"i","custom_keys":[]}"#.utf8) + [0x0A]
+        input += Array(("{\"event_id\":\"e2\",\"issue_id\":" + String(repeating: "[", count: 100_000)).utf8) + [0x0A]
+        input += [0, 0, 0, 0x0A]
+        input += Array(#"{"event_id":"e3","issue_id":"\#u{1}"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8) + [0x0A]
+        input += Array(#"{"event_id":"e4","issue_id":"i","custom_keys":[],"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 4_000) + Array(#""}"#.utf8) + [0x0A]
+        input += [0x0A, 0x0A]
+        let result = try ReliabilityCLI.require().run(
+            ["ingest", "-", "--store", folder.url.appendingPathComponent("s.sqlite").path, "--quarantine",
+             folder.url.appendingPathComponent("q").path, "--json", "--quiet", "--max-payload-size", "2000"],
+            stdin: input, directory: folder.url)
+        #expect(result.status == 0, "\(ReliabilityCLI.describe(result))")
+        let summary = (try? JSONParser.parse(result.stdout))?.objectValue ?? [:]
+        #expect(ReliabilityCLI.count(summary, "stored") == 1, "\(result.stdout)")
+        #expect(ReliabilityCLI.count(summary, "rejected") == 4, "\(result.stdout)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("q").path)) ?? []
+        #expect(names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") }, "\(names)")
+    }
 }
