@@ -43,7 +43,7 @@ struct ScaleTests {
         )
     }
 
-    @Test("A 200 MB payload: crashtrail ingest refuses or stores it with bounded memory and the job goes on")
+    @Test("A 200 MB payload: crashtrail ingest refuses it by size (too-large) in bounded memory and the job goes on")
     func twoHundredMegabytePayload() throws {
         let folder = try TemporaryFolder("crashtrail-200mb")
         defer { folder.remove() }
@@ -77,6 +77,28 @@ struct ScaleTests {
         print("scale: 200 MB payload -> status \(result.status) in \(String(format: "%.1f", seconds)) s, peak \(maxRSS >> 10) MiB: \(result.stdout)")
         #expect(result.status == 0, "\(result.stderr.prefix(2000))")
         #expect(result.stdout.contains(#""inputs":2"#), "\(result.stdout)")
+        // Refused by the 64 MiB default of --max-payload-size, quarantined by reference, the neighbour stored.
+        #expect(result.stdout.contains(#""too-large":1"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""stored":1"#), "\(result.stdout)")
+        #expect(maxRSS < 256 << 10, "peak \(maxRSS >> 10) MiB for a refused 200 MB input")
+
+        // With the limit raised past it, the payload is stored; memory is then a few times its size.
+        let raised = try IngestProcess(
+            runner: runner, inputs: [inputs.path], store: store, quarantine: folder.url.appendingPathComponent("q"),
+            extra: ["--max-payload-size", String(256 << 20)], directory: folder.url)
+        var raisedRSS = 0
+        let raisedStarted = Date()
+        while raised.process.isRunning {
+            raisedRSS = max(raisedRSS, Self.residentKilobytes(of: raised.process.processIdentifier))
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        raised.finish()
+        print(
+            "scale: 200 MB payload with --max-payload-size 256 MiB -> status \(raised.status) in \(String(format: "%.1f", Date().timeIntervalSince(raisedStarted))) s, peak \(raisedRSS >> 10) MiB: \(raised.stdout)"
+        )
+        #expect(raised.status == 0, "\(raised.stderr.prefix(2000))")
+        #expect(raised.stdout.contains(#""stored":1"#), "\(raised.stdout)")
+        #expect(raisedRSS < 2 << 20, "peak \(raisedRSS >> 10) MiB for a 200 MB payload")
     }
 
     /// A process's resident memory in KiB, from `/proc/PID/status`; 0 when it cannot be read.
