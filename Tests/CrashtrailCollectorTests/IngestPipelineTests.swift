@@ -207,6 +207,24 @@ struct IngestPipelineTests {
         #expect(sentry.source == "-:4")
     }
 
+    @Test func aStandardInputLineOverTheLimitIsSkippedAndTheRestRead() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = Self.crashtrailReport(id: "LONG", reason: String(repeating: "r", count: 3000))
+        let lines = [Self.crashtrailReport(id: "A", reason: "a"), long, Self.crashtrailReport(id: "B", reason: "b")]
+        let file = folder.appendingPathComponent("stdin.ndjson")
+        try TestFiles.write(lines.joined(separator: "\n") + "\n", to: file)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let store = try TestFiles.memoryStore()
+        let options = IngestOptions(
+            inputs: ["-"], quarantineDirectory: folder.appendingPathComponent("quarantine").path, maximumPayloadSize: 1000)
+        let summary = try IngestPipeline(store: store, decoder: try TestFiles.codec(), options: options).run(standardInput: handle)
+        #expect(summary.inputs == 3)
+        #expect(summary.rejectedByReason == ["too-large": 1])
+        #expect(try store.allRecords().map(\.id) == ["A", "B"])
+    }
+
     @Test func anEnvelopeMayHoldTwoEventsAndItemsWithoutLength() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
