@@ -71,6 +71,9 @@ extension TrailCodec {
                 let binary = try SplitKeys.join(keys)
                 return (try decodeBinary(binary), .keys, binary)
             }
+            if let steps = value["steps"], case .array(let array) = steps, array.count > limits.maximumSteps {
+                throw Self.tooManySteps(array.count, limit: limits.maximumSteps)
+            }
             do {
                 return (try Trail(jsonValue: value), .json, nil)
             } catch {

@@ -19,10 +19,19 @@ public struct TrailCodec: Sendable {
         public var maximumInflatedSize: Int
         /// The most bytes an encoded input may have before decoding (16 MiB by default).
         public var maximumInputSize: Int
+        /// The most steps a decoded trail may have (100,000 by default): a few kilobytes of deflate can hold
+        /// millions of steps, so the count is checked before any step is built. Recorders keep 500 by default.
+        public var maximumSteps: Int
 
-        public init(maximumInflatedSize: Int = 16 << 20, maximumInputSize: Int = 16 << 20) {
+        /// Limits for decoding.
+        /// - Parameters:
+        ///   - maximumInflatedSize: the most bytes a body may inflate to.
+        ///   - maximumInputSize: the most bytes of encoded input.
+        ///   - maximumSteps: the most steps a trail may have.
+        public init(maximumInflatedSize: Int = 16 << 20, maximumInputSize: Int = 16 << 20, maximumSteps: Int = 100_000) {
             self.maximumInflatedSize = maximumInflatedSize
             self.maximumInputSize = maximumInputSize
+            self.maximumSteps = maximumSteps
         }
     }
 
@@ -164,7 +173,7 @@ public struct TrailCodec: Sendable {
             throw TrailCodecError(
                 .corruptBody, "the body inflates to \(body.count) bytes but the header declares \(header.bodyLength)")
         }
-        var decoder = TrailBodyDecoder(body: body, dictionary: dictionary)
+        var decoder = TrailBodyDecoder(body: body, dictionary: dictionary, maximumSteps: limits.maximumSteps)
         let decoded: Trail
         do {
             decoded = try decoder.decode()
@@ -172,6 +181,8 @@ public struct TrailCodec: Sendable {
             switch error {
             case .truncated(let what), .invalid(let what):
                 throw TrailCodecError(.corruptBody, "the trail's body is corrupt: \(what)")
+            case .tooManySteps(let count, let limit):
+                throw Self.tooManySteps(count, limit: limit)
             }
         }
         // The decoded trail must be one the JSON form accepts (states in range, no empty stacks…).
@@ -194,6 +205,13 @@ public struct TrailCodec: Sendable {
             )
         }
         return BinaryDetails(trail: trail, header: header, dictionary: dictionary)
+    }
+
+    static func tooManySteps(_ count: Int, limit: Int) -> TrailCodecError {
+        TrailCodecError(
+            .tooManySteps,
+            "the trail holds \(count) steps, over the limit of \(limit) steps; refusing to build it (raise TrailCodec.Limits.maximumSteps only for trusted input)"
+        )
     }
 
     private static func headerError(_ failure: TrailHeader.Failure) -> TrailCodecError {

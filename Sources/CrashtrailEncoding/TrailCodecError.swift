@@ -25,6 +25,8 @@ public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let inflatedSizeOverCap = Code(name: "inflated-size-over-cap")
         /// The input is larger than the cap before inflating.
         public static let inputOverCap = Code(name: "input-over-cap")
+        /// A trail with more steps than ``TrailCodec/Limits/maximumSteps``.
+        public static let tooManySteps = Code(name: "too-many-steps")
         /// The body needs a manifest's dictionary the decoder was not given.
         public static let missingDictionary = Code(name: "missing-dictionary")
         /// The deflate stream or the body inside it is not what an encoder writes.

@@ -196,3 +196,39 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("Step bombs are refused before any step is built")
+struct StepLimitTests {
+    @Test("a few kilobytes of binary holding 200,001 steps, and JSON over the limit")
+    func stepBomb() throws {
+        // Given 200,001 alternating push/pop steps: about one body byte each, deflating about 1000:1
+        let steps = (0...200_000).map { index in
+            Step(t: Int64(index), index % 2 == 0 ? .push(Destination("item", ["id": "L-1"])) : .pop)
+        }
+        let trail = Trail(
+            app: .init(bundleID: "com.example.bomb", version: "1", build: "1"),
+            session: .init(id: "S", started: "2026-11-02T14:45:05Z", pid: 1), steps: steps)
+        let binary = try TrailCodec().encodeBinary(trail)
+        #expect(binary.count < 10_000)
+        // When decoded with the default limit, then refused naming the count
+        do {
+            _ = try TrailCodec().decode(binary)
+            Issue.record("a step bomb was decoded")
+        } catch {
+            #expect(error.code == .tooManySteps)
+            #expect(error.message.contains("200001 steps"))
+        }
+        // A raised limit decodes it exactly.
+        let trusting = TrailCodec(limits: .init(maximumSteps: 300_000))
+        #expect(try trusting.decode(binary).steps.count == 200_001)
+        // Trail JSON over the limit is refused the same way.
+        let small = TrailCodec(limits: .init(maximumSteps: 10))
+        let json = TrailFixtures.hundredStepTrail().canonicalJSON
+        do {
+            _ = try small.decode(json)
+            Issue.record("JSON over the step limit was decoded")
+        } catch {
+            #expect(error.code == .tooManySteps)
+        }
+    }
+}

@@ -9,6 +9,8 @@ struct ByteReader {
         case truncated(String)
         /// A value that the encoder never writes.
         case invalid(String)
+        /// More steps than the decoder's limit allows: the count found and the limit.
+        case tooManySteps(Int, limit: Int)
     }
 
     private let bytes: [UInt8]

@@ -25,8 +25,12 @@ struct TrailBodyDecoder {
     private var conditions: [String]
     private var urls: [String] = []
 
-    init(body: [UInt8], dictionary: ManifestDictionary?) {
+    /// The most steps a body may hold; more is refused as soon as the count is read.
+    private let maximumSteps: Int
+
+    init(body: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps) {
         self.dictionary = dictionary
+        self.maximumSteps = maximumSteps
         reader = ByteReader(body)
         destinations = dictionary?.destinations ?? []
         names = dictionary?.names ?? []
@@ -100,6 +104,7 @@ struct TrailBodyDecoder {
         }
 
         let count = try reader.count("the step count", atMost: reader.remaining)
+        guard count <= maximumSteps else { throw .tooManySteps(count, limit: maximumSteps) }
         let ops = Array(try reader.bytes(count, "the op bytes"))
         var operations: [Step.Operation] = []
         operations.reserveCapacity(count)
