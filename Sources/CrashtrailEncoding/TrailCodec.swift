@@ -19,8 +19,10 @@ public struct TrailCodec: Sendable {
         public var maximumInflatedSize: Int
         /// The most bytes an encoded input may have before decoding (16 MiB by default).
         public var maximumInputSize: Int
-        /// The most steps a decoded trail may have (100,000 by default): a few kilobytes of deflate can hold
-        /// millions of steps, so the count is checked before any step is built. Recorders keep 500 by default.
+        /// The most steps a decoded trail may have (100,000 by default).
+        ///
+        /// A few kilobytes of deflate can hold millions of steps, so the count is checked before any step is
+        /// built. Recorders keep 500 by default.
         public var maximumSteps: Int
 
         /// Limits for decoding.
