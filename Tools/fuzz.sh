@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds crashtrail's libFuzzer entry points (Tools/Fuzz, a separate package) with the fuzzer and address
-# sanitizer, and runs each for a bounded time over its committed seeds (Tools/Fuzz/Corpus/<target>/).
+# sanitizer, and runs each for a bounded time over its committed seeds (Tools/Fuzz/Corpus/<target>/) and the
+# same seeds written fresh by `fuzz-seeds` with the code being fuzzed (.build-fuzz/seeds/<target>/).
 #
 #   Tools/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     fuzz (default: 120 s each, every target)
 #   Tools/fuzz.sh --replay TARGET FILE...               run one target over saved inputs (a finding)
@@ -15,6 +16,17 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="$root/.build-fuzz"
 corpus_seeds="$root/Tools/Fuzz/Corpus"
 targets_all=(fuzz-trail-json fuzz-trail-binary fuzz-trail-text fuzz-trail-keys fuzz-manifest fuzz-url fuzz-payload fuzz-payload-formats)
+# Swift's own crash backtracer is slow and interactive; libFuzzer reports traps (SIGILL) itself.
+export SWIFT_BACKTRACE=enable=no
+
+# The libFuzzer dictionary (Tools/Fuzz/Dictionaries) a target's mutations draw tokens from.
+dictionary() {
+    case "$1" in
+        fuzz-payload*) echo "$root/Tools/Fuzz/Dictionaries/payload.dict" ;;
+        fuzz-trail-*) echo "$root/Tools/Fuzz/Dictionaries/trail.dict" ;;
+        *) echo "$root/Tools/Fuzz/Dictionaries/manifest.dict" ;;
+    esac
+}
 
 build() {
     echo "Building the fuzz targets (swift build, -sanitize=fuzzer,address) ..." >&2
@@ -41,6 +53,10 @@ targets=("$@")
 
 build
 mkdir -p "$scratch/corpus" "$scratch/findings" "$scratch/logs"
+# Fresh seeds from the code being fuzzed: the binary trail format may have changed since the committed seeds
+# were written, and a seed that no longer decodes teaches the fuzzer nothing about the decoder.
+rm -rf "$scratch/seeds"
+"$scratch/debug/fuzz-seeds" "$scratch/seeds" >/dev/null
 found_any=0
 printf "%-22s %8s %12s %10s %9s  %s\n" target seconds executions "execs/s" findings "log" 
 for target in "${targets[@]}"; do
@@ -53,7 +69,8 @@ for target in "${targets[@]}"; do
     # -timeout: an input running over 5 s is a hang; -rss_limit_mb: over 2 GiB is an out-of-memory finding.
     status=0
     nice -n 10 "$scratch/debug/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=16384 \
-        -print_final_stats=1 -artifact_prefix="$findings/" "$work" "$corpus_seeds/$target" >"$log" 2>&1 || status=$?
+        -dict="$(dictionary "$target")" -print_final_stats=1 -artifact_prefix="$findings/" "$work" "$corpus_seeds/$target" "$scratch/seeds/$target" \
+        >"$log" 2>&1 || status=$?
     elapsed=$(( $(date +%s) - start ))
     runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1 || true)
     [[ -n "$runs" ]] || runs=$(grep -oE "^Done [0-9]+ runs" "$log" | grep -oE "[0-9]+" | tail -1 || true)
