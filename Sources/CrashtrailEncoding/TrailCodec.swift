@@ -19,10 +19,10 @@ public struct TrailCodec: Sendable {
         public var maximumInflatedSize: Int
         /// The most bytes an encoded input may have before decoding (16 MiB by default).
         public var maximumInputSize: Int
-        /// The most steps a decoded trail may have (100,000 by default).
+        /// The most steps a decoded trail may have (200,000 by default, 400 times what a recorder keeps by default).
         ///
         /// A few kilobytes of deflate can hold millions of steps, so the count is checked before any step is
-        /// built. Recorders keep 500 by default.
+        /// built.
         public var maximumSteps: Int
 
         /// Limits for decoding.
@@ -30,7 +30,7 @@ public struct TrailCodec: Sendable {
         ///   - maximumInflatedSize: the most bytes a body may inflate to.
         ///   - maximumInputSize: the most bytes of encoded input.
         ///   - maximumSteps: the most steps a trail may have.
-        public init(maximumInflatedSize: Int = 16 << 20, maximumInputSize: Int = 16 << 20, maximumSteps: Int = 100_000) {
+        public init(maximumInflatedSize: Int = 16 << 20, maximumInputSize: Int = 16 << 20, maximumSteps: Int = 200_000) {
             self.maximumInflatedSize = maximumInflatedSize
             self.maximumInputSize = maximumInputSize
             self.maximumSteps = maximumSteps
