@@ -39,6 +39,7 @@ public struct TrailCodec: Sendable {
 
     /// The dictionaries of the manifests the codec was given, in order.
     public let dictionaries: [ManifestDictionary]
+    /// The bounds decoding enforces.
     public let limits: Limits
 
     /// A codec that knows `manifests`.

@@ -59,6 +59,11 @@ public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The trail problem underneath an ``Code/invalidTrail`` error.
     public var trailError: TrailError?
 
+    /// An error with its code and a message that says what was wrong and how to fix it.
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: what was wrong, naming the field, part or size involved.
+    ///   - trailError: the trail problem underneath, for ``Code/invalidTrail``.
     public init(_ code: Code, _ message: String, trailError: TrailError? = nil) {
         self.code = code
         self.message = message

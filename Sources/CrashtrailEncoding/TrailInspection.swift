@@ -14,6 +14,7 @@ public struct TrailInspection: Hashable, Sendable {
     public var dictionarySource: String?
     /// The trail's bundle ID.
     public var app: String
+    /// The number of steps the trail keeps.
     public var stepCount: Int
     /// Bytes of the input as given.
     public var inputSize: Int
