@@ -54,4 +54,15 @@ struct NavigatorTests {
         #expect(navigator.open(url: "piratebay://nowhere").map(\.kind) == [.unknownURL])
         #expect(navigator.state == before)
     }
+
+    @Test("A step time near Int64.max saturates the transition instead of trapping")
+    func extremeTimes() throws {
+        var engine = NavigationEngine(manifest: try Self.manifest())
+        engine.apply(Step(t: 0, .satisfy("signedIn")))
+        engine.apply(Step(t: .max - 1, .present(Destination("compose", ["id": "P-1"]))))
+        let anomalies = engine.apply(Step(t: .max, .dismiss))
+        #expect(anomalies.map(\.kind) == [.transitionCollision])
+        #expect(anomalies.first?.detail.contains("came 1 ms after step 1") == true)
+        #expect(engine.state.modals.count == 1)
+    }
 }

@@ -8,8 +8,9 @@ public struct NavigationEngine: Sendable {
     public private(set) var state: NavigationState
     /// How many steps have been applied; the next step's index.
     public private(set) var stepCount: Int = 0
-    /// The modal transition running, if any: when it ends and which step started it.
-    public private(set) var transition: (end: Int64, step: Int)?
+    /// The last modal transition started, if any: when it started and which step started it. It runs for
+    /// `manifest.modalTransition` milliseconds.
+    public private(set) var transition: (start: Int64, step: Int)?
 
     /// An engine at `state`, or at the manifest's launch state. No transition runs at the start.
     public init(manifest: Manifest, state: NavigationState? = nil) {
@@ -19,7 +20,10 @@ public struct NavigationEngine: Sendable {
 
     /// Whether a modal transition is still running at time `t`.
     public func isTransitionRunning(at t: Int64) -> Bool {
-        transition.map { t < $0.end } ?? false
+        guard let transition else { return false }
+        // Compare the elapsed time rather than an end time, which could overflow near Int64.max.
+        let (elapsed, overflow) = t.subtractingReportingOverflow(transition.start)
+        return !overflow && elapsed < manifest.modalTransition
     }
 
     /// Applies one step and returns its anomalies, in SPEC order.
@@ -28,7 +32,7 @@ public struct NavigationEngine: Sendable {
         let index = stepCount
         stepCount += 1
         var context = StepContext(index: index)
-        let running = transition.flatMap { step.t < $0.end ? $0 : nil }
+        let running = isTransitionRunning(at: step.t) ? transition : nil
         let snapshot = running == nil ? nil : state
         // Steps only append or remove the topmost modal, or remove them all, so the list of modal roots changed
         // exactly when the count or the topmost root changed. Keeping only these avoids copying the modals.
@@ -45,10 +49,10 @@ public struct NavigationEngine: Sendable {
             context.anomalies.append(
                 NavigationAnomaly(
                     step: index, kind: .transitionCollision,
-                    detail: "step \(index) (\(step.op.name)) came \(step.t - (running.end - manifest.modalTransition)) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
+                    detail: "step \(index) (\(step.op.name)) came \(step.t - running.start) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
                     after: running.step))
         } else {
-            transition = (step.t + manifest.modalTransition, index)
+            transition = (step.t, index)
         }
         return context.anomalies
     }
