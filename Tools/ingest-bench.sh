@@ -50,6 +50,10 @@ rm -rf "$DIR/store.sqlite"* "$DIR/python.sqlite"* "$DIR/quarantine"
 read -r CT_S CT_RSS CT_CPU < <(measure crashtrail "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
     --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
 CT_N=$(python3 -c "import json,sys; s=json.load(open('$DIR/crashtrail.out')); print(s['stored'])")
+UNDECODABLE=$(python3 -c "import json; s=json.load(open('$DIR/crashtrail.out')); print(s['trails']['undecodable'] + s['rejectedByReason'].get('undecodable-trail', 0))")
+if [ "$UNDECODABLE" != "0" ]; then
+    echo "WARNING: $UNDECODABLE trails did not decode: the corpus in $DIR was made by another trail encoder; delete it and run again." >&2
+fi
 read -r RE_S RE_RSS RE_CPU < <(measure crashtrail-rerun "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
     --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
 read -r PY_S PY_RSS PY_CPU < <(measure python python3 Tools/ingest_baseline.py store "$DIR/reports" "$DIR/python.sqlite")
