@@ -225,6 +225,19 @@ struct IngestPipelineTests {
         #expect(try store.allRecords().map(\.id) == ["A", "B"])
     }
 
+    @Test func linksBackIntoTheFolderAreNotFollowedAgain() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try TestFiles.write(Self.crashtrailReport(id: "one", reason: "x"), to: inputs.appendingPathComponent("one.json"))
+        for name in ["a", "b"] {
+            try FileManager.default.createSymbolicLink(atPath: inputs.appendingPathComponent(name).path, withDestinationPath: ".")
+        }
+        let summary = try TestFiles.ingest([inputs.path], store: try TestFiles.memoryStore(), folder: folder)
+        #expect(summary.inputs == 1)
+        #expect(summary.stored == 1)
+    }
+
     @Test func anEnvelopeMayHoldTwoEventsAndItemsWithoutLength() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,12 +1,20 @@
 import Foundation
 
 /// Walks files and folders lazily, in a stable order (each folder's entries sorted by name, depth first), so
-/// memory stays flat however many files there are and two runs see the same order.
+/// memory stays flat however many files there are and two runs see the same order. Each folder is listed once,
+/// however many symbolic links lead to it, so a link back into the tree cannot make the walk endless.
 struct InputWalker: Sequence, IteratorProtocol {
     private var pending: [String]
     private var excluded: Set<String>
     private var excludedNames: Set<String>
+    /// Folders already listed, by device and inode, so links back into the tree are not followed again.
+    private var visitedFolders: Set<FolderID> = []
     private let fileManager = FileManager()
+
+    private struct FolderID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
 
     /// - Parameters:
     ///   - paths: Files and folders, in the order given.
@@ -32,6 +40,11 @@ struct InputWalker: Sequence, IteratorProtocol {
             guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
             if isExcluded(path) { continue }
             guard isDirectory.boolValue else { return path }
+            var status = stat()
+            if stat(path, &status) == 0 {
+                let id = FolderID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                guard visitedFolders.insert(id).inserted else { continue }
+            }
             guard let names = try? fileManager.contentsOfDirectory(atPath: path) else { return path }
             let base = path.hasSuffix("/") ? path : path + "/"
             for name in names.sorted(by: >) where !name.hasPrefix(".") {
