@@ -14,7 +14,7 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
     public var joinTolerance: Int64
-    /// Files never read as inputs: the store and its `-wal`, `-shm` and `-journal` siblings.
+    /// Files never read as inputs: the store and its `-wal`, `-shm`, `-journal` and `.lock` siblings.
     public var excludedFiles: [String]
     /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`
     /// and quarantined by reference (a reason file naming them), not copied.
@@ -38,8 +38,9 @@ public struct IngestOptions: Sendable {
         self.maximumTrailSteps = max(1, maximumTrailSteps)
     }
 
-    /// The store file at `path` and the files SQLite keeps beside it, to exclude from the inputs.
+    /// The store file at `path`, the files SQLite keeps beside it and the store's open lock, to exclude from
+    /// the inputs.
     public static func storeFiles(_ path: String) -> [String] {
-        [path, path + "-wal", path + "-shm", path + "-journal"]
+        [path, path + "-wal", path + "-shm", path + "-journal", path + ".lock"]
     }
 }

@@ -21,9 +21,20 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// Opens (creating if needed) the store file at `path`, in WAL mode.
+    /// Opens (creating if needed) the store file at `path`, in WAL mode. Jobs opening the same new store at once
+    /// take turns (an exclusive lock on `path.lock`), so none of them fails on the other's half-made tables.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
     public static func open(path: String) throws(StoreError) -> ReportStore {
+        // Jobs that start together on a new store would race to switch it to WAL and to create its tables;
+        // an exclusive lock on a file beside it serializes opening and migrating (it is released at once).
+        let lock = Foundation.open(path + ".lock", O_CREAT | O_RDWR, 0o644)
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer {
+            if lock >= 0 {
+                flock(lock, LOCK_UN)
+                close(lock)
+            }
+        }
         let pool: DatabasePool
         do {
             var configuration = Configuration()
