@@ -52,19 +52,21 @@ struct IngestCrashSafetyTests {
         func expectSame(as other: StoreSnapshot, _ what: String) {
             #expect(other.integrity == ["ok"], "\(what): integrity_check says \(other.integrity.prefix(5))")
             #expect(other.duplicatedHashes.isEmpty, "\(what): \(other.duplicatedHashes.count) payloads stored more than once")
-            let expected = Set(snapshot.copiesByHash.keys)
-            let actual = Set(other.copiesByHash.keys)
-            #expect(
-                actual == expected,
-                "\(what): \(expected.subtracting(actual).count) payloads lost, \(actual.subtracting(expected).count) unexpected")
+            // Compared outside #expect, which would print both sets whole.
+            let lostPayloads = Set(snapshot.copiesByHash.keys).subtracting(other.copiesByHash.keys).count
+            let unexpectedPayloads = Set(other.copiesByHash.keys).subtracting(snapshot.copiesByHash.keys).count
+            #expect(lostPayloads == 0, "\(what): \(lostPayloads) payloads lost")
+            #expect(unexpectedPayloads == 0, "\(what): \(unexpectedPayloads) payloads that the reference does not have")
             #expect(other.reports.count == snapshot.reports.count, "\(what): \(other.reports.count) reports, expected \(snapshot.reports.count)")
             let lost = snapshot.quarantinedInputs.subtracting(other.quarantinedInputs)
             let extra = other.quarantinedInputs.subtracting(snapshot.quarantinedInputs)
+            let quarantineAgrees = lost.isEmpty && extra.isEmpty
             #expect(
-                lost.isEmpty && extra.isEmpty,
+                quarantineAgrees,
                 "\(what): quarantine lacks \(lost.count) (\(lost.sorted().prefix(3))) and has \(extra.count) extra (\(extra.sorted().prefix(3)))")
             let changed = snapshot.quarantine.keys.filter { other.quarantine[$0] != nil && other.quarantine[$0] != snapshot.quarantine[$0] }
-            #expect(changed.isEmpty, "\(what): \(changed.count) quarantined copies differ: \(changed.sorted().prefix(3))")
+            let changedCount = changed.count
+            #expect(changedCount == 0, "\(what): \(changedCount) quarantined copies differ: \(changed.sorted().prefix(3))")
             // Temporaries a kill left (other.leftovers) are checked by QuarantineLeftoverTests (finding F7).
         }
     }
