@@ -1,9 +1,10 @@
 import CZlib
 
+// This is the only file of the project that imports `CZlib`: raw deflate for trail bodies (`RawDeflate`) and
+// zlib streams for whole payloads (`ZlibStream`), both over the system zlib.
+
 /// Raw deflate and inflate (RFC 1951, no zlib or gzip wrapper: the trail header carries its own length and
 /// checksum) over the system zlib, with an optional preset dictionary and a hard cap on inflated output.
-///
-/// This is the only file that imports `CZlib`.
 enum RawDeflate {
     /// Why inflating failed.
     enum Failure: Error, Equatable {
@@ -154,5 +155,54 @@ enum RawDeflate {
         bytes.withUnsafeBufferPointer { buffer in
             UInt32(truncatingIfNeeded: CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
         }
+    }
+}
+
+/// One-shot zlib streams (RFC 1950), for keeping whole payloads compressed (the collector's raw crash payloads).
+public enum ZlibStream {
+    /// Why a stream could not be restored.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The zlib stream of `bytes` at `level` (1, fastest, to 9, smallest).
+    /// - Returns: the stream; empty only if zlib runs out of memory.
+    public static func compressed(_ bytes: UnsafeBufferPointer<UInt8>, level: Int32 = 1) -> [UInt8] {
+        var capacity = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(capacity))
+        let status = output.withUnsafeMutableBufferPointer { out in
+            // `compress2` takes a non-null source even for an empty input.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
+                compress2(
+                    out.baseAddress, &capacity, bytes.baseAddress ?? UnsafePointer(empty.baseAddress),
+                    uLong(bytes.count), level)
+            }
+        }
+        // compress2 only fails for a too-small buffer or no memory; compressBound rules out the first.
+        guard status == Z_OK else { return [] }
+        output.removeLast(output.count - Int(capacity))
+        return output
+    }
+
+    /// Restores exactly `size` bytes from a zlib stream.
+    /// - Parameters:
+    ///   - bytes: the stream.
+    ///   - size: how many bytes it must inflate to; no more are ever allocated.
+    /// - Returns: the inflated bytes.
+    /// - Throws: `Failure` when the stream is corrupt or does not inflate to exactly `size` bytes.
+    public static func decompressed(_ bytes: [UInt8], size: Int) throws(Failure) -> [UInt8] {
+        guard size > 0 else { return [] }
+        var output = [UInt8](repeating: 0, count: size)
+        var produced = uLong(size)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                uncompress(out.baseAddress, &produced, input.baseAddress, uLong(input.count))
+            }
+        }
+        guard status == Z_OK, Int(produced) == size else {
+            throw Failure(message: "zlib status \(status), \(produced) of \(size) bytes")
+        }
+        return output
     }
 }
