@@ -37,12 +37,14 @@ struct Quarantine {
         try writeReason(name: name, source: source, reason: reason)
     }
 
-    /// The prefix of a file being written; a run killed mid-write leaves one, and the next run removes it.
+    /// The prefix of a file being written, followed by the writing process's ID; a run killed mid-write leaves
+    /// one, and a later run removes it once that process is gone.
     static let temporaryPrefix = ".crashtrail-partial-"
 
-    /// Writes `data` under a temporary name, then renames it into place, so a copy is whole or absent.
+    /// Writes `data` under a temporary name of this process, then renames it into place, so a copy is whole or
+    /// absent, and jobs quarantining the same input at once never take each other's temporaries.
     private func write(_ data: Data, as name: String) throws {
-        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + name)
+        let temporary = directory.appendingPathComponent("\(Self.temporaryPrefix)\(getpid())-\(name)")
         try data.write(to: temporary)
         guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
             let code = errno
@@ -51,11 +53,16 @@ struct Quarantine {
         }
     }
 
-    /// Removes what killed runs left: partial copies, and Foundation's atomic-write temporaries of older builds.
+    /// Removes what killed runs left: temporaries of processes that are no longer running.
     func removeLeftovers() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(".dat.nosync") {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        for name in names where name.hasPrefix(Self.temporaryPrefix) {
+            let pidText = name.dropFirst(Self.temporaryPrefix.count).prefix { $0.isNumber }
+            guard let pid = pid_t(pidText), pid != getpid() else { continue }
+            // kill with signal 0 only asks whether the process exists.
+            if kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
         }
     }
 
