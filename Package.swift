@@ -74,7 +74,7 @@ let package = Package(
         // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
         .executableTarget(
             name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding"], path: "Tools/TrailBench"),
-        // Only tests use this: conformance-suite loading, generators, temporary folders.
+        // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
             dependencies: ["CrashtrailCore"]
@@ -111,7 +111,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "crashtrail-replay-bench",
-            dependencies: ["CrashtrailCore", "CrashtrailReplay"],
+            dependencies: ["CrashtrailCore", "CrashtrailReplay", "CrashtrailTestSupport"],
             path: "Tools/ReplayBench"
         ),
         .executableTarget(

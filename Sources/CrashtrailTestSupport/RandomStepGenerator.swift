@@ -26,21 +26,11 @@ public struct RandomStepGenerator {
                 placeholder.type == .int
                 ? .int(Int64.random(in: -5...99, using: &random))
                 : .string(["L-1", "L-42", "P-7", "a b/c", "ø"].randomElement(using: &random) ?? "x")
-            insert(value, at: placeholder.path[...], into: &payload)
+            Destination.setValue(value, atPath: placeholder.path[...], in: &payload)
         }
         return Destination(spec.name, payload)
     }
 
-    private func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout [String: JSONValue]) {
-        guard let key = path.first else { return }
-        if path.count == 1 {
-            object[key] = value
-            return
-        }
-        var nested = object[key]?.objectValue ?? [:]
-        insert(value, at: path.dropFirst(), into: &nested)
-        object[key] = .object(nested)
-    }
 
     private mutating func nextStep() -> Step {
         // Mostly short gaps, sometimes inside a modal transition, sometimes long pauses.

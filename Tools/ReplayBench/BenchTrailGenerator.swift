@@ -1,23 +1,19 @@
 import CrashtrailCore
+import CrashtrailTestSupport
 
 /// A seeded generator of realistic trails for the benchmark: mostly pushes and pops, some presents,
 /// dismisses, tab switches, deep links and flows, with gaps that sometimes collide with a transition.
 struct BenchTrailGenerator {
     let manifest: Manifest
-    private var state: UInt64
+    private var random: SplitMix64
 
     init(manifest: Manifest, seed: UInt64) {
         self.manifest = manifest
-        self.state = seed
+        self.random = SplitMix64(seed: seed)
     }
 
-    /// SplitMix64.
     private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     private mutating func below(_ bound: Int) -> Int {

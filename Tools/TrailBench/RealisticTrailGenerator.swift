@@ -130,7 +130,7 @@ struct RealisticTrailGenerator {
         var payload: [String: JSONValue] = [:]
         for placeholder in spec.route?.placeholders ?? [] {
             let value = value(for: placeholder, in: spec.name)
-            Self.insert(value, at: placeholder.path[...], into: &payload)
+            Destination.setValue(value, atPath: placeholder.path[...], in: &payload)
         }
         return Destination(spec.name, payload)
     }
@@ -141,7 +141,7 @@ struct RealisticTrailGenerator {
         var payload: [String: JSONValue] = [:]
         for placeholder in spec.route?.placeholders ?? [] {
             let value = value(for: placeholder, in: spec.name)
-            Self.insert(value, at: placeholder.path[...], into: &payload)
+            Destination.setValue(value, atPath: placeholder.path[...], in: &payload)
         }
         return Destination(spec.name, payload)
     }
@@ -177,14 +177,4 @@ struct RealisticTrailGenerator {
         }
     }
 
-    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout [String: JSONValue]) {
-        guard let key = path.first else { return }
-        if path.count == 1 {
-            object[key] = value
-            return
-        }
-        var nested = object[key]?.objectValue ?? [:]
-        insert(value, at: path.dropFirst(), into: &nested)
-        object[key] = .object(nested)
-    }
 }

@@ -43,6 +43,25 @@ public struct Destination: Hashable, Sendable {
         Self.value(atPath: path, in: payload)
     }
 
+    /// Sets the value at a dotted path into the payload, making the nested objects on the way
+    /// (`["id", "rawValue"]` gives `{"id":{"rawValue":…}}`).
+    public mutating func setValue(_ value: JSONValue, atPath path: [String]) {
+        Self.setValue(value, atPath: path[...], in: &payload)
+    }
+
+    /// Sets the value at a dotted path into a payload, making the nested objects on the way; a step that meets a
+    /// non-object replaces it with an object.
+    public static func setValue(_ value: JSONValue, atPath path: ArraySlice<String>, in payload: inout [String: JSONValue]) {
+        guard let key = path.first else { return }
+        if path.count == 1 {
+            payload[key] = value
+            return
+        }
+        var nested = payload[key]?.objectValue ?? [:]
+        setValue(value, atPath: path.dropFirst(), in: &nested)
+        payload[key] = .object(nested)
+    }
+
     static func value(atPath path: [String], in payload: [String: JSONValue]) -> JSONValue? {
         guard let first = path.first, var value = payload[first] else { return nil }
         for key in path.dropFirst() {

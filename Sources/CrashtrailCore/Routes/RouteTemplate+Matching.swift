@@ -67,20 +67,10 @@ extension RouteTemplate {
             guard let int = parseInteger(text) else { return false }
             value = .int(int)
         }
-        insert(value, at: placeholder.path[...], into: &payload)
+        Destination.setValue(value, atPath: placeholder.path[...], in: &payload)
         return true
     }
 
-    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout [String: JSONValue]) {
-        guard let key = path.first else { return }
-        if path.count == 1 {
-            object[key] = value
-            return
-        }
-        var nested = object[key]?.objectValue ?? [:]
-        insert(value, at: path.dropFirst(), into: &nested)
-        object[key] = .object(nested)
-    }
 
     /// `-?[0-9]+` within 64 bits.
     static func parseInteger(_ text: String) -> Int64? {
