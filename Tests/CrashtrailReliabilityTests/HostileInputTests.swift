@@ -38,7 +38,8 @@ struct HostileInputTests {
         #expect(rejected == names.count - hidden, "\(result.stdout)")
         let snapshot = try StoreSnapshot.read(store: folder.url.appendingPathComponent("s.sqlite"), quarantine: quarantine)
         #expect(snapshot.quarantinedInputs.count == rejected, "quarantine holds \(snapshot.quarantinedInputs.sorted())")
-        let contents = Set(snapshot.quarantine.filter { !$0.key.hasSuffix(".reason.txt") }.values.map { String(decoding: $0, as: UTF8.self) })
+        let contents = Set(
+            snapshot.quarantine.filter { !$0.key.hasSuffix(".reason.txt") }.values.map { String(decoding: $0, as: UTF8.self) })
         #expect(contents.count == rejected, "some refused inputs overwrote others in the quarantine folder")
         for name in snapshot.quarantine.keys {
             #expect(!name.hasPrefix(".") && !name.contains("/") && name.utf8.count <= 255, "\(name)")
@@ -79,8 +80,11 @@ struct HostileInputTests {
         let folder = try TemporaryFolder("crashtrail-bytes")
         defer { folder.remove() }
         let cases: [(String, [UInt8])] = [
-            ("invalid-utf8-in-string", Array(Self.report(id: "U1").utf8.dropLast(1)) + Array(#","device":""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)),
-            ("overlong-utf8", Array(Self.report(id: "U2", extra: #","device":"\#u{0}""#).utf8) .map { $0 == 0 ? 0xC0 : $0 }),
+            (
+                "invalid-utf8-in-string",
+                Array(Self.report(id: "U1").utf8.dropLast(1)) + Array(#","device":""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)
+            ),
+            ("overlong-utf8", Array(Self.report(id: "U2", extra: #","device":"\#u{0}""#).utf8).map { $0 == 0 ? 0xC0 : $0 }),
             ("nul-in-string", Array(Self.report(id: "U3").utf8.dropLast(1)) + Array(#","device":"a"#.utf8) + [0] + Array(#"b"}"#.utf8)),
             ("escaped-nul-id", Array(Self.report(id: #"U4\u0000"#).utf8)),
             ("nul-bytes", [UInt8](repeating: 0, count: 4096)),
@@ -89,7 +93,10 @@ struct HostileInputTests {
             ("bom", [0xEF, 0xBB, 0xBF] + Array(Self.report(id: "U7").utf8)),
             ("lone-surrogate-escape", Array(Self.report(id: #"U8\ud800"#).utf8)),
             ("ct1-with-nul", Array(Self.report(id: "U9", extra: #","trail":"ct1:AAAA\u0000""#).utf8)),
-            ("trail-invalid-utf8", Array(Self.report(id: "U10", extra: #","trail":{"version":1,"app":{"bundleID":""#).utf8) + [0xFF] + Array(#""}}"#.utf8)),
+            (
+                "trail-invalid-utf8",
+                Array(Self.report(id: "U10", extra: #","trail":{"version":1,"app":{"bundleID":""#).utf8) + [0xFF] + Array(#""}}"#.utf8)
+            ),
         ]
         for (name, bytes) in cases {
             let url = folder.url.appendingPathComponent("in/\(name).json")
@@ -144,11 +151,15 @@ struct HostileInputTests {
         input += Array(("{\"event_id\":\"e2\",\"issue_id\":" + String(repeating: "[", count: 100_000)).utf8) + [0x0A]
         input += [0, 0, 0, 0x0A]
         input += Array(#"{"event_id":"e3","issue_id":"\#u{1}"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8) + [0x0A]
-        input += Array(#"{"event_id":"e4","issue_id":"i","custom_keys":[],"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 4_000) + Array(#""}"#.utf8) + [0x0A]
+        input +=
+            Array(#"{"event_id":"e4","issue_id":"i","custom_keys":[],"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 4_000)
+            + Array(#""}"#.utf8) + [0x0A]
         input += [0x0A, 0x0A]
         let result = try ReliabilityCLI.require().run(
-            ["ingest", "-", "--store", folder.url.appendingPathComponent("s.sqlite").path, "--quarantine",
-             folder.url.appendingPathComponent("q").path, "--json", "--quiet", "--max-payload-size", "2000"],
+            [
+                "ingest", "-", "--store", folder.url.appendingPathComponent("s.sqlite").path, "--quarantine",
+                folder.url.appendingPathComponent("q").path, "--json", "--quiet", "--max-payload-size", "2000",
+            ],
             stdin: input, directory: folder.url)
         #expect(result.status == 0, "\(ReliabilityCLI.describe(result))")
         let summary = (try? JSONParser.parse(result.stdout))?.objectValue ?? [:]

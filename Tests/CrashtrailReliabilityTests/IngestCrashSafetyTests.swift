@@ -3,8 +3,9 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// `crashtrail ingest` killed with SIGKILL at random moments, and raced by other ingest jobs on the same store:
-/// afterwards every accepted report is stored exactly once, the quarantine folder agrees, and SQLite finds
+/// `crashtrail ingest` killed with SIGKILL at random moments, and raced by other jobs on the same store.
+///
+/// Afterwards every accepted report is stored exactly once, the quarantine folder agrees, and SQLite finds
 /// the file sound. The same tests at a larger scale: `Tools/reliability-scale.sh`.
 @Suite("Ingest crash safety and concurrency", .serialized)
 struct IngestCrashSafetyTests {
@@ -57,13 +58,16 @@ struct IngestCrashSafetyTests {
             let unexpectedPayloads = Set(other.copiesByHash.keys).subtracting(snapshot.copiesByHash.keys).count
             #expect(lostPayloads == 0, "\(what): \(lostPayloads) payloads lost")
             #expect(unexpectedPayloads == 0, "\(what): \(unexpectedPayloads) payloads that the reference does not have")
-            #expect(other.reports.count == snapshot.reports.count, "\(what): \(other.reports.count) reports, expected \(snapshot.reports.count)")
+            #expect(
+                other.reports.count == snapshot.reports.count, "\(what): \(other.reports.count) reports, expected \(snapshot.reports.count)"
+            )
             let lost = snapshot.quarantinedInputs.subtracting(other.quarantinedInputs)
             let extra = other.quarantinedInputs.subtracting(snapshot.quarantinedInputs)
             let quarantineAgrees = lost.isEmpty && extra.isEmpty
             #expect(
                 quarantineAgrees,
-                "\(what): quarantine lacks \(lost.count) (\(lost.sorted().prefix(3))) and has \(extra.count) extra (\(extra.sorted().prefix(3)))")
+                "\(what): quarantine lacks \(lost.count) (\(lost.sorted().prefix(3))) and has \(extra.count) extra (\(extra.sorted().prefix(3)))"
+            )
             let changed = snapshot.quarantine.keys.filter { other.quarantine[$0] != nil && other.quarantine[$0] != snapshot.quarantine[$0] }
             let changedCount = changed.count
             #expect(changedCount == 0, "\(what): \(changedCount) quarantined copies differ: \(changed.sorted().prefix(3))")
@@ -104,7 +108,8 @@ struct IngestCrashSafetyTests {
             "scale: kill test: \(reference.corpus.files) files (\(reference.corpus.distinctPayloads) payloads, \(reference.corpus.refused) refused), full run \(String(format: "%.2f", reference.seconds)) s, \(Self.kills) SIGKILLs (\(killedRunning) mid-run), then \(snapshot.reports.count) reports, integrity \(snapshot.integrity), \(snapshot.duplicatedHashes.count) stored twice"
         )
         // And one more run adds nothing: ingest is idempotent after crashes too.
-        let (again, summary) = try ReliabilityCLI.ingest([reference.inputs.path], store: store, quarantine: quarantine, in: reference.folder.url)
+        let (again, summary) = try ReliabilityCLI.ingest(
+            [reference.inputs.path], store: store, quarantine: quarantine, in: reference.folder.url)
         #expect(again.status == 0)
         #expect(ReliabilityCLI.count(summary, "stored") == 0, "\(again.stdout)")
     }

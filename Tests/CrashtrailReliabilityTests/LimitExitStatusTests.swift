@@ -28,7 +28,9 @@ struct LimitExitStatusTests {
         let folder = try TemporaryFolder("crashtrail-limit-ingest")
         defer { folder.remove() }
         let bomb = DeflateBomb.binaryTrail(declaredLength: 100, inflatedSize: 64 << 20)
-        let text = "ct1:" + Data(bomb).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        let text =
+            "ct1:"
+            + Data(bomb).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         try folder.write(#"{"crashtrail":1,"id":"bombed","time":"2026-11-02T14:50:00Z","trail":"\#(text)"}"#, to: "in/report.json")
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("trails"), withIntermediateDirectories: true)
@@ -55,7 +57,8 @@ struct LimitExitStatusTests {
         let folder = try TemporaryFolder("crashtrail-limit-size")
         defer { folder.remove() }
         let reason = String(repeating: "x", count: 5_000)
-        try folder.write(#"{"crashtrail":1,"id":"big","time":"2026-11-02T14:50:00Z","exception":{"reason":"\#(reason)"}}"#, to: "in/big.json")
+        try folder.write(
+            #"{"crashtrail":1,"id":"big","time":"2026-11-02T14:50:00Z","exception":{"reason":"\#(reason)"}}"#, to: "in/big.json")
         try folder.write(#"{"crashtrail":1,"id":"small","time":"2026-11-02T14:50:00Z"}"#, to: "in/small.json")
         let quarantine = folder.url.appendingPathComponent("q")
         let (result, summary) = try ReliabilityCLI.ingest(

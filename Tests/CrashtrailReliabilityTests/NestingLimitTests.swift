@@ -32,7 +32,10 @@ struct NestingLimitTests {
         ("kscrash", #"{"report":{"id":"deep"},"crash":\#(objects),"user":{"crashtrail":\#(arrays)}}"#),
         ("crashlytics", #"{"event_id":"deep","issue_id":"i","custom_keys":\#(arrays)}"#),
         ("ips", #"{"bug_type":"309","incident_id":"deep"}"# + "\n" + #"{"threads":\#(arrays)}"#),
-        ("envelope", #"{"event_id":"00000000000000000000000000000003"}"# + "\n" + #"{"type":"event"}"# + "\n" + #"{"exception":\#(objects)}"#),
+        (
+            "envelope",
+            #"{"event_id":"00000000000000000000000000000003"}"# + "\n" + #"{"type":"event"}"# + "\n" + #"{"exception":\#(objects)}"#
+        ),
         ("unknown", objects),
     ]
 

@@ -21,6 +21,7 @@ struct PayloadCorpus {
     ///   - root: an empty folder.
     ///   - count: how many files.
     ///   - seed: the generator's seed; the same seed writes the same bytes.
+    /// - Returns: what was written and what ingesting it must give.
     /// - Throws: when a file cannot be written or a trail cannot be encoded.
     static func write(to root: URL, count: Int, seed: UInt64) throws -> PayloadCorpus {
         var random = SplitMix64(seed: seed)
@@ -142,7 +143,8 @@ struct PayloadCorpus {
     }
 
     static func ips(index: Int) -> [UInt8] {
-        let header = #"{"bug_type":"309","incident_id":"A1B2C3D4-0000-4000-8000-\#(String(hexID(index).suffix(12)))","app_version":"1.0","build_version":"7","bundleID":"com.example.reliability","os_version":"iPhone OS 18.1 (22B83)","timestamp":"2026-11-02 14:50:00.00 +0000","name":"Reliable"}"#
+        let header =
+            #"{"bug_type":"309","incident_id":"A1B2C3D4-0000-4000-8000-\#(String(hexID(index).suffix(12)))","app_version":"1.0","build_version":"7","bundleID":"com.example.reliability","os_version":"iPhone OS 18.1 (22B83)","timestamp":"2026-11-02 14:50:00.00 +0000","name":"Reliable"}"#
         let body = """
             {"procLaunch":"2026-11-02 14:45:05.0000 +0000","captureTime":"2026-11-02 14:50:00.0000 +0000","pid":\(1000 + index),"modelCode":"iPhone15,2","exception":{"type":"EXC_CRASH","signal":"SIGABRT"},"faultingThread":0,"threads":[{"triggered":true,"frames":[{"imageIndex":0,"imageOffset":4096,"symbol":"abort"}]}],"usedImages":[{"name":"libsystem_c.dylib","path":"/usr/lib/system/libsystem_c.dylib"}]}
             """

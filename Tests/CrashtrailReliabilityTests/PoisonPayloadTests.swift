@@ -2,8 +2,9 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// Regression tests for /tmp/reliability-findings.md F3 and F4: single payloads of a few bytes that stopped the
-/// whole ingest job with a Swift runtime trap (so no run could ever finish over a folder holding one).
+/// Payloads of a few bytes that once stopped the whole ingest job (regression tests for findings F3 and F4).
+///
+/// Each stopped the whole job with a Swift runtime trap, so no run could ever finish over a folder holding one.
 /// Each runs in its own `crashtrail ingest`, so one crash cannot hide another.
 @Suite("Poison payloads")
 struct PoisonPayloadTests {
@@ -20,7 +21,10 @@ struct PoisonPayloadTests {
         // F4: an all-digit timestamp beyond Int64 milliseconds trapped converting the Double.
         ("kscrash-timestamp.json", #"{"report":{"id":"KS-big","timestamp":"100000000000000000000000000000"},"crash":{}}"#),
         ("crashlytics-timestamp.json", #"{"event_id":"c","issue_id":"i","event_timestamp":"99999999999999999999999.5"}"#),
-        ("sentry-timestamp.json", #"{"event_id":"00000000000000000000000000000002","exception":{},"timestamp":"1000000000000000000000000"}"#),
+        (
+            "sentry-timestamp.json",
+            #"{"event_id":"00000000000000000000000000000002","exception":{},"timestamp":"1000000000000000000000000"}"#
+        ),
         ("crashtrail-time.json", #"{"crashtrail":1,"id":"t","time":"1000000000000000000000000"}"#),
         (
             "ips-launch.ips",

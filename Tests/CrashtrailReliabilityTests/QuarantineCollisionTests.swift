@@ -25,7 +25,9 @@ struct QuarantineCollisionTests {
         let snapshot = try StoreSnapshot.read(store: folder.url.appendingPathComponent("s.sqlite"), quarantine: quarantine)
         let copies = snapshot.quarantine.filter { !$0.key.hasSuffix(".reason.txt") }
         let contents = Set(copies.values.map { String(decoding: $0, as: UTF8.self) })
-        #expect(contents.count == names.count, "\(names.count) refused inputs, \(contents.count) distinct copies in \(snapshot.quarantine.keys.sorted())")
+        #expect(
+            contents.count == names.count,
+            "\(names.count) refused inputs, \(contents.count) distinct copies in \(snapshot.quarantine.keys.sorted())")
         let reasons = snapshot.quarantine.filter { $0.key.hasSuffix(".reason.txt") }
         #expect(reasons.count == names.count, "\(reasons.count) reason files for \(names.count) refused inputs")
     }

@@ -4,8 +4,10 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// The large-scale limits, run by `Tools/reliability-scale.sh` (they take minutes and gigabytes, so `swift test`
-/// skips them unless `RELIABILITY_SCALE` is set). Each prints what it measured.
+/// The large-scale limits, run by `Tools/reliability-scale.sh`.
+///
+/// They take minutes and gigabytes, so `swift test` skips them unless `RELIABILITY_SCALE` is set. Each prints
+/// what it measured.
 @Suite("Large-scale limits", .enabled(if: ProcessInfo.processInfo.environment["RELIABILITY_SCALE"] != nil), .serialized)
 struct ScaleTests {
     static let steps = Int(ProcessInfo.processInfo.environment["RELIABILITY_STEPS"] ?? "") ?? 10_000_000
@@ -74,7 +76,9 @@ struct ScaleTests {
         job.finish()
         let seconds = Date().timeIntervalSince(started)
         let result = (status: job.status, stdout: job.stdout, stderr: job.stderr)
-        print("scale: 200 MB payload -> status \(result.status) in \(String(format: "%.1f", seconds)) s, peak \(maxRSS >> 10) MiB: \(result.stdout)")
+        print(
+            "scale: 200 MB payload -> status \(result.status) in \(String(format: "%.1f", seconds)) s, peak \(maxRSS >> 10) MiB: \(result.stdout)"
+        )
         #expect(result.status == 0, "\(result.stderr.prefix(2000))")
         #expect(result.stdout.contains(#""inputs":2"#), "\(result.stdout)")
         // Refused by the 64 MiB default of --max-payload-size, quarantined by reference, the neighbour stored.

@@ -17,7 +17,8 @@ struct StoreFilesAsInputTests {
         let second = try runner.run(["ingest", ".", "--json", "--quiet"], directory: folder.url)
         // Then
         #expect(second.status == 0, "\(ReliabilityCLI.describe(second))")
-        let quarantined = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("crashtrail-quarantine").path)) ?? []
+        let quarantined =
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("crashtrail-quarantine").path)) ?? []
         #expect(quarantined.isEmpty, "the store's own files were quarantined: \(quarantined)")
         #expect(second.stdout.contains(#""inputs":1,"#), "\(second.stdout)")
     }

@@ -2,7 +2,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// Regression test for /tmp/reliability-findings.md F8: jobs that open a new store at the same moment.
+/// Jobs that open a new store at the same moment (regression test for finding F8).
+///
 /// The race is narrow (about 1 process in 80 failed), so it starts 8 jobs at once, 20 times over.
 @Suite("Jobs opening a new store together")
 struct StoreOpenRaceTests {

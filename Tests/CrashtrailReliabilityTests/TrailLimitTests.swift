@@ -25,7 +25,9 @@ struct TrailLimitTests {
         let binary = try #require(throws: TrailCodecError.self) { try codec.decodeBinary(bomb) }
         #expect(binary.code == .inflatedSizeOverCap)
         #expect(binary.message.contains("1048576-byte cap"), "\(binary.message)")
-        let text = "ct1:" + Data(bomb).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        let text =
+            "ct1:"
+            + Data(bomb).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let fromText = try #require(throws: TrailCodecError.self) { try codec.decode(text: text) }
         #expect(fromText.code == .inflatedSizeOverCap, "\(fromText)")

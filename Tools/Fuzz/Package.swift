@@ -9,7 +9,7 @@ let package = Package(
     name: "crashtrail-fuzz",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "crashtrail", path: "../.."),
+        .package(name: "crashtrail", path: "../..")
     ],
     targets: [
         // libFuzzer's driver, started by each entry point's `@main` (SwiftPM renames `main`, so libFuzzer's is unused).
@@ -24,9 +24,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fuzz-trail-json", dependencies: ["FuzzDriver", "FuzzSupport", core], path: "Sources/TrailJSONFuzz"),
-        .executableTarget(name: "fuzz-trail-binary", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailBinaryFuzz"),
-        .executableTarget(name: "fuzz-trail-text", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailTextFuzz"),
-        .executableTarget(name: "fuzz-trail-keys", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailKeysFuzz"),
+        .executableTarget(
+            name: "fuzz-trail-binary", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailBinaryFuzz"),
+        .executableTarget(
+            name: "fuzz-trail-text", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailTextFuzz"),
+        .executableTarget(
+            name: "fuzz-trail-keys", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding], path: "Sources/TrailKeysFuzz"),
         .executableTarget(name: "fuzz-manifest", dependencies: ["FuzzDriver", "FuzzSupport", core], path: "Sources/ManifestFuzz"),
         .executableTarget(name: "fuzz-url", dependencies: ["FuzzDriver", "FuzzSupport", core], path: "Sources/URLFuzz"),
         .executableTarget(

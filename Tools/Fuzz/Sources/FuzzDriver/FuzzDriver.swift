@@ -1,9 +1,9 @@
 import CLibFuzzer
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Starts libFuzzer with the process arguments (`-max_total_time=60 Corpus/x`, …) over `callback` and exits

@@ -1,7 +1,9 @@
 import CrashtrailCore
 import CrashtrailEncoding
 
-/// The codec invariants (SPEC section 6) for a trail some decoder accepted: it encodes in every form, and each
+/// Checks the codec invariants (SPEC section 6) for a trail some decoder accepted.
+///
+/// It encodes in every form, and each
 /// form decodes to the same canonical JSON. A broken invariant stops the fuzzer.
 /// - Parameters:
 ///   - trail: a decoded trail.

@@ -37,7 +37,9 @@ public enum FuzzManifests {
          }}
         """
 
-    /// Both manifests, parsed. Traps if they stop loading: that is a bug in the fuzz package, not an input.
+    /// Both manifests, parsed.
+    ///
+    /// Traps if they stop loading: that is a bug in the fuzz package, not an input.
     public static let all: [Manifest] = {
         do {
             return [try Manifest(yaml: tabsYAML, source: "fuzzboat.yml"), try Manifest(yaml: rootJSON, source: "lamp.json")]

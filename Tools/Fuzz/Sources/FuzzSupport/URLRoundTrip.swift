@@ -1,6 +1,8 @@
 import CrashtrailCore
 
-/// The routing invariants (SPEC section 3) every URL must keep under `manifest`:
+/// Checks the routing invariants (SPEC section 3) for one URL.
+///
+/// Every URL must keep them under `manifest`:
 ///
 /// - a URL that resolves to a destination has a URL for that destination (`url(for:)` is not nil);
 /// - that URL resolves to the same destination;

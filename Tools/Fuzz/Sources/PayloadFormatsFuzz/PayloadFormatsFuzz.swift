@@ -2,7 +2,9 @@ import CrashtrailCollector
 import FuzzDriver
 import FuzzSupport
 
-/// Each format's parser on its own, past detection: the first byte picks the format (its value modulo the
+/// Fuzzes each format's parser on its own, past detection.
+///
+/// The first byte picks the format (its value modulo the
 /// number of formats, in `ReportFormat.allCases` order), the rest is the payload. Every payload is parsed or
 /// refused with a `RejectionError`; an accepted one yields at least one payload of that format.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -6,7 +6,9 @@ import FuzzSupport
 
 let processor = PayloadProcessor(decoder: TrailCodec(manifests: FuzzManifests.all))
 
-/// A whole input as `crashtrail ingest` sees it (SPEC sections 7 and 8): detection, the format's parser, the
+/// Fuzzes a whole input as `crashtrail ingest` sees it (SPEC sections 7 and 8).
+///
+/// Detection, the format's parser, the
 /// embedded trail, signature, hash and compression. Every input ends as records or rejections, never a crash;
 /// each outcome names its source and every record has an ID.
 @_cdecl("LLVMFuzzerTestOneInput")

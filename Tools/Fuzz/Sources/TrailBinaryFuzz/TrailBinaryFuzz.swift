@@ -5,7 +5,9 @@ import FuzzSupport
 
 let codec = TrailCodec(manifests: FuzzManifests.all)
 
-/// The binary trail (SPEC section 6): any bytes are refused with a `TrailCodecError` or decode to a trail
+/// Fuzzes the binary trail (SPEC section 6).
+///
+/// Any bytes are refused with a `TrailCodecError` or decode to a trail
 /// that encodes again and decodes to the same canonical JSON. Form detection (`decode(_:)`) must agree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -5,7 +5,9 @@ import FuzzSupport
 
 let codec = TrailCodec(manifests: FuzzManifests.all)
 
-/// The `ct1:` text (SPEC section 6): any text is refused with a `TrailCodecError` or decodes to a trail that
+/// Fuzzes the `ct1:` text (SPEC section 6).
+///
+/// Any text is refused with a `TrailCodecError` or decodes to a trail that
 /// encodes again and decodes to the same canonical JSON. Form detection over the bytes must agree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
