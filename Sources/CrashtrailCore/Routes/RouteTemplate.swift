@@ -72,7 +72,9 @@ public struct RouteTemplate: Hashable, Sendable {
     /// - Throws: `RouteTemplateError` saying what cannot be read.
     public init(_ text: String) throws(RouteTemplateError) {
         self.text = text
-        guard let schemeEnd = text.range(of: "://") else {
+        // Delimiters are found among Unicode scalars, as `ParsedURL` finds them among UTF-8 bytes: a combining
+        // mark after "?", "&", "=" or "/" must not hide the delimiter (Characters would join them).
+        guard let schemeEnd = Self.scalarRange(of: "://", in: text[...]) else {
             throw RouteTemplateError("\"\(text)\" has no scheme; write it as scheme://host/path, e.g. myapp://item/{id}")
         }
         let scheme = String(text[..<schemeEnd.lowerBound])
@@ -85,18 +87,18 @@ public struct RouteTemplate: Hashable, Sendable {
         }
         self.scheme = scheme.lowercased()
         var rest = text[schemeEnd.upperBound...]
-        if rest.contains("#") { throw RouteTemplateError("\"\(text)\" has a fragment; templates cannot name one") }
+        if rest.unicodeScalars.contains("#") { throw RouteTemplateError("\"\(text)\" has a fragment; templates cannot name one") }
         var queryText: Substring?
-        if let questionMark = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: questionMark)...]
+        if let questionMark = rest.unicodeScalars.firstIndex(of: "?") {
+            queryText = rest[rest.unicodeScalars.index(after: questionMark)...]
             rest = rest[..<questionMark]
         }
-        let rawSegments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        let rawSegments = rest.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
         let authority = rawSegments.first ?? ""
-        if authority.contains("@") || authority.contains(":") {
+        if authority.unicodeScalars.contains("@") || authority.unicodeScalars.contains(":") {
             throw RouteTemplateError("\"\(text)\" has a port or user info; deep links name neither")
         }
-        if authority.contains("{") || authority.contains("}") {
+        if authority.unicodeScalars.contains("{") || authority.unicodeScalars.contains("}") {
             throw RouteTemplateError("\"\(text)\" has a placeholder in the host; the host must be literal")
         }
         var segments: [Part] = []
@@ -113,18 +115,18 @@ public struct RouteTemplate: Hashable, Sendable {
         var query: [(key: String, value: Part)] = []
         var writtenQuery: [Substring?] = []
         if let queryText {
-            for item in queryText.split(separator: "&") {
+            for item in queryText.unicodeScalars.split(separator: "&").map(Substring.init) {
                 let key: Substring
                 let value: Substring
-                if let equals = item.firstIndex(of: "=") {
+                if let equals = item.unicodeScalars.firstIndex(of: "=") {
                     key = item[..<equals]
-                    value = item[item.index(after: equals)...]
+                    value = item[item.unicodeScalars.index(after: equals)...]
                 } else {
                     key = item
                     value = ""
                 }
                 if key.isEmpty { throw RouteTemplateError("\"\(text)\" has a query item without a key") }
-                if key.contains("{") || key.contains("}") {
+                if key.unicodeScalars.contains("{") || key.unicodeScalars.contains("}") {
                     throw RouteTemplateError("\"\(text)\" has a placeholder in a query key; placeholders fill query values")
                 }
                 if query.contains(where: { $0.key == key }) {
@@ -157,36 +159,55 @@ public struct RouteTemplate: Hashable, Sendable {
     }
 
     private static func part(_ raw: Substring, in text: String) throws(RouteTemplateError) -> Part {
-        guard raw.contains("{") || raw.contains("}") else {
+        let scalars = raw.unicodeScalars
+        guard scalars.contains("{") || scalars.contains("}") else {
             guard let decoded = PercentEncoding.decode(raw) else {
                 throw RouteTemplateError("\"\(text)\" has a malformed percent escape in \"\(raw)\"")
             }
             return .literal(decoded)
         }
-        guard raw.first == "{", raw.last == "}", raw.count >= 2 else {
+        guard scalars.first == "{", scalars.last == "}", scalars.count >= 2 else {
             throw RouteTemplateError(
                 "\"\(text)\": the placeholder in \"\(raw)\" must fill the whole path segment or query value")
         }
-        let inner = raw.dropFirst().dropLast()
-        if inner.contains("{") || inner.contains("}") {
+        let inner = Substring(scalars.dropFirst().dropLast())
+        if inner.unicodeScalars.contains("{") || inner.unicodeScalars.contains("}") {
             throw RouteTemplateError("\"\(text)\": \"\(raw)\" holds more than one placeholder")
         }
         var keyText = inner
         var type = ValueType.string
-        if let colon = inner.firstIndex(of: ":") {
+        if let colon = inner.unicodeScalars.firstIndex(of: ":") {
             keyText = inner[..<colon]
-            let typeName = inner[inner.index(after: colon)...]
+            let typeName = inner[inner.unicodeScalars.index(after: colon)...]
             guard let declared = ValueType(rawValue: String(typeName)) else {
                 throw RouteTemplateError(
                     "\"\(text)\": placeholder type \"\(typeName)\" is unknown; use {\(keyText)} for a string or {\(keyText):int} for an integer")
             }
             type = declared
         }
-        let path = keyText.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let path = keyText.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String(Substring($0)) }
         guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0.isWhitespace }) }) else {
             throw RouteTemplateError("\"\(text)\": \"\(raw)\" is not a valid placeholder key")
         }
         return .placeholder(Placeholder(path: path, type: type))
+    }
+
+    /// The range of the first occurrence of `needle` among the Unicode scalars of `text`.
+    private static func scalarRange(of needle: String, in text: Substring) -> Range<String.Index>? {
+        let scalars = text.unicodeScalars
+        let pattern = Array(needle.unicodeScalars)
+        var start = scalars.startIndex
+        while start != scalars.endIndex {
+            var index = start
+            var matched = 0
+            while matched < pattern.count, index != scalars.endIndex, scalars[index] == pattern[matched] {
+                scalars.formIndex(after: &index)
+                matched += 1
+            }
+            if matched == pattern.count { return start..<index }
+            scalars.formIndex(after: &start)
+        }
+        return nil
     }
 }
 
