@@ -5,7 +5,7 @@ import CrashtrailEncoding
 import Foundation
 
 /// `crashtrail ingest PATH…`
-struct IngestCommand: AsyncParsableCommand {
+struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Store a batch of crash payloads with their navigation trails.",
@@ -73,7 +73,7 @@ struct IngestCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         var manifests: [Manifest] = []
         for path in manifest {
             do {

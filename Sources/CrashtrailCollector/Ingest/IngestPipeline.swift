@@ -95,8 +95,10 @@ public struct IngestPipeline: Sendable {
         let jobs = min(options.jobs, batch.count)
         let processor = self.processor
         let maximumPayloadSize = options.maximumPayloadSize
-        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-            for index in stride(from: worker, to: batch.count, by: jobs) {
+        // Workers claim the next item as they free up, so one large report does not leave the other idle.
+        let claims = WorkClaims(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let index = claims.next() {
                 results.set(index, Self.process(batch[index], with: processor, maximumPayloadSize: maximumPayloadSize))
             }
         }
@@ -183,8 +185,9 @@ public struct IngestPipeline: Sendable {
         let slots = TrailSlots(count: paths.count)
         let jobs = min(options.jobs, paths.count)
         let decoder = processor.decoder
-        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-            for index in stride(from: worker, to: paths.count, by: jobs) {
+        let claims = WorkClaims(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let index = claims.next() {
                 let path = paths[index]
                 let result: Result<(Trail, Int64), RejectionError>
                 do {
@@ -312,6 +315,26 @@ struct RunState {
 }
 
 /// Per-index result slots that parallel workers fill; each index is written by exactly one worker.
+/// Hands out the indexes `0..<count` to workers, each once, in order.
+final class WorkClaims: @unchecked Sendable {
+    private let count: Int
+    private var nextIndex = 0
+    private let lock = NSLock()
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// The next unclaimed index, or nil when all are taken.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
+    }
+}
+
 final class ResultSlots: @unchecked Sendable {
     private var slots: [(steps: [PayloadProcessor.IngestStep], inputs: Int)]
     private let lock = NSLock()
