@@ -14,11 +14,12 @@ public struct CommandRunner: Sendable {
 
     /// The `crashtrail` executable beside the test bundle, or nil when it was not built.
     public static func locate() -> CommandRunner? {
-        let candidates = [
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent(),
-        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let candidates =
+            [
+                Bundle.main.bundleURL,
+                Bundle.main.bundleURL.deletingLastPathComponent(),
+                URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent(),
+            ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for folder in candidates {
             let url = folder.appendingPathComponent("crashtrail")
             var isDirectory: ObjCBool = false

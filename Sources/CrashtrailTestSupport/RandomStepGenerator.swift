@@ -31,7 +31,6 @@ public struct RandomStepGenerator {
         return Destination(spec.name, payload)
     }
 
-
     private mutating func nextStep() -> Step {
         // Mostly short gaps, sometimes inside a modal transition, sometimes long pauses.
         let gap: Int64 =

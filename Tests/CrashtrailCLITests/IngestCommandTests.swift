@@ -10,7 +10,9 @@ struct IngestCommandTests {
     static let samples = PackageRoot.url.appendingPathComponent("Samples")
 
     /// Ingests the samples into a fresh store in `folder` and returns the parsed `--json` summary.
-    static func ingest(_ runner: CommandRunner, in folder: TemporaryFolder, extra: [String] = []) throws -> (CommandRunner.Result, JSONValue?) {
+    static func ingest(_ runner: CommandRunner, in folder: TemporaryFolder, extra: [String] = []) throws -> (
+        CommandRunner.Result, JSONValue?
+    ) {
         let result = try runner.run(
             [
                 "ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path,

@@ -33,8 +33,10 @@ struct ManifestTests {
         #expect(manifest.spec(named: "compose")?.requires == ["signedIn"])
         #expect(manifest.spec(named: "myProfile")?.requires == ["signedIn"])
         #expect(manifest.spec(named: "welcome")?.gate == true)
-        #expect(manifest.launchState.canonicalJSON
-            == #"{"conditions":[],"modals":[],"pending":null,"stacks":[[{"home":{}}],[{"marketplace":{}}],[{"myProfile":{}}]],"tab":0}"#)
+        #expect(
+            manifest.launchState.canonicalJSON
+                == #"{"conditions":[],"modals":[],"pending":null,"stacks":[[{"home":{}}],[{"marketplace":{}}],[{"myProfile":{}}]],"tab":0}"#
+        )
     }
 
     @Test("JSON manifests load the same way")

@@ -4,7 +4,8 @@ import Testing
 /// SPEC section 5: what a trail may hold, each refusal naming the step and field, and the canonical form.
 @Suite("Trail validation and canonical JSON")
 struct TrailValidationTests {
-    static let head = #""version":1,"app":{"bundleID":"com.example.piratebay","version":"3.1.0","build":"412"},"session":{"id":"4D1FE12F","started":"2026-11-02T14:45:05Z","pid":31922}"#
+    static let head =
+        #""version":1,"app":{"bundleID":"com.example.piratebay","version":"3.1.0","build":"412"},"session":{"id":"4D1FE12F","started":"2026-11-02T14:45:05Z","pid":31922}"#
 
     static func trail(steps: String, extra: String = "") -> String {
         "{\(head),\"steps\":[\(steps)]\(extra)}"
@@ -56,48 +57,73 @@ struct TrailValidationTests {
     static let push = #"{"t":0,"op":"push","to":{"home":{}}}"#
 
     static let invalid: [Invalid] = [
-        Invalid(name: "time goes back", json: trail(steps: push + #",{"t":50,"op":"pop"},{"t":40,"op":"pop"}"#),
-                code: .nonMonotonicTime, step: 2, mentions: "from 50 to 40"),
+        Invalid(
+            name: "time goes back", json: trail(steps: push + #",{"t":50,"op":"pop"},{"t":40,"op":"pop"}"#),
+            code: .nonMonotonicTime, step: 2, mentions: "from 50 to 40"),
         Invalid(name: "negative time", json: trail(steps: #"{"t":-1,"op":"pop"}"#), code: .nonMonotonicTime, step: 0, mentions: "-1"),
-        Invalid(name: "unknown op", json: trail(steps: push + #",{"t":1,"op":"teleport"}"#), code: .unknownOp, step: 1, mentions: "teleport"),
+        Invalid(
+            name: "unknown op", json: trail(steps: push + #",{"t":1,"op":"teleport"}"#), code: .unknownOp, step: 1, mentions: "teleport"),
         Invalid(name: "missing op", json: trail(steps: #"{"t":1}"#), code: .missingField, step: 0, mentions: "op"),
         Invalid(name: "missing to", json: trail(steps: #"{"t":1,"op":"push"}"#), code: .missingField, step: 0, mentions: "to"),
         Invalid(name: "missing t", json: trail(steps: #"{"op":"pop"}"#), code: .missingField, step: 0, mentions: "\"t\""),
-        Invalid(name: "extra field on a step", json: trail(steps: #"{"t":1,"op":"pop","to":{"home":{}}}"#),
-                code: .unknownField, step: 0, mentions: "\"to\""),
-        Invalid(name: "open with both to and url", json: trail(steps: #"{"t":1,"op":"open","to":{"home":{}},"url":"x://y"}"#),
-                code: .unknownField, step: 0, mentions: "both"),
+        Invalid(
+            name: "extra field on a step", json: trail(steps: #"{"t":1,"op":"pop","to":{"home":{}}}"#),
+            code: .unknownField, step: 0, mentions: "\"to\""),
+        Invalid(
+            name: "open with both to and url", json: trail(steps: #"{"t":1,"op":"open","to":{"home":{}},"url":"x://y"}"#),
+            code: .unknownField, step: 0, mentions: "both"),
         Invalid(name: "open with neither", json: trail(steps: #"{"t":1,"op":"open"}"#), code: .missingField, step: 0, mentions: "neither"),
-        Invalid(name: "mistyped tab", json: trail(steps: #"{"t":1,"op":"select","tab":"1"}"#), code: .wrongType, step: 0, mentions: "integer"),
-        Invalid(name: "mistyped success", json: trail(steps: #"{"t":1,"op":"complete","success":1}"#), code: .wrongType, step: 0, mentions: "boolean"),
-        Invalid(name: "mistyped condition", json: trail(steps: #"{"t":1,"op":"satisfy","condition":null}"#), code: .wrongType, step: 0, mentions: "string"),
-        Invalid(name: "destination with two keys", json: trail(steps: #"{"t":1,"op":"push","to":{"a":{},"b":{}}}"#),
-                code: .invalidDestination, step: 0, mentions: "exactly one key"),
-        Invalid(name: "destination whose value is not an object", json: trail(steps: #"{"t":1,"op":"push","to":{"item":"L-1"}}"#),
-                code: .invalidDestination, step: 0, mentions: "object"),
-        Invalid(name: "destination that is a string", json: trail(steps: #"{"t":1,"op":"push","to":"home"}"#),
-                code: .invalidDestination, step: 0, mentions: "a string"),
-        Invalid(name: "fractional number", json: trail(steps: #"{"t":1.5,"op":"pop"}"#), code: .invalidJSON, step: nil, mentions: "fractional"),
-        Invalid(name: "integer beyond 64 bits", json: trail(steps: #"{"t":99999999999999999999,"op":"pop"}"#),
-                code: .invalidJSON, step: nil, mentions: "64 bits"),
-        Invalid(name: "duplicate keys", json: trail(steps: #"{"t":1,"t":2,"op":"pop"}"#), code: .invalidJSON, step: nil, mentions: "duplicate key"),
-        Invalid(name: "lone surrogate", json: trail(steps: #"{"t":1,"op":"satisfy","condition":"\ud800"}"#),
-                code: .invalidJSON, step: nil, mentions: "surrogate"),
-        Invalid(name: "unknown top-level field", json: trail(steps: "", extra: #","crash":true"#), code: .unknownField, step: nil, mentions: "crash"),
-        Invalid(name: "unknown field in a state",
-                json: trail(steps: "", extra: #","base":{"tab":0,"stacks":[[{"home":{}}]],"modals":[],"selected":1}"#),
-                code: .unknownField, step: nil, mentions: "selected"),
-        Invalid(name: "tab out of range",
-                json: trail(steps: "", extra: #","base":{"tab":3,"stacks":[[{"home":{}}]],"modals":[]}"#),
-                code: .invalidState, step: nil, mentions: "out of range"),
-        Invalid(name: "empty stack",
-                json: trail(steps: "", extra: #","final":{"tab":0,"stacks":[[]],"modals":[]}"#),
-                code: .invalidState, step: nil, mentions: "empty"),
-        Invalid(name: "empty modal",
-                json: trail(steps: "", extra: #","final":{"tab":0,"stacks":[[{"home":{}}]],"modals":[[]]}"#),
-                code: .invalidState, step: nil, mentions: "empty"),
-        Invalid(name: "unsupported version", json: #"{"version":2,"#.appending(String(head.dropFirst(#""version":1,"#.count))) + #","steps":[]}"#,
-                code: .unsupportedVersion, step: nil, mentions: "version 2"),
+        Invalid(
+            name: "mistyped tab", json: trail(steps: #"{"t":1,"op":"select","tab":"1"}"#), code: .wrongType, step: 0, mentions: "integer"),
+        Invalid(
+            name: "mistyped success", json: trail(steps: #"{"t":1,"op":"complete","success":1}"#), code: .wrongType, step: 0,
+            mentions: "boolean"),
+        Invalid(
+            name: "mistyped condition", json: trail(steps: #"{"t":1,"op":"satisfy","condition":null}"#), code: .wrongType, step: 0,
+            mentions: "string"),
+        Invalid(
+            name: "destination with two keys", json: trail(steps: #"{"t":1,"op":"push","to":{"a":{},"b":{}}}"#),
+            code: .invalidDestination, step: 0, mentions: "exactly one key"),
+        Invalid(
+            name: "destination whose value is not an object", json: trail(steps: #"{"t":1,"op":"push","to":{"item":"L-1"}}"#),
+            code: .invalidDestination, step: 0, mentions: "object"),
+        Invalid(
+            name: "destination that is a string", json: trail(steps: #"{"t":1,"op":"push","to":"home"}"#),
+            code: .invalidDestination, step: 0, mentions: "a string"),
+        Invalid(
+            name: "fractional number", json: trail(steps: #"{"t":1.5,"op":"pop"}"#), code: .invalidJSON, step: nil, mentions: "fractional"),
+        Invalid(
+            name: "integer beyond 64 bits", json: trail(steps: #"{"t":99999999999999999999,"op":"pop"}"#),
+            code: .invalidJSON, step: nil, mentions: "64 bits"),
+        Invalid(
+            name: "duplicate keys", json: trail(steps: #"{"t":1,"t":2,"op":"pop"}"#), code: .invalidJSON, step: nil,
+            mentions: "duplicate key"),
+        Invalid(
+            name: "lone surrogate", json: trail(steps: #"{"t":1,"op":"satisfy","condition":"\ud800"}"#),
+            code: .invalidJSON, step: nil, mentions: "surrogate"),
+        Invalid(
+            name: "unknown top-level field", json: trail(steps: "", extra: #","crash":true"#), code: .unknownField, step: nil,
+            mentions: "crash"),
+        Invalid(
+            name: "unknown field in a state",
+            json: trail(steps: "", extra: #","base":{"tab":0,"stacks":[[{"home":{}}]],"modals":[],"selected":1}"#),
+            code: .unknownField, step: nil, mentions: "selected"),
+        Invalid(
+            name: "tab out of range",
+            json: trail(steps: "", extra: #","base":{"tab":3,"stacks":[[{"home":{}}]],"modals":[]}"#),
+            code: .invalidState, step: nil, mentions: "out of range"),
+        Invalid(
+            name: "empty stack",
+            json: trail(steps: "", extra: #","final":{"tab":0,"stacks":[[]],"modals":[]}"#),
+            code: .invalidState, step: nil, mentions: "empty"),
+        Invalid(
+            name: "empty modal",
+            json: trail(steps: "", extra: #","final":{"tab":0,"stacks":[[{"home":{}}]],"modals":[[]]}"#),
+            code: .invalidState, step: nil, mentions: "empty"),
+        Invalid(
+            name: "unsupported version",
+            json: #"{"version":2,"#.appending(String(head.dropFirst(#""version":1,"#.count))) + #","steps":[]}"#,
+            code: .unsupportedVersion, step: nil, mentions: "version 2"),
         Invalid(name: "not JSON", json: "{\"version\":1,", code: .invalidJSON, step: nil, mentions: "line 1"),
     ]
 

@@ -1,5 +1,6 @@
 /// Writes JSON in crashtrail's canonical form (SPEC section 5): object keys sorted by Unicode code point,
 /// no insignificant whitespace, plain integers, and only `"`, `\` and control characters escaped.
+///
 /// Equal values give equal bytes.
 public enum CanonicalJSON {
     /// The canonical bytes of `value`.

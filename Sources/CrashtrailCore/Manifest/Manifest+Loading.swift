@@ -17,7 +17,8 @@ extension Manifest {
         } catch let error as ManifestError {
             throw error
         } catch let error as YamlError {
-            throw ManifestError(.unreadable, source: source, line: Self.line(of: error), "not valid YAML or JSON: \(Self.problem(of: error))")
+            throw ManifestError(
+                .unreadable, source: source, line: Self.line(of: error), "not valid YAML or JSON: \(Self.problem(of: error))")
         } catch {
             throw ManifestError(.unreadable, source: source, "not valid YAML or JSON: \(error)")
         }
@@ -144,7 +145,8 @@ private struct ManifestNode {
         self.context = context
         self.destination = destination
         if case .alias = node {
-            throw ManifestError(.unreadable, source: source, line: line, destination: destination, "\(context) uses a YAML alias; write the value out")
+            throw ManifestError(
+                .unreadable, source: source, line: line, destination: destination, "\(context) uses a YAML alias; write the value out")
         }
     }
 
@@ -190,7 +192,8 @@ private struct ManifestNode {
         var result: [(String, ManifestNode)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else { throw error("\(context) has a key that is not text") }
-            result.append((scalar.string, try ManifestNode(value, source: source, context: "\(context).\(scalar.string)", destination: destination)))
+            result.append(
+                (scalar.string, try ManifestNode(value, source: source, context: "\(context).\(scalar.string)", destination: destination)))
         }
         return result
     }

@@ -1,5 +1,7 @@
 /// An app's route table (SPEC section 3): every destination, its deep-link template, how it is shown and what
-/// it requires. Build one with ``Manifest/init(yaml:source:)`` (YAML or JSON), which refuses a manifest
+/// it requires.
+///
+/// Build one with ``Manifest/init(yaml:source:)`` (YAML or JSON), which refuses a manifest
 /// that cannot work.
 public struct Manifest: Sendable {
     /// The app's bundle ID.

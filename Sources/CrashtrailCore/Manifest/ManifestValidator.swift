@@ -33,22 +33,26 @@ struct ManifestValidator {
             guard let flow = manifest.spec(named: condition.flow) else {
                 throw error(
                     .invalidFlow, line: line,
-                    "condition \"\(condition.name)\" has flow \"\(condition.flow)\", which is no destination; known destinations: \(destinationNames)")
+                    "condition \"\(condition.name)\" has flow \"\(condition.flow)\", which is no destination; known destinations: \(destinationNames)"
+                )
             }
             if flow.gate {
                 throw error(
                     .invalidFlow, line: lines.destinations[flow.name], destination: flow.name,
-                    "is the flow of condition \"\(condition.name)\" but is a gate; a flow is presented over the app and must not close the way back")
+                    "is the flow of condition \"\(condition.name)\" but is a gate; a flow is presented over the app and must not close the way back"
+                )
             }
             if !flow.requires.isEmpty {
                 throw error(
                     .invalidFlow, line: lines.destinations[flow.name], destination: flow.name,
-                    "is the flow of condition \"\(condition.name)\" but requires \(flow.requires.joined(separator: ", ")); a flow must be reachable without conditions")
+                    "is the flow of condition \"\(condition.name)\" but requires \(flow.requires.joined(separator: ", ")); a flow must be reachable without conditions"
+                )
             }
             if let route = flow.route, !route.placeholders.isEmpty {
                 throw error(
                     .invalidFlow, line: lines.destinations[flow.name], destination: flow.name,
-                    "is the flow of condition \"\(condition.name)\" but its URL has placeholders; the Navigator presents a flow without parameters")
+                    "is the flow of condition \"\(condition.name)\" but its URL has placeholders; the Navigator presents a flow without parameters"
+                )
             }
         }
     }
@@ -111,7 +115,8 @@ struct ManifestValidator {
             if let other = shapes[route.shape] {
                 throw error(
                     .duplicateTemplate, line: lines.destinations[spec.name], destination: spec.name,
-                    "its URL template \"\(route.text)\" matches exactly the same links as destination \"\(other)\"'s; make one of them distinct")
+                    "its URL template \"\(route.text)\" matches exactly the same links as destination \"\(other)\"'s; make one of them distinct"
+                )
             }
             shapes[route.shape] = spec.name
         }

@@ -4,7 +4,7 @@
 /// This is the generic form the CLI and the replayer use; an app's own `Codable` enum converts to and from it
 /// with ``init(encoding:)`` and ``decoded(as:)``.
 public struct Destination: Hashable, Sendable {
-    /// The enum case name, e.g. `item`.
+    /// The enum case name, such as `item`.
     public var name: String
     /// The associated values by label (`_0`, `_1`, … when unlabeled).
     public var payload: [String: JSONValue]
@@ -71,7 +71,7 @@ public struct Destination: Hashable, Sendable {
         return value
     }
 
-    /// The canonical JSON text, e.g. `{"item":{"id":"L-42"}}`.
+    /// The canonical JSON text, such as `{"item":{"id":"L-42"}}`.
     public var canonicalJSON: String { CanonicalJSON.string(of: jsonValue) }
 }
 

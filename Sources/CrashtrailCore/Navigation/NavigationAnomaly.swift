@@ -1,4 +1,6 @@
-/// Something a step asked for that the navigation rules could not do as asked (SPEC section 4). Anomalies are
+/// Something a step asked for that the navigation rules could not do as asked (SPEC section 4).
+///
+/// Anomalies are
 /// reported, never thrown: replay goes on after any of them.
 public struct NavigationAnomaly: Hashable, Sendable {
     /// The kinds SPEC section 4 names.

@@ -8,11 +8,15 @@ public struct NavigationEngine: Sendable {
     public private(set) var state: NavigationState
     /// How many steps have been applied; the next step's index.
     public private(set) var stepCount: Int = 0
-    /// The last modal transition started, if any: when it started and which step started it. It runs for
+    /// The last modal transition started, if any: when it started and which step started it.
+    ///
+    /// It runs for
     /// `manifest.modalTransition` milliseconds.
     public private(set) var transition: (start: Int64, step: Int)?
 
-    /// An engine at `state`, or at the manifest's launch state. No transition runs at the start.
+    /// An engine at `state`, or at the manifest's launch state.
+    ///
+    /// No transition runs at the start.
     public init(manifest: Manifest, state: NavigationState? = nil) {
         self.manifest = manifest
         self.state = state ?? manifest.launchState
@@ -49,7 +53,8 @@ public struct NavigationEngine: Sendable {
             context.anomalies.append(
                 NavigationAnomaly(
                     step: index, kind: .transitionCollision,
-                    detail: "step \(index) (\(step.op.name)) came \(step.t - running.start) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
+                    detail:
+                        "step \(index) (\(step.op.name)) came \(step.t - running.start) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
                     after: running.step))
         } else {
             transition = (step.t, index)

@@ -47,7 +47,9 @@ public final class Navigator {
 
     // MARK: Observers
 
-    /// Calls `handler` after every step, until the returned observation is cancelled. Observers never displace
+    /// Calls `handler` after every step, until the returned observation is cancelled.
+    ///
+    /// Observers never displace
     /// each other.
     @discardableResult
     public func addObserver(_ handler: @escaping (NavigationEvent) -> Void) -> NavigationObservation {
@@ -102,7 +104,9 @@ public final class NavigationObservation {
         self.onCancel = onCancel
     }
 
-    /// Detaches the observer. Safe to call more than once.
+    /// Detaches the observer.
+    ///
+    /// Safe to call more than once.
     public func cancel() {
         onCancel?()
         onCancel = nil

@@ -12,9 +12,13 @@
 public final class TrailRecorder {
     /// How much of the trail to keep.
     public struct Limits: Sendable, Hashable {
-        /// The most steps kept. Default 500: about 5 KB encoded, enough for a long session.
+        /// The most steps kept.
+        ///
+        /// Default 500: about 5 KB encoded, enough for a long session.
         public var maximumSteps: Int
-        /// The most bytes of canonical step JSON kept. Default 64 KiB.
+        /// The most bytes of canonical step JSON kept.
+        ///
+        /// Default 64 KiB.
         public var maximumBytes: Int
 
         public init(maximumSteps: Int = 500, maximumBytes: Int = 64 * 1024) {

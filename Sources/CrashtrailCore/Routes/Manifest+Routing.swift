@@ -5,7 +5,9 @@ extension Manifest {
         spec(named: destination.name)?.route?.url(for: destination.payload)
     }
 
-    /// The destination a deep link names, or nil when it matches no template. When several match, the one
+    /// The destination a deep link names, or nil when it matches no template.
+    ///
+    /// When several match, the one
     /// with more literal parts wins, then manifest order.
     public func destination(forURL url: String) -> Destination? {
         guard let parsed = ParsedURL(url) else { return nil }

@@ -21,7 +21,9 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes `%XX` escapes (`+` stays a plus). Returns nil for a malformed escape or bytes that are not UTF-8.
+    /// Decodes `%XX` escapes (`+` stays a plus).
+    ///
+    /// Returns nil for a malformed escape or bytes that are not UTF-8.
     public static func decode(_ text: some StringProtocol) -> String? {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
@@ -41,7 +43,9 @@ public enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// Decodes `%XX` escapes in UTF-8 bytes. Returns nil for a malformed escape or bytes that are not UTF-8.
+    /// Decodes `%XX` escapes in UTF-8 bytes.
+    ///
+    /// Returns nil for a malformed escape or bytes that are not UTF-8.
     public static func decode(bytes: ArraySlice<UInt8>) -> String? {
         guard bytes.contains(UInt8(ascii: "%")) else { return String(validating: bytes, as: UTF8.self) }
         var decoded: [UInt8] = []

@@ -71,7 +71,6 @@ extension RouteTemplate {
         return true
     }
 
-
     /// `-?[0-9]+` within 64 bits.
     static func parseInteger(_ text: String) -> Int64? {
         let utf8 = text.utf8

@@ -1,4 +1,4 @@
-/// A destination's deep-link template (SPEC section 3), e.g. `piratebay://orders/{id.rawValue}?tab=summary`.
+/// A destination's deep-link template (SPEC section 3), such as `piratebay://orders/{id.rawValue}?tab=summary`.
 ///
 /// The host counts as the first segment. Placeholders fill whole path segments or query values; `{key:int}`
 /// declares an integer, the default type is string; a dotted key reaches into nested objects.
@@ -152,7 +152,8 @@ public struct RouteTemplate: Hashable, Sendable {
                 let shorter = min(placeholder.path.count, other.path.count)
                 if Array(placeholder.path.prefix(shorter)) == Array(other.path.prefix(shorter)) {
                     throw RouteTemplateError(
-                        "\"\(text)\" uses the placeholder {\(other.path.joined(separator: "."))} together with {\(placeholder.path.joined(separator: "."))}; each value can be filled once")
+                        "\"\(text)\" uses the placeholder {\(other.path.joined(separator: "."))} together with {\(placeholder.path.joined(separator: "."))}; each value can be filled once"
+                    )
                 }
             }
         }
@@ -181,7 +182,8 @@ public struct RouteTemplate: Hashable, Sendable {
             let typeName = inner[inner.unicodeScalars.index(after: colon)...]
             guard let declared = ValueType(rawValue: String(typeName)) else {
                 throw RouteTemplateError(
-                    "\"\(text)\": placeholder type \"\(typeName)\" is unknown; use {\(keyText)} for a string or {\(keyText):int} for an integer")
+                    "\"\(text)\": placeholder type \"\(typeName)\" is unknown; use {\(keyText)} for a string or {\(keyText):int} for an integer"
+                )
             }
             type = declared
         }

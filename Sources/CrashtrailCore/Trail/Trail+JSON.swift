@@ -78,7 +78,9 @@ extension Trail {
         var previous: Int64 = 0
         for (index, step) in steps.enumerated() {
             if step.t < 0 {
-                throw TrailError(.nonMonotonicTime, at: "steps[\(index)].t", "t is \(step.t); times are milliseconds since the session started and cannot be negative")
+                throw TrailError(
+                    .nonMonotonicTime, at: "steps[\(index)].t",
+                    "t is \(step.t); times are milliseconds since the session started and cannot be negative")
             }
             if step.t < previous {
                 throw TrailError(
