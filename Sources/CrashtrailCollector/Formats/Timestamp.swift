@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Reads the timestamps crash formats write and writes RFC 3339 UTC, without `DateFormatter` (slow and not
 /// needed for these fixed shapes).
 ///
@@ -59,7 +61,7 @@ public enum Timestamp {
             }
         }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         let result = seconds * 1000 + millis
         return (earliestMilliseconds...latestMilliseconds).contains(result) ? result : nil
@@ -88,11 +90,11 @@ public enum Timestamp {
 
     /// RFC 3339 UTC, with milliseconds only when there are some: `2026-11-02T14:45:05Z`.
     public static func rfc3339(milliseconds: Int64) -> String {
-        let seconds = milliseconds.floorDivided(by: 1000)
+        let seconds = CivilCalendar.floorDivide(milliseconds, 1000)
         let millis = milliseconds - seconds * 1000
-        let days = seconds.floorDivided(by: 86_400)
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -107,33 +109,5 @@ public enum Timestamp {
     static func normalized(_ text: String?) -> String? {
         text.flatMap(milliseconds(parsing:)).map(rfc3339(milliseconds:))
     }
-
-    // Howard Hinnant's days-from-civil algorithms.
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-}

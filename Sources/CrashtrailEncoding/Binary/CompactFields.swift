@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Compact exact forms of the session's UUID and start time: used only when printing the compact form gives
 /// back the very same text, so the binary form stays lossless.
 enum CompactFields {
@@ -69,7 +71,7 @@ enum CompactFields {
             let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
-        let seconds = (daysFromCivil(year: year, month: month, day: day) - epochDays) * 86_400 + hour * 3_600 + minute * 60 + second
+        let seconds = (CivilCalendar.days(year: year, month: month, day: day) - epochDays) * 86_400 + hour * 3_600 + minute * 60 + second
         // Refuses impossible dates such as February 30, which would print back as March 1 or 2.
         return timestamp(ofSeconds: seconds) == text ? seconds : nil
     }
@@ -78,42 +80,14 @@ enum CompactFields {
     static func timestamp(ofSeconds seconds: Int64) -> String? {
         // Years 0…9999 lie within ±2.1e11 s of 2020; anything else is not a value the encoder writes.
         guard seconds > -70_000_000_000, seconds < 260_000_000_000 else { return nil }
-        let days = floorDivide(seconds, 86_400)
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
         let rest = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days + epochDays)
+        let (year, month, day) = CivilCalendar.date(fromDays: days + epochDays)
         guard (0...9999).contains(year) else { return nil }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
         return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3_600)):\(two(rest % 3_600 / 60)):\(two(rest % 60))Z"
     }
 
-    private static let epochDays = daysFromCivil(year: 2020, month: 1, day: 1)
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let monthIndex = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    private static let epochDays = CivilCalendar.days(year: 2020, month: 1, day: 1)
 }
