@@ -66,6 +66,7 @@ struct TrailRecorderTests {
                 #expect(Int(trail.dropped) + trail.steps.count == steps.count)
                 #expect(trail.steps == Array(steps.suffix(trail.steps.count)))
                 #expect(try Trail(json: trail.canonicalJSON) == trail)
+                #expect(trail.canonicalJSON == CanonicalJSON.bytes(of: trail.jsonValue))
                 checked += 1
                 if trail.dropped > 0 { truncated += 1 }
             }

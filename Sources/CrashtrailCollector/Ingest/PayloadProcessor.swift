@@ -138,7 +138,7 @@ public struct PayloadProcessor: Sendable {
                     throw TrailTooLong(count: trail.steps.count, limit: maximumTrailSteps)
                 }
                 trailInfo = TrailInfo(source: .embedded, steps: trail.steps.count)
-                trailJSON = TrailCanonicalWriter.string(of: trail)
+                trailJSON = trail.canonicalJSONString
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }

@@ -246,7 +246,7 @@ public final class ReportStore: Sendable {
     public static func attachTrail(_ trail: Trail, toReport id: String, in db: Database) throws -> Bool {
         try db.execute(
             sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'",
-            arguments: [trail.steps.count, TrailCanonicalWriter.string(of: trail), id])
+            arguments: [trail.steps.count, trail.canonicalJSONString, id])
         return db.changesCount > 0
     }
 

@@ -14,10 +14,10 @@ extension Trail {
     }
 
     /// The canonical JSON bytes: equal trails give equal bytes.
-    public var canonicalJSON: [UInt8] { CanonicalJSON.bytes(of: jsonValue) }
+    public var canonicalJSON: [UInt8] { TrailCanonicalWriter.bytes(of: self) }
 
     /// The canonical JSON text.
-    public var canonicalJSONString: String { CanonicalJSON.string(of: jsonValue) }
+    public var canonicalJSONString: String { String(decoding: canonicalJSON, as: UTF8.self) }
 
     /// Parses and validates a trail's JSON text.
     /// - Throws: `TrailError` naming the step and field, or the JSON problem and its line.
