@@ -31,7 +31,8 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: "Payload files and folders, or - for NDJSON on standard input.")
     var paths: [String]
 
-    @Option(name: .long, help: "A manifest whose dictionary compressed trails may need. Repeat for several apps.")
+    @Option(
+        name: .long, help: "A manifest (or a folder of them) whose dictionary compressed trails may need. Repeat for several apps.")
     var manifest: [String] = []
 
     @Option(name: .long, help: "A folder of separate trail files (.ctr, .ct1, .json) to join to .ips crashes.")
@@ -74,14 +75,12 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
-        var manifests: [Manifest] = []
-        for path in manifest {
-            do {
-                manifests.append(try Manifest(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                printError("Error: \(error)")
-                throw ExitCode.failure
-            }
+        let manifests: [Manifest]
+        do {
+            manifests = try ManifestFiles.load(manifest)
+        } catch {
+            printError("Error: \(error)")
+            throw ExitCode.failure
         }
         let summary: IngestSummary
         do {

@@ -29,7 +29,7 @@ struct ManifestCommand: AsyncParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    let manifest = try Manifest(contentsOf: URL(fileURLWithPath: file))
+                    let manifest = try Manifest(contentsOfFile: file)
                     let linked = manifest.destinations.filter { $0.route != nil }.count
                     print(
                         "\(file): ok: \(manifest.app), \(manifest.destinations.count) destinations (\(linked) with a URL), "

@@ -14,7 +14,7 @@ enum ManifestFiles {
                 throw ManifestError(.unreadable, source: path, "no such manifest file or folder; check the --manifest path")
             }
             guard isDirectory.boolValue else {
-                manifests.append(try read(path))
+                manifests.append(try Manifest(contentsOfFile: path))
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -24,20 +24,9 @@ enum ManifestFiles {
                 throw ManifestError(.unreadable, source: path, "the folder holds no .yml, .yaml or .json manifest")
             }
             for name in names {
-                manifests.append(try read((path as NSString).appendingPathComponent(name)))
+                manifests.append(try Manifest(contentsOfFile: (path as NSString).appendingPathComponent(name)))
             }
         }
         return manifests
-    }
-
-    /// Reads one manifest, named in messages and output by the path as the user gave it.
-    private static func read(_ path: String) throws -> Manifest {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ManifestError(.unreadable, source: path, "cannot read the manifest file; check its permissions")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(.unreadable, source: path, "the manifest is not UTF-8 text")
-        }
-        return try Manifest(yaml: text, source: path)
     }
 }

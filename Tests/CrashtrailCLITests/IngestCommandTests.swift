@@ -94,6 +94,23 @@ struct IngestCommandTests {
         #expect(Self.keys(report["exception"]) == ["code", "reason", "signal", "type"])
     }
 
+    @Test("--manifest takes a folder of manifests, as replay and trail do")
+    func manifestFolder() throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try runner.run(
+            [
+                "ingest", Self.samples.appendingPathComponent("reports").path, "--trails",
+                Self.samples.appendingPathComponent("trails").path, "--manifest",
+                Self.samples.appendingPathComponent("PirateBay/Sources/PirateBay").path, "--json",
+            ], directory: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONParser.parse(result.stdoutBytes)
+        #expect(summary["stored"] == 11)
+        #expect(summary["trails"]?["undecodable"] == 0)
+    }
+
     @Test("show with an unknown ID exits 1 and says how to list IDs")
     func showUnknown() throws {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")

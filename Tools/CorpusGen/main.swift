@@ -26,7 +26,7 @@ let count = option("--count", in: &arguments).flatMap(Int.init)
 let seed = option("--seed", in: &arguments).flatMap(UInt64.init) ?? 42
 
 do {
-    let manifest = try Manifest(contentsOf: URL(fileURLWithPath: manifestPath))
+    let manifest = try Manifest(contentsOfFile: manifestPath)
     let generator = CorpusGenerator(manifest: manifest, codec: TrailCodec(manifests: [manifest]), seed: seed)
     switch arguments.first {
     case "samples":

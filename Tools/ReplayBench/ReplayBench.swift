@@ -16,7 +16,7 @@ struct ReplayBench {
         let steps = try option("--steps", in: &arguments) ?? 100_000
         let runs = try option("--runs", in: &arguments) ?? 7
         let manifestPath = arguments.first ?? "Samples/PirateBay/Sources/PirateBay/piratebay.yml"
-        let manifest = try Manifest(contentsOf: URL(fileURLWithPath: manifestPath))
+        let manifest = try Manifest(contentsOfFile: manifestPath)
         var generator = BenchTrailGenerator(manifest: manifest, seed: 0x5EED_CAFE)
         let trail = generator.trail(steps: steps)
         let trailJSON = trail.canonicalJSON

@@ -78,7 +78,7 @@ struct TrailBench {
     }
 
     static func run(_ options: Options) throws {
-        let manifests = try options.manifests.map { path in try Manifest(contentsOf: URL(fileURLWithPath: path)) }
+        let manifests = try options.manifests.map { path in try Manifest(contentsOfFile: path) }
         let codec = TrailCodec(manifests: manifests)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-trail-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -28,16 +28,22 @@ extension Manifest {
     /// Reads a manifest file (`.yml`, `.yaml` or `.json`).
     /// - Throws: `ManifestError` when the file cannot be read or the manifest cannot work.
     public init(contentsOf url: URL) throws(ManifestError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ManifestError(.unreadable, source: url.path, "cannot read the manifest file: \(error.localizedDescription)")
+        try self.init(contentsOfFile: url.path)
+    }
+
+    /// Reads a manifest file, naming it in messages by `path` as given (a relative path stays relative).
+    /// - Throws: `ManifestError` when the file cannot be read or the manifest cannot work.
+    public init(contentsOfFile path: String) throws(ManifestError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ManifestError(
+                .unreadable, source: path,
+                exists ? "cannot read the manifest file; check its permissions" : "cannot read the manifest file: no such file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(.unreadable, source: url.path, "the manifest is not UTF-8 text")
+            throw ManifestError(.unreadable, source: path, "the manifest is not UTF-8 text")
         }
-        try self.init(yaml: text, source: url.path)
+        try self.init(yaml: text, source: path)
     }
 
     private static func line(of error: YamlError) -> Int? {
