@@ -69,13 +69,13 @@ struct IngestCommandTests {
         let groups = try runner.run(["list", "--format", "json"], directory: folder.url)
         let reports = try runner.run(["list", "--reports", "--format", "json"], directory: folder.url)
         // Then
-        let groupArray = try #require(try JSONParser.parse(groups.stdoutBytes).arrayItems)
+        let groupArray = try #require(try JSONParser.parse(groups.stdoutBytes).arrayValue)
         #expect(!groupArray.isEmpty)
         #expect(groupArray.allSatisfy { Self.keys($0) == ["count", "firstSeen", "lastSeen", "signature", "versions", "withTrail"] })
         #expect(groupArray.reduce(0) { $0 + ($1["count"]?.intValue ?? 0) } == 11)
         let counts = groupArray.compactMap { $0["count"]?.intValue }
         #expect(counts == counts.sorted(by: >), "groups come by count first")
-        let reportArray = try #require(try JSONParser.parse(reports.stdoutBytes).arrayItems)
+        let reportArray = try #require(try JSONParser.parse(reports.stdoutBytes).arrayValue)
         #expect(reportArray.count == 11)
         #expect(reportArray.allSatisfy { Self.keys($0) == ["exception", "format", "id", "signature", "time", "trailInfo"] })
         for output in [groups, reports] {
@@ -120,12 +120,5 @@ struct IngestCommandTests {
         let result = try runner.run(["show", "zzzz"], directory: folder.url)
         #expect(result.status == 1)
         #expect(result.stderr.contains("zzzz"))
-    }
-}
-
-extension JSONValue {
-    var arrayItems: [JSONValue]? {
-        if case .array(let array) = self { return array }
-        return nil
     }
 }

@@ -25,21 +25,14 @@ struct ReplayConformanceCommandTests {
         #expect(
             CanonicalJSON.string(of: try #require(output["final"])) == CanonicalJSON.string(of: try #require(testCase.expected["final"])),
             "\(testCase.name)")
-        let printed = (output["anomalies"]?.arrayValues ?? []).map {
+        let printed = (try #require(output["anomalies"]?.arrayValue)).map {
             "\($0["step"]?.intValue ?? -1):\($0["kind"]?.stringValue ?? "")"
         }
-        let expected = (testCase.expected["anomalies"]?.arrayValues ?? []).map {
+        let expected = (try #require(testCase.expected["anomalies"]?.arrayValue)).map {
             "\($0["step"]?.intValue ?? -1):\($0["kind"]?.stringValue ?? "")"
         }
         #expect(printed == expected, "\(testCase.name)")
         // The printed JSON is canonical and ends with one newline.
         #expect(CanonicalJSON.string(of: output) + "\n" == result.stdout)
-    }
-}
-
-extension JSONValue {
-    var arrayValues: [JSONValue] {
-        if case .array(let array) = self { return array }
-        return []
     }
 }

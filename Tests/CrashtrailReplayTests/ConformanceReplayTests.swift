@@ -39,7 +39,7 @@ struct ConformanceReplayTests {
         let expectedFinal = try NavigationState(jsonValue: try #require(testCase.expected["final"]), path: "final")
         #expect(replay.final.canonicalJSON == expectedFinal.canonicalJSON, "final state of \(testCase.name)")
         let anomalies = replay.anomalies.map { "\($0.step) \($0.kind.rawValue)" }
-        let expectedAnomalies = (testCase.expected["anomalies"].flatMap(Self.array) ?? []).map {
+        let expectedAnomalies = try #require(testCase.expected["anomalies"]?.arrayValue).map {
             "\($0["step"]?.intValue ?? -1) \($0["kind"]?.stringValue ?? "?")"
         }
         #expect(anomalies == expectedAnomalies, "anomalies of \(testCase.name)")
@@ -60,17 +60,12 @@ struct ConformanceReplayTests {
             "unreproducible of \(testCase.name)")
     }
 
-    private static func array(_ value: JSONValue) -> [JSONValue]? {
-        if case .array(let array) = value { return array }
-        return nil
-    }
-
     private static func strings(_ value: JSONValue?) -> [String] {
-        (value.flatMap(array) ?? []).compactMap(\.stringValue)
+        (value?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// Reason codes, whether written as plain strings or as `{"screen", "reason"}` objects.
     private static func reasons(_ value: JSONValue?) -> [String] {
-        (value.flatMap(array) ?? []).compactMap { $0.stringValue ?? $0["reason"]?.stringValue }
+        (value?.arrayValue ?? []).compactMap { $0.stringValue ?? $0["reason"]?.stringValue }
     }
 }

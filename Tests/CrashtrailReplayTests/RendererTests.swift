@@ -34,9 +34,9 @@ struct RendererTests {
         #expect(CanonicalJSON.string(of: value) + "\n" == output)
         #expect(value["verified"] == .bool(false))
         #expect(value["difference"] == .string(#"stacks[0][1]: replayed {"item":{"id":"L/1"}}, recorded none"#))
-        let lastStep = try #require(Self.elements(value["steps"]).last)
+        let lastStep = try #require((value["steps"]?.arrayValue ?? []).last)
         #expect(lastStep["to"] == JSONValue.null)
-        let firstAnomaly = try #require(Self.elements(value["anomalies"]).first)
+        let firstAnomaly = try #require((value["anomalies"]?.arrayValue ?? []).first)
         #expect(firstAnomaly["kind"] == .string("unknown-url"))
         #expect(firstAnomaly["after"] == nil)
 
@@ -44,11 +44,6 @@ struct RendererTests {
         #expect(unrecorded["verified"] == .null)
         #expect(unrecorded["recordedFinal"] == .null)
         #expect(unrecorded["difference"] == nil)
-    }
-
-    static func elements(_ value: JSONValue?) -> [JSONValue] {
-        if case .array(let array)? = value { return array }
-        return []
     }
 
     @Test("text has ANSI colour only when asked")

@@ -26,6 +26,12 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// The elements of an array, else nil.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
     /// The string of a string value, else nil.
     public var stringValue: String? {
         if case .string(let string) = self { return string }
