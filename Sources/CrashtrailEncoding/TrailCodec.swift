@@ -53,7 +53,7 @@ public struct TrailCodec: Sendable {
 
     /// The dictionary the encoder uses for `trail`: the first manifest whose `app` is its bundle ID.
     public func dictionary(for trail: Trail) -> ManifestDictionary? {
-        dictionaries.first { Array($0.manifest.app.utf8) == Array(trail.app.bundleID.utf8) }
+        dictionaries.first { $0.manifest.app.utf8.elementsEqual(trail.app.bundleID.utf8) }
     }
 
     /// Encodes `trail` in `form`.

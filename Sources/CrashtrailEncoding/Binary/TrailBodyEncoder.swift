@@ -56,7 +56,7 @@ struct TrailBodyEncoder {
                 }
             }
         }
-        if let manifest, Array(manifest.app.utf8) == Array(trail.app.bundleID.utf8) {
+        if let manifest, manifest.app.utf8.elementsEqual(trail.app.bundleID.utf8) {
             fields |= BodyCode.Field.bundleIDIsManifestApp
         }
         let uuid = CompactFields.uuidBytes(trail.session.id)
