@@ -195,7 +195,7 @@ public struct TrailCodec: Sendable {
         for (state, path) in [(trail.base, "base"), (trail.final, "final")] {
             guard let state else { continue }
             do {
-                _ = try NavigationState(jsonValue: state.jsonValue, path: path)
+                try state.validate(path: path)
             } catch {
                 throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
             }

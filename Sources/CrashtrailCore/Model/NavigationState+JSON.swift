@@ -22,29 +22,19 @@ extension NavigationState {
     /// - Throws: `TrailError` naming the field.
     public init(jsonValue: JSONValue, path: String) throws(TrailError) {
         let fields = try JSONFields(jsonValue, path: path, allowed: ["tab", "stacks", "modals", "conditions", "pending"])
-        let stacks = try fields.required("stacks").array { (element, elementPath) throws(TrailError) in
-            try Self.stack(element, path: elementPath)
-        }
-        guard !stacks.isEmpty else { throw TrailError(.invalidState, at: path + ".stacks", "a state needs at least one stack") }
+        let stacks = try fields.required("stacks").array { (element, _) throws(TrailError) in try Self.stack(element) }
         var tab: Int?
         switch try fields.required("tab").value {
         case .null: tab = nil
         case .int(let value):
-            guard value >= 0, value < stacks.count else {
-                throw TrailError(
-                    .invalidState, at: path + ".tab", "tab \(value) is out of range: the state has \(stacks.count) stack(s)")
+            guard let index = Int(exactly: value) else {
+                throw TrailError(.invalidState, at: path + ".tab", "tab \(value) is out of range")
             }
-            tab = Int(value)
+            tab = index
         case let other:
             throw TrailError(.wrongType, at: path + ".tab", "expected an integer or null, found \(other.kindName)")
         }
-        if tab == nil, stacks.count != 1 {
-            throw TrailError(
-                .invalidState, at: path + ".stacks", "without a tab bar (tab null) a state has exactly one stack, found \(stacks.count)")
-        }
-        let modals = try fields.required("modals").array { (element, elementPath) throws(TrailError) in
-            try Self.stack(element, path: elementPath)
-        }
+        let modals = try fields.required("modals").array { (element, _) throws(TrailError) in try Self.stack(element) }
         var conditions: Set<String> = []
         if let field = fields.optional("conditions") {
             for name in try field.array({ (element, elementPath) throws(TrailError) in try element.string() }) {
@@ -62,11 +52,10 @@ extension NavigationState {
             pending = PendingDestination(destination, mode: mode)
         }
         self.init(tab: tab, stacks: stacks, modals: modals, conditions: conditions, pending: pending)
+        try validate(path: path)
     }
 
-    private static func stack(_ field: JSONField, path: String) throws(TrailError) -> [Destination] {
-        let stack = try field.array { (element, _) throws(TrailError) in try element.destination() }
-        guard !stack.isEmpty else { throw TrailError(.invalidState, at: path, "a stack must not be empty") }
-        return stack
+    private static func stack(_ field: JSONField) throws(TrailError) -> [Destination] {
+        try field.array { (element, _) throws(TrailError) in try element.destination() }
     }
 }
