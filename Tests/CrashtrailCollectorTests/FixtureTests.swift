@@ -8,10 +8,7 @@ import Testing
 struct FixtureTests {
     /// Ingests one fixture into a fresh store; nil (with a message) when the fixtures are absent.
     private func ingest(_ name: String) throws -> (IngestSummary, ReportStore, URL)? {
-        guard let fixtures = TestFiles.fixtures else {
-            print("Skipping: fixtures not found; set CRASHTRAIL_FIXTURES or place them in ../shared/fixtures")
-            return nil
-        }
+        guard let fixtures = TestFiles.requiredFixtures() else { return nil }
         let folder = try TestFiles.temporaryFolder()
         let store = try TestFiles.memoryStore()
         let summary = try TestFiles.ingest([fixtures.appendingPathComponent(name).path], store: store, folder: folder)
@@ -67,7 +64,7 @@ struct FixtureTests {
     }
 
     @Test func envelopeFramingHonoursLengthsWithNewlines() throws {
-        guard let fixtures = TestFiles.fixtures else { return }
+        guard let fixtures = TestFiles.requiredFixtures() else { return }
         let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
         let items = try bytes.withUnsafeBufferPointer { buffer in
             let headerEnd = try #require(buffer.firstIndex(of: UInt8(ascii: "\n"))) + 1

@@ -4,6 +4,7 @@ import CrashtrailEncoding
 import CrashtrailTestSupport
 import Foundation
 import GRDB
+import Testing
 
 /// Where the shared fixtures and the package's samples are, and temporary folders for a test.
 enum TestFiles {
@@ -14,6 +15,18 @@ enum TestFiles {
             environment.map { URL(fileURLWithPath: $0) }
             ?? PackageRoot.url.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The fixtures, or nil after saying so: a skip on a developer's machine, a failure in CI (`CI` set), where
+    /// a missing folder must not let the fixture tests pass without running.
+    static func requiredFixtures() -> URL? {
+        if let fixtures { return fixtures }
+        if ConformanceSuite.isRequired {
+            Issue.record("the shared fixtures were not found: set CRASHTRAIL_FIXTURES or check out shared/ beside the package")
+        } else {
+            print("Skipping: fixtures not found; set CRASHTRAIL_FIXTURES or place them in ../shared/fixtures")
+        }
+        return nil
     }
 
     static let samples = PackageRoot.url.appendingPathComponent("Samples")
