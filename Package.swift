@@ -4,7 +4,7 @@ import PackageDescription
 // The layout shows the architecture:
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail, recorder
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
-//   CrashtrailCollector  crash formats, the ingest pipeline and the SQLite store
+//   CrashtrailCollector  crash formats, the ingest pipeline and the SQLite store (payloads compressed by libdeflate)
 //   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
 //   crashtrail           the command-line tool (ArgumentParser only)
@@ -32,6 +32,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Only the collector uses it: the raw payloads it stores are compressed with libdeflate, which writes
+        // the same zlib streams as zlib about twice as fast (BENCHMARKS.md, Ingest).
+        .systemLibrary(
+            name: "CLibdeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         .target(
             name: "CrashtrailCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
@@ -49,6 +56,7 @@ let package = Package(
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailEncoding",
+                "CLibdeflate",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -53,7 +53,7 @@ struct ScaleTests {
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         // A crashtrail report whose exception reason is 200 MB of text, and a small neighbour.
         let big = inputs.appendingPathComponent("big.json")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: big.path, contents: nil))
         let handle = try FileHandle(forWritingTo: big)
         handle.write(Data(#"{"crashtrail":1,"id":"big","time":"2026-11-02T14:50:00Z","exception":{"reason":""#.utf8))
         let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)

@@ -110,7 +110,7 @@ public struct PayloadProcessor: Sendable {
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
-        let compressed = Data(PayloadCompression.compressed(bytes))
+        let compressed = PayloadCompression.compressed(bytes)
         return payloads.map { parsed in
             let digest: String
             if let range = parsed.identityRange {
