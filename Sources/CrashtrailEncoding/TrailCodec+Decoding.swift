@@ -16,13 +16,25 @@ extension TrailCodec {
     /// - Throws: `TrailCodecError` saying what was wrong; trail JSON problems come as `invalidTrail` with the
     ///   `TrailError` attached.
     public func decode(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> Trail {
-        try decodeDetectingForm(Array(bytes)).trail
+        try decodeDetectingForm(Array(bytes)).decoded.trail
+    }
+
+    /// Decodes a trail in any form, as ``decode(_:)``, keeping the canonical JSON decoding built on the way.
+    /// - Throws: `TrailCodecError`, as ``decode(_:)``.
+    public func decodeKeepingJSON(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> DecodedTrail {
+        try decodeDetectingForm(Array(bytes)).decoded
     }
 
     /// Decodes a `ct1:` text, as found in a JSON field or a crash reporter's custom value.
     /// - Throws: `TrailCodecError` (`invalidText`, `unsupportedVersion`, then any binary-form error).
     public func decode(text: String) throws(TrailCodecError) -> Trail {
         try decodeBinary(try TextForm.decode(text))
+    }
+
+    /// Decodes a `ct1:` text, as ``decode(text:)``, keeping the canonical JSON decoding built on the way.
+    /// - Throws: `TrailCodecError`, as ``decode(text:)``.
+    public func decodeKeepingJSON(text: String) throws(TrailCodecError) -> DecodedTrail {
+        try decodeBinaryDetails(try TextForm.decode(text)).decoded
     }
 
     /// Decodes the split form from a crash report's custom keys.
@@ -34,14 +46,20 @@ extension TrailCodec {
         try decodeBinary(try SplitKeys.join(keys))
     }
 
+    /// Decodes split keys, as ``decode(keys:)``, keeping the canonical JSON decoding built on the way.
+    /// - Throws: `TrailCodecError`, as ``decode(keys:)``.
+    public func decodeKeepingJSON(keys: [String: String]) throws(TrailCodecError) -> DecodedTrail {
+        try decodeBinaryDetails(try SplitKeys.join(keys)).decoded
+    }
+
     /// Decodes `bytes`, returning the form it was in and, for an encoded form, its binary bytes.
-    func decodeDetectingForm(_ bytes: [UInt8]) throws(TrailCodecError) -> (trail: Trail, form: DetectedForm, binary: [UInt8]?) {
+    func decodeDetectingForm(_ bytes: [UInt8]) throws(TrailCodecError) -> (decoded: DecodedTrail, form: DetectedForm, binary: [UInt8]?) {
         guard bytes.count <= limits.maximumInputSize else {
             throw TrailCodecError(
                 .inputOverCap, "the input is \(bytes.count) bytes, over the \(limits.maximumInputSize)-byte cap")
         }
         if bytes.first == TrailHeader.magic[0] {
-            return (try decodeBinary(bytes), .binary, bytes)
+            return (try decodeBinaryDetails(bytes).decoded, .binary, bytes)
         }
         let firstSignificant = bytes.first { !Self.isWhitespace($0) }
         switch firstSignificant {
@@ -50,7 +68,7 @@ extension TrailCodec {
                 throw TrailCodecError(.invalidText, "the input starts like ct1: text but is not valid UTF-8")
             }
             let binary = try TextForm.decode(text)
-            return (try decodeBinary(binary), .text, binary)
+            return (try decodeBinaryDetails(binary).decoded, .text, binary)
         case UInt8(ascii: "{"):
             let value: JSONValue
             do {
@@ -69,13 +87,13 @@ extension TrailCodec {
                     keys[key] = string
                 }
                 let binary = try SplitKeys.join(keys)
-                return (try decodeBinary(binary), .keys, binary)
+                return (try decodeBinaryDetails(binary).decoded, .keys, binary)
             }
             if let steps = value["steps"], case .array(let array) = steps, array.count > limits.maximumSteps {
                 throw Self.tooManySteps(array.count, limit: limits.maximumSteps)
             }
             do {
-                return (try Trail(jsonValue: value), .json, nil)
+                return (DecodedTrail(try Trail(jsonValue: value)), .json, nil)
             } catch {
                 throw TrailCodecError(.invalidTrail, "the input is not a valid trail: \(error.description)", trailError: error)
             }
@@ -103,11 +121,12 @@ extension TrailCodec {
     /// - Throws: `TrailCodecError`, as ``decode(_:)``.
     public func inspect(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> TrailInspection {
         let input = Array(bytes)
-        let (trail, form, given) = try decodeDetectingForm(input)
+        let (decoded, form, given) = try decodeDetectingForm(input)
+        let trail = decoded.trail
         let binary: [UInt8]
         if let given { binary = given } else { binary = try encodeBinary(trail) }
         let details = try decodeBinaryDetails(binary)
-        let json = trail.canonicalJSON
+        let json = decoded.canonicalJSON
         return TrailInspection(
             formatVersion: Int(details.header.version), form: form, dictionaryID: details.header.dictionaryID.map(ManifestDictionary.hex),
             dictionaryApp: details.dictionary?.manifest.app, dictionarySource: details.dictionary?.manifest.source,

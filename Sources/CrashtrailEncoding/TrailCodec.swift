@@ -120,12 +120,13 @@ public struct TrailCodec: Sendable {
     /// - Throws: `TrailCodecError`: `wrongMagic`, `unsupportedVersion`, `invalidHeader`, `truncated`,
     ///   `declaredSizeOverCap`, `inflatedSizeOverCap`, `missingDictionary`, `corruptBody` or `badChecksum`.
     public func decodeBinary(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> Trail {
-        try decodeBinaryDetails(Array(bytes)).trail
+        try decodeBinaryDetails(Array(bytes)).decoded.trail
     }
 
     /// What decoding the binary form found, for ``inspect(_:)``.
     struct BinaryDetails {
-        var trail: Trail
+        /// The trail and the canonical JSON its checksum matched.
+        var decoded: DecodedTrail
         var header: TrailHeader
         var dictionary: ManifestDictionary?
     }
@@ -200,14 +201,15 @@ public struct TrailCodec: Sendable {
                 throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
             }
         }
-        let checksum = RawDeflate.crc32(trail.canonicalJSON)
+        let json = trail.canonicalJSON
+        let checksum = RawDeflate.crc32(json)
         guard checksum == header.checksum else {
             throw TrailCodecError(
                 .badChecksum,
                 "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
             )
         }
-        return BinaryDetails(trail: trail, header: header, dictionary: dictionary)
+        return BinaryDetails(decoded: DecodedTrail(trail: trail, canonicalJSON: json), header: header, dictionary: dictionary)
     }
 
     static func tooManySteps(_ count: Int, limit: Int) -> TrailCodecError {

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailEncoding
 import Dispatch
 import Foundation
 import GRDB
@@ -153,10 +154,11 @@ public struct IngestPipeline: Sendable {
                     for (path, result) in decoded {
                         switch result {
                         case .failure(let reason): rejections.append((reason, path))
-                        case .success(let (trail, started)):
+                        case .success(let (decoded, started)):
+                            let trail = decoded.trail
                             let candidates = try ReportStore.reportsAwaitingTrail(
                                 bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db)
-                            if let id = candidates.first, try ReportStore.attachTrail(trail, toReport: id, in: db) {
+                            if let id = candidates.first, try ReportStore.attachTrail(decoded, toReport: id, in: db) {
                                 joined.append(id)
                             }
                         }
@@ -181,7 +183,7 @@ public struct IngestPipeline: Sendable {
     }
 
     /// Decodes trail files on the workers, with each one's session start in milliseconds.
-    private func decodeTrails(_ paths: [String]) -> [(String, Result<(Trail, Int64), RejectionError>)] {
+    private func decodeTrails(_ paths: [String]) -> [(String, Result<(DecodedTrail, Int64), RejectionError>)] {
         let slots = TrailSlots(count: paths.count)
         let jobs = min(options.jobs, paths.count)
         let decoder = processor.decoder
@@ -189,11 +191,12 @@ public struct IngestPipeline: Sendable {
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = claims.next() {
                 let path = paths[index]
-                let result: Result<(Trail, Int64), RejectionError>
+                let result: Result<(DecodedTrail, Int64), RejectionError>
                 do {
-                    let trail = try decoder.decodeTrail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                    let decoded = try decoder.decodeTrail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                    let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
-                        result = .success((trail, started))
+                        result = .success((decoded, started))
                     } else {
                         result = .failure(
                             RejectionError(
@@ -212,20 +215,20 @@ public struct IngestPipeline: Sendable {
 
 /// Per-index slots for decoded trail files.
 final class TrailSlots: @unchecked Sendable {
-    private var slots: [(String, Result<(Trail, Int64), RejectionError>)]
+    private var slots: [(String, Result<(DecodedTrail, Int64), RejectionError>)]
     private let lock = NSLock()
 
     init(count: Int) {
         slots = Array(repeating: ("", .failure(RejectionError(.undecodableTrail, "not decoded"))), count: count)
     }
 
-    func set(_ index: Int, _ value: (String, Result<(Trail, Int64), RejectionError>)) {
+    func set(_ index: Int, _ value: (String, Result<(DecodedTrail, Int64), RejectionError>)) {
         lock.lock()
         slots[index] = value
         lock.unlock()
     }
 
-    var values: [(String, Result<(Trail, Int64), RejectionError>)] { slots }
+    var values: [(String, Result<(DecodedTrail, Int64), RejectionError>)] { slots }
 }
 
 /// Counts and quarantine of one run, updated on the writing thread only.

@@ -133,12 +133,12 @@ public struct PayloadProcessor: Sendable {
                 if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumTrailSteps {
                     throw TrailTooLong(count: steps.count, limit: maximumTrailSteps)
                 }
-                let trail = try decoder.decodeTrail(carrier)
-                guard trail.steps.count <= maximumTrailSteps else {
-                    throw TrailTooLong(count: trail.steps.count, limit: maximumTrailSteps)
+                let decoded = try decoder.decodeTrail(carrier)
+                guard decoded.trail.steps.count <= maximumTrailSteps else {
+                    throw TrailTooLong(count: decoded.trail.steps.count, limit: maximumTrailSteps)
                 }
-                trailInfo = TrailInfo(source: .embedded, steps: trail.steps.count)
-                trailJSON = trail.canonicalJSONString
+                trailInfo = TrailInfo(source: .embedded, steps: decoded.trail.steps.count)
+                trailJSON = String(decoding: decoded.canonicalJSON, as: UTF8.self)
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailEncoding
 import Foundation
 import GRDB
 
@@ -237,16 +238,19 @@ public final class ReportStore: Sendable {
     /// Attaches a trail that arrived separately to a stored report.
     /// - Throws: `StoreError` (`database`).
     public func attachTrail(_ trail: Trail, toReport id: String) throws(StoreError) {
-        try write { db in try Self.attachTrail(trail, toReport: id, in: db) }
+        let decoded = DecodedTrail(trail)
+        _ = try write { db in try Self.attachTrail(decoded, toReport: id, in: db) }
     }
 
     /// Attaches a separate trail to a stored report still missing one, inside a transaction; returns whether it did.
+    ///
+    /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding.
     /// - Throws: GRDB's `DatabaseError`.
     @discardableResult
-    public static func attachTrail(_ trail: Trail, toReport id: String, in db: Database) throws -> Bool {
+    public static func attachTrail(_ decoded: DecodedTrail, toReport id: String, in db: Database) throws -> Bool {
         try db.execute(
             sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'",
-            arguments: [trail.steps.count, trail.canonicalJSONString, id])
+            arguments: [decoded.trail.steps.count, String(decoding: decoded.canonicalJSON, as: UTF8.self), id])
         return db.changesCount > 0
     }
 

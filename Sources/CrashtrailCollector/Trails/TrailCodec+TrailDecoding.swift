@@ -3,15 +3,15 @@ import CrashtrailEncoding
 
 /// The collector decodes embedded and separate trails with the codec of CrashtrailEncoding.
 extension TrailCodec: TrailDecoding {
-    public func decodeTrail(bytes: [UInt8]) throws -> Trail {
-        try decode(bytes)
+    public func decodeTrail(bytes: [UInt8]) throws -> DecodedTrail {
+        try decodeKeepingJSON(bytes)
     }
 
-    public func decodeTrail(text: String) throws -> Trail {
-        try decode(text: text)
+    public func decodeTrail(text: String) throws -> DecodedTrail {
+        try decodeKeepingJSON(text: text)
     }
 
-    public func decodeTrail(keys: [String: String]) throws -> Trail {
-        try decode(keys: keys)
+    public func decodeTrail(keys: [String: String]) throws -> DecodedTrail {
+        try decodeKeepingJSON(keys: keys)
     }
 }

@@ -1,25 +1,29 @@
 import CrashtrailCore
+import CrashtrailEncoding
 
 /// Decodes a trail in any encoded form: what the collector needs from the trail codec.
+///
+/// Each method returns the trail with its canonical JSON, which is what the store keeps: decoding builds it
+/// to verify the checksum, so ingest never writes it twice.
 public protocol TrailDecoding: Sendable {
     /// Decodes bytes: binary, `ct1:` text, split-keys JSON or plain trail JSON.
     /// - Throws: An error whose description says why the trail is undecodable.
-    func decodeTrail(bytes: [UInt8]) throws -> Trail
+    func decodeTrail(bytes: [UInt8]) throws -> DecodedTrail
     /// Decodes `ct1:` text.
-    func decodeTrail(text: String) throws -> Trail
+    func decodeTrail(text: String) throws -> DecodedTrail
     /// Decodes split keys (`crashtrail.0…N`).
-    func decodeTrail(keys: [String: String]) throws -> Trail
+    func decodeTrail(keys: [String: String]) throws -> DecodedTrail
 }
 
 extension TrailDecoding {
     /// Decodes a trail as it rode in a payload.
     /// - Throws: An error whose description says why it is undecodable.
-    public func decodeTrail(_ carrier: TrailCarrier) throws -> Trail {
+    public func decodeTrail(_ carrier: TrailCarrier) throws -> DecodedTrail {
         switch carrier {
         case .text(let text): try decodeTrail(text: text)
         case .keys(let keys): try decodeTrail(keys: keys)
         case .bytes(let bytes): try decodeTrail(bytes: bytes)
-        case .object(let value): try Trail(jsonValue: value)
+        case .object(let value): DecodedTrail(try Trail(jsonValue: value))
         }
     }
 }
