@@ -39,11 +39,9 @@ public struct IngestPipeline: Sendable {
     ) throws(IngestError) -> IngestSummary {
         let started = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
-        var state = RunState(
-            quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)),
-            tracksMissing: options.trailsDirectory != nil)
-
-        state.quarantine.removeLeftovers()
+        let quarantine = Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory))
+        quarantine.removeLeftovers()
+        let writer = BatchWriter(store: store, state: RunState(quarantine: quarantine, tracksMissing: options.trailsDirectory != nil))
         var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
         if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
         for file in options.excludedFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }
@@ -54,10 +52,11 @@ public struct IngestPipeline: Sendable {
         var batch: [WorkItem] = []
         batch.reserveCapacity(options.batchSize)
         var done = 0
+        // Parsing a batch overlaps with storing the one before; progress counts a batch once it is parsed.
         func flush() throws(IngestError) {
             guard !batch.isEmpty else { return }
             let results = processBatch(batch)
-            try state.store(results, in: store)
+            try writer.submit(results)
             done += batch.count
             batch.removeAll(keepingCapacity: true)
             observer?.ingest(madeProgress: IngestProgress(done: done, total: total, elapsed: elapsed()))
@@ -72,8 +71,10 @@ public struct IngestPipeline: Sendable {
                 guard let line else {
                     let reason = RejectionError(
                         .tooLarge, "standard input line \(number) is over the \(options.maximumPayloadSize)-byte limit; it was skipped")
-                    state.summary.inputs += 1
-                    try state.rejectReasonOnly(reason, source: "-:\(number)")
+                    try writer.withState { (state) throws(IngestError) in
+                        state.summary.inputs += 1
+                        try state.rejectReasonOnly(reason, source: "-:\(number)")
+                    }
                     continue
                 }
                 guard line.contains(where: { !TopLevelKeys.isWhitespace($0) }) else { continue }
@@ -82,12 +83,14 @@ public struct IngestPipeline: Sendable {
             }
         }
         try flush()
-        if let trails = options.trailsDirectory {
-            try joinTrails(from: trails, state: &state)
+        return try writer.withState { (state) throws(IngestError) in
+            if let trails = options.trailsDirectory {
+                try joinTrails(from: trails, state: &state)
+            }
+            state.summary.trailsMissing -= state.joinedNew
+            state.summary.seconds = elapsed()
+            return state.summary
         }
-        state.summary.trailsMissing -= state.joinedNew
-        state.summary.seconds = elapsed()
-        return state.summary
     }
 
     /// Parses a batch on `jobs` workers, keeping the input order.
@@ -317,7 +320,6 @@ struct RunState {
     }
 }
 
-/// Per-index result slots that parallel workers fill; each index is written by exactly one worker.
 /// Hands out the indexes `0..<count` to workers, each once, in order.
 final class WorkClaims: @unchecked Sendable {
     private let count: Int
