@@ -114,23 +114,17 @@ public struct IngestPipeline: Sendable {
     ) -> (steps: [PayloadProcessor.IngestStep], inputs: Int) {
         switch item {
         case .file(let path):
-            if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber,
-                size.intValue > maximumPayloadSize
-            {
+            switch InputFile.read(path, maximumSize: maximumPayloadSize) {
+            case .bytes(let bytes):
+                return bytes.withUnsafeBufferPointer { processor.steps(for: $0, source: path) }
+            case .tooLarge(let size):
                 let reason = RejectionError(
                     .tooLarge,
-                    "the input is \(size.intValue) bytes, over the \(maximumPayloadSize)-byte limit; it was not copied here (it is still at \(path)); raise the limit with --max-payload-size if it is a real crash")
+                    "the input is \(size) bytes, over the \(maximumPayloadSize)-byte limit; it was not copied here (it is still at \(path)); raise the limit with --max-payload-size if it is a real crash")
                 return ([.tooLarge(reason, source: path)], 1)
-            }
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            } catch {
-                let reason = RejectionError(.unreadable, "could not read \(path): \(error.localizedDescription)")
+            case .unreadable(let why):
+                let reason = RejectionError(.unreadable, "could not read \(path): \(why)")
                 return ([.outcome(.rejected(reason, source: path, bytes: []))], 1)
-            }
-            return data.withUnsafeBytes { raw in
-                processor.steps(for: raw.bindMemory(to: UInt8.self), source: path)
             }
         case .line(let source, let bytes):
             return (bytes.withUnsafeBufferPointer { processor.lineSteps($0, source: source) }, 1)
