@@ -21,7 +21,7 @@ public enum CanonicalJSON {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .int(let int): out.append(contentsOf: String(int).utf8)
+        case .int(let int): writeInt(int, into: &out)
         case .string(let string): writeString(string, into: &out)
         case .array(let array):
             out.append(UInt8(ascii: "["))
@@ -30,6 +30,14 @@ public enum CanonicalJSON {
                 write(element, into: &out)
             }
             out.append(UInt8(ascii: "]"))
+        case .object(let object) where object.count == 1:
+            // The common one-key payload needs no sorting.
+            let (key, value) = object.first!
+            out.append(UInt8(ascii: "{"))
+            writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(value, into: &out)
+            out.append(UInt8(ascii: "}"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (index, key) in sortedKeys(object).enumerated() {
@@ -57,25 +65,60 @@ public enum CanonicalJSON {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Appends `value` in decimal.
+    public static func writeInt(_ value: Int64, into out: inout [UInt8]) {
+        if value >= 0, value < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        // Digits are produced from the magnitude, so Int64.min needs no special case.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
     /// Appends `string` as a JSON string literal.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            // Most strings need no escape: copy them whole.
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                appendEscape(byte, into: &out)
+                start = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            out.append(contentsOf: "u00".utf8)
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 }

@@ -26,7 +26,7 @@ enum TrailCanonicalWriter {
             write(base, into: &out)
         }
         out.append(contentsOf: #","dropped":"#.utf8)
-        out.append(contentsOf: String(trail.dropped).utf8)
+        CanonicalJSON.writeInt(trail.dropped, into: &out)
         if let final = trail.final {
             out.append(contentsOf: #","final":"#.utf8)
             write(final, into: &out)
@@ -34,7 +34,7 @@ enum TrailCanonicalWriter {
         out.append(contentsOf: #","session":{"id":"#.utf8)
         CanonicalJSON.writeString(trail.session.id, into: &out)
         out.append(contentsOf: #","pid":"#.utf8)
-        out.append(contentsOf: String(trail.session.pid).utf8)
+        CanonicalJSON.writeInt(trail.session.pid, into: &out)
         out.append(contentsOf: #","started":"#.utf8)
         CanonicalJSON.writeString(trail.session.started, into: &out)
         out.append(contentsOf: #"},"steps":["#.utf8)
@@ -43,7 +43,7 @@ enum TrailCanonicalWriter {
             write(step, into: &out)
         }
         out.append(contentsOf: #"],"version":"#.utf8)
-        out.append(contentsOf: String(trail.version).utf8)
+        CanonicalJSON.writeInt(trail.version, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -65,11 +65,11 @@ enum TrailCanonicalWriter {
             out.append(contentsOf: (success ? #","success":true"# : #","success":false"#).utf8)
         }
         out.append(contentsOf: #","t":"#.utf8)
-        out.append(contentsOf: String(step.t).utf8)
+        CanonicalJSON.writeInt(step.t, into: &out)
         switch step.op {
         case .select(let tab):
             out.append(contentsOf: #","tab":"#.utf8)
-            out.append(contentsOf: String(tab).utf8)
+            CanonicalJSON.writeInt(tab, into: &out)
         case .push(let destination), .present(let destination), .open(.destination(let destination)):
             out.append(contentsOf: #","to":"#.utf8)
             write(destination, into: &out)
@@ -104,7 +104,7 @@ enum TrailCanonicalWriter {
         out.append(contentsOf: #","stacks":"#.utf8)
         write(state.stacks, into: &out)
         out.append(contentsOf: #","tab":"#.utf8)
-        if let tab = state.tab { out.append(contentsOf: String(tab).utf8) } else { out.append(contentsOf: "null".utf8) }
+        if let tab = state.tab { CanonicalJSON.writeInt(Int64(tab), into: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(UInt8(ascii: "}"))
     }
 
