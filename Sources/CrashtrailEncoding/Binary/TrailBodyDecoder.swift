@@ -228,8 +228,8 @@ struct TrailBodyDecoder {
         }
     }
 
-    private mutating func readDestinationReference(_ what: String) throws(Failure) -> Destination {
-        let reference = try reader.index(what, below: destinations.count + 1)
+    private mutating func readDestinationReference(_ what: @autoclosure () -> String) throws(Failure) -> Destination {
+        let reference = try reader.index(what(), below: destinations.count + 1)
         return reference == 0 ? try readNewDestination(depth: 0) : destinations[reference - 1]
     }
 
@@ -342,10 +342,10 @@ struct TrailBodyDecoder {
         return .string(string)
     }
 
-    private static func readInterned(_ table: inout [String], _ reader: inout ByteReader, _ what: String) throws(Failure) -> String {
-        let reference = try reader.index(what, below: table.count + 1)
+    private static func readInterned(_ table: inout [String], _ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Failure) -> String {
+        let reference = try reader.index(what(), below: table.count + 1)
         if reference > 0 { return table[reference - 1] }
-        let string = try reader.string(what)
+        let string = try reader.string(what())
         table.append(string)
         return string
     }
