@@ -20,15 +20,23 @@ public enum CrashSignature {
         let type = exception.type.map(clean) ?? "unknown"
         var head = type
         if let signal = exception.signal.map(clean), signal != type { head += "/\(signal)" }
-        // Inlined frames repeat the same symbol; one is enough.
-        var named: [StackFrame] = []
+        // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
+        // as soon as it has every frame the signature can name.
+        var app: [String] = []
+        var others: [String] = []
+        var lastKey: String?
         for frame in frames where frame.symbol != nil || frame.image != nil {
-            if let last = named.last, frameKey(last) == frameKey(frame) { continue }
-            named.append(frame)
+            let key = frameKey(frame)
+            if key == lastKey { continue }
+            lastKey = key
+            if frame.inApp {
+                if app.count < appFrameCount { app.append(key) }
+            } else if others.count < appFrameCount {
+                others.append(key)
+            }
+            if app.count == appFrameCount, others.count >= otherFrameCount { break }
         }
-        let app = named.filter(\.inApp).prefix(appFrameCount)
-        let others = named.filter { !$0.inApp }.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
-        let parts = (app + others).map(frameKey)
+        let parts = app + others.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
         guard !parts.isEmpty else { return head + " @ (no frames)" }
         return head + " @ " + parts.joined(separator: " < ")
     }
@@ -42,6 +50,12 @@ public enum CrashSignature {
 
     /// Drops hexadecimal addresses and `+ 123` offsets, and collapses whitespace.
     static func clean(_ text: String) -> String {
+        // Most symbols are one word that is not an address: nothing to clean.
+        if !text.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }),
+            !text.hasPrefix("0x"), text != "+"
+        {
+            return text
+        }
         var words: [Substring] = []
         var skipNext = false
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
