@@ -5,13 +5,15 @@
 #   Tools/ingest-bench.sh [REPORTS] [JOBS]        defaults: 10000 reports, all cores
 #
 # Environment: BENCH_DIR (where the corpus and stores go; default /tmp/crashtrail-ingest-bench-REPORTS),
-# SEED (corpus seed, default 42). Prints a Markdown table for BENCHMARKS.md.
+# SEED (corpus seed, default 42), RUNS (runs of each contestant, default 3; the table shows medians).
+# Prints a Markdown table for BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPORTS="${1:-10000}"
 JOBS="${2:-$(nproc)}"
 SEED="${SEED:-42}"
+RUNS="${RUNS:-3}"
 DIR="${BENCH_DIR:-/tmp/crashtrail-ingest-bench-$REPORTS}"
 MANIFEST=Samples/PirateBay/Sources/PirateBay/piratebay.yml
 
@@ -46,40 +48,63 @@ measure() {  # name, command...: prints "seconds rss_kb cpu_seconds"; the comman
     echo "$wall $rss $(python3 -c "print($user + $sys)")"
 }
 
-rm -rf "$DIR/store.sqlite"* "$DIR/python.sqlite"* "$DIR/quarantine"
-read -r CT_S CT_RSS CT_CPU < <(measure crashtrail "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
-    --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
-CT_N=$(python3 -c "import json,sys; s=json.load(open('$DIR/crashtrail.out')); print(s['stored'])")
-UNDECODABLE=$(python3 -c "import json; s=json.load(open('$DIR/crashtrail.out')); print(s['trails']['undecodable'] + s['rejectedByReason'].get('undecodable-trail', 0))")
-if [ "$UNDECODABLE" != "0" ]; then
-    echo "WARNING: $UNDECODABLE trails did not decode: the corpus in $DIR was made by another trail encoder; delete it and run again." >&2
-fi
-read -r RE_S RE_RSS RE_CPU < <(measure crashtrail-rerun "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
-    --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
-read -r PY_S PY_RSS PY_CPU < <(measure python python3 Tools/ingest_baseline.py store "$DIR/reports" "$DIR/python.sqlite")
-PY_N=$(awk '{print $2}' "$DIR/python.out")
-read -r OJ_S OJ_RSS OJ_CPU < <(measure orjson python3 Tools/ingest_baseline.py parse "$DIR/reports")
-OJ_N=$(awk '{print $2}' "$DIR/orjson.out")
+# Each contestant runs RUNS times, interleaved so a burst of load hits all of them alike; the table shows medians.
+: > "$DIR/runs.txt"
+for run in $(seq 1 "$RUNS"); do
+    echo "Run $run of $RUNS..." >&2
+    rm -rf "$DIR/store.sqlite"* "$DIR/python.sqlite"* "$DIR/quarantine"
+    read -r S RSS CPU < <(measure crashtrail "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
+        --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
+    N=$(python3 -c "import json; print(json.load(open('$DIR/crashtrail.out'))['stored'])")
+    UNDECODABLE=$(python3 -c "import json; s=json.load(open('$DIR/crashtrail.out')); print(s['trails']['undecodable'] + s['rejectedByReason'].get('undecodable-trail', 0))")
+    if [ "$UNDECODABLE" != "0" ]; then
+        echo "WARNING: $UNDECODABLE trails did not decode: the corpus in $DIR was made by another trail encoder; delete it and run again." >&2
+    fi
+    echo "crashtrail $N $S $RSS $CPU" >> "$DIR/runs.txt"
+    read -r S RSS CPU < <(measure crashtrail-rerun "$BIN/crashtrail" ingest "$DIR/reports" --trails "$DIR/trails" --manifest "$MANIFEST" \
+        --store "$DIR/store.sqlite" --quarantine "$DIR/quarantine" --jobs "$JOBS" --json --quiet)
+    echo "rerun $N $S $RSS $CPU" >> "$DIR/runs.txt"
+    read -r S RSS CPU < <(measure python python3 Tools/ingest_baseline.py store "$DIR/reports" "$DIR/python.sqlite")
+    echo "python $(awk '{print $2}' "$DIR/python.out") $S $RSS $CPU" >> "$DIR/runs.txt"
+    read -r S RSS CPU < <(measure orjson python3 Tools/ingest_baseline.py parse "$DIR/reports")
+    echo "orjson $(awk '{print $2}' "$DIR/orjson.out") $S $RSS $CPU" >> "$DIR/runs.txt"
+done
+STORE_MB=$(du -sm "$DIR/store.sqlite"* | awk '{s += $1} END {print s}')
+PYTHON_MB=$(du -sm "$DIR/python.sqlite"* | awk '{s += $1} END {print s}')
 
-python3 - "$REPORTS" "$JOBS" "$BYTES" "$CT_N" "$CT_S" "$CT_RSS" "$CT_CPU" "$RE_S" "$RE_RSS" "$RE_CPU" "$PY_N" "$PY_S" "$PY_RSS" "$PY_CPU" "$OJ_N" "$OJ_S" "$OJ_RSS" "$OJ_CPU" "$DIR" <<'PY'
-import json, os, sys
-(reports, jobs, size, ct_n, ct_s, ct_rss, ct_cpu, re_s, re_rss, re_cpu, py_n, py_s, py_rss, py_cpu,
- oj_n, oj_s, oj_rss, oj_cpu, folder) = sys.argv[1:]
+python3 - "$REPORTS" "$JOBS" "$BYTES" "$DIR" "$RUNS" "$STORE_MB" "$PYTHON_MB" <<'PY'
+import os, statistics, sys
+reports, jobs, size, folder, runs, store_mb, python_mb = sys.argv[1:]
 size = int(size); mb = size / 1e6
-rows = [
-    ("crashtrail ingest (--jobs %s)" % jobs, int(ct_n), float(ct_s), int(ct_rss), float(ct_cpu)),
-    ("crashtrail ingest, second run (all duplicates)", int(ct_n), float(re_s), int(re_rss), float(re_cpu)),
-    ("plain Python: json + sqlite3", int(py_n), float(py_s), int(py_rss), float(py_cpu)),
-    ("orjson parse-only floor", int(oj_n), float(oj_s), int(oj_rss), float(oj_cpu)),
-]
-ct_rate = int(ct_n) / float(ct_s)
+measured = {}
+for line in open(folder + "/runs.txt"):
+    name, n, s, rss, cpu = line.split()
+    measured.setdefault(name, []).append((int(n), float(s), int(rss), float(cpu)))
+names = {
+    "crashtrail": "crashtrail ingest (--jobs %s)" % jobs,
+    "rerun": "crashtrail ingest, second run (all duplicates)",
+    "python": "plain Python: json + sqlite3",
+    "orjson": "orjson parse-only floor",
+}
+def median(name):
+    rows = measured[name]
+    return rows[0][0], statistics.median(r[1] for r in rows), max(r[2] for r in rows), statistics.median(r[3] for r in rows)
+ct_n, ct_s, _, _ = median("crashtrail")
+ct_rate = ct_n / ct_s
 load = os.getloadavg()[0]
-print(f"Corpus: {reports} reports, {mb:.1f} MB ({open(folder + '/corpus.txt').read().strip()}); load average {load:.1f} on {os.cpu_count()} cores")
+print(f"Corpus: {reports} reports, {mb:.1f} MB ({open(folder + '/corpus.txt').read().strip()}); "
+      f"median of {runs} interleaved runs; load average {load:.1f} on {os.cpu_count()} cores; "
+      f"stores: crashtrail {store_mb} MB, Python {python_mb} MB")
 print()
-print("| run | reports | wall s | reports/s | MB/s | CPU s | reports per CPU s | peak RSS (MB) | crashtrail vs this (wall) |")
+print("| run | reports | wall s (median) | reports/s | MB/s | CPU s | reports per CPU s | peak RSS (MB) | crashtrail vs this (wall) |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-for name, n, s, rss, cpu in rows:
+for key, label in names.items():
+    n, s, rss, cpu = median(key)
     rate = n / s if s > 0 else 0
     ratio = ct_rate / rate if rate > 0 else 0
-    print(f"| {name} | {n} | {s:.2f} | {rate:,.0f} | {mb / s:,.1f} | {cpu:.2f} | {n / cpu if cpu else 0:,.0f} | {rss / 1024:.0f} | {ratio:.2f}x |")
+    print(f"| {label} | {n} | {s:.2f} | {rate:,.0f} | {mb / s:,.1f} | {cpu:.2f} | {n / cpu if cpu else 0:,.0f} | {rss / 1024:.0f} | {ratio:.2f}x |")
+print()
+print("All runs (name reports wall_s peak_rss_kb cpu_s):")
+for line in open(folder + "/runs.txt"):
+    print("    " + line.rstrip())
 PY
