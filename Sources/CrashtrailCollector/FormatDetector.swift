@@ -29,17 +29,17 @@ public enum FormatDetector {
                 .unrecognizedFormat,
                 "the input does not start with a JSON object, so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics)")
         }
-        if let end = first.end, let next = TopLevelKeys.scan(bytes, from: end), next.keys.isEmpty == false || next.end != nil {
-            if first.keys.contains("bug_type") { return .single(.ips) }
-            if next.keys.contains("type"), !next.keys.contains("event_id"), !first.keys.contains("issue_id") {
-                return .single(.sentryEnvelope)
-            }
-            return .lines
-        }
+        // An .ips header says so itself: its body (most of the file) need not be scanned here.
         if let end = first.end, first.keys.contains("bug_type"),
             bytes[end...].contains(where: { !TopLevelKeys.isWhitespace($0) })
         {
             return .single(.ips)
+        }
+        if let end = first.end, let next = TopLevelKeys.scan(bytes, from: end), next.keys.isEmpty == false || next.end != nil {
+            if next.keys.contains("type"), !next.keys.contains("event_id"), !first.keys.contains("issue_id") {
+                return .single(.sentryEnvelope)
+            }
+            return .lines
         }
         do {
             return .single(try classify(first.keys))
