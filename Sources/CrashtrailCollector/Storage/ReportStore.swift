@@ -105,7 +105,7 @@ public final class ReportStore: Sendable {
     /// - Throws: GRDB's `DatabaseError`.
     public static func insert(_ record: ReportRecord, in db: Database) throws -> InsertOutcome {
         var record = record
-        if let existing = try String.fetchOne(db, sql: "SELECT sha256 FROM report WHERE id = ?", arguments: [record.id]) {
+        if let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT sha256 FROM report WHERE id = ?"), arguments: [record.id]) {
             if existing == record.sha256 { return .duplicate(record.id) }
             let alternative = record.id + "~" + record.sha256.prefix(12)
             if try ReportRecord.exists(db, key: alternative) { return .duplicate(alternative) }
@@ -118,7 +118,7 @@ public final class ReportStore: Sendable {
     /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
     public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT id FROM report WHERE sha256 = ? LIMIT 1", arguments: [digest]) }
+        try read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM report WHERE sha256 = ? LIMIT 1"), arguments: [digest]) }
     }
 
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
@@ -248,9 +248,9 @@ public final class ReportStore: Sendable {
     /// - Throws: GRDB's `DatabaseError`.
     @discardableResult
     public static func attachTrail(_ decoded: DecodedTrail, toReport id: String, in db: Database) throws -> Bool {
-        try db.execute(
-            sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'",
-            arguments: [decoded.trail.steps.count, String(decoding: decoded.canonicalJSON, as: UTF8.self), id])
+        try db.cachedStatement(
+            sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'"
+        ).execute(arguments: [decoded.trail.steps.count, String(decoding: decoded.canonicalJSON, as: UTF8.self), id])
         return db.changesCount > 0
     }
 
@@ -261,12 +261,12 @@ public final class ReportStore: Sendable {
         bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: Database
     ) throws -> [String] {
         try String.fetchAll(
-            db,
-            sql: """
-                SELECT id FROM report
-                WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-                ORDER BY ABS(launchTime - ?), id
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT id FROM report
+                    WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+                    ORDER BY ABS(launchTime - ?), id
+                    """),
             arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
     }
 
