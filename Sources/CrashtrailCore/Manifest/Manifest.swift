@@ -35,8 +35,10 @@ public struct Manifest: Sendable {
         let modal: Bool
         let tabIndex: Int?
     }
-    /// Destination indexes by routing priority: more literal parts first, then manifest order.
-    let routeOrder: [Int]
+    /// One stack per tab holding its root, as at launch; a gate resets the stacks to these.
+    let tabStacks: [[Destination]]
+    /// The deep-link templates arranged for matching: by segment count and first segment, in routing priority.
+    let routeIndex: RouteIndex
 
     /// A condition and the flow destination presented when it is missing.
     public struct Condition: Hashable, Sendable {
@@ -52,13 +54,52 @@ public struct Manifest: Sendable {
 
     /// One destination of the route table.
     public struct DestinationSpec: Hashable, Sendable {
-        public let name: String
+        /// The fields, never changed once read: a spec is copied with every lookup, and copying one reference
+        /// costs less than copying each string and array.
+        private let storage: Storage
+
+        public var name: String { storage.name }
         /// The deep-link template, nil when the screen has no deep link.
-        public let route: RouteTemplate?
-        public let presentation: Presentation
+        public var route: RouteTemplate? { storage.route }
+        public var presentation: Presentation { storage.presentation }
         /// Conditions, checked in order.
-        public let requires: [String]
-        public let gate: Bool
+        public var requires: [String] { storage.requires }
+        public var gate: Bool { storage.gate }
+
+        init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
+            storage = Storage(name: name, route: route, presentation: presentation, requires: requires, gate: gate)
+        }
+
+        private final class Storage: Sendable {
+            let name: String
+            let route: RouteTemplate?
+            let presentation: Presentation
+            let requires: [String]
+            let gate: Bool
+
+            init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
+                self.name = name
+                self.route = route
+                self.presentation = presentation
+                self.requires = requires
+                self.gate = gate
+            }
+        }
+
+        /// Equal when every field is, as a synthesized `==` would compare them.
+        public static func == (lhs: DestinationSpec, rhs: DestinationSpec) -> Bool {
+            if lhs.storage === rhs.storage { return true }
+            return lhs.name == rhs.name && lhs.route == rhs.route && lhs.presentation == rhs.presentation
+                && lhs.requires == rhs.requires && lhs.gate == rhs.gate
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(route)
+            hasher.combine(presentation)
+            hasher.combine(requires)
+            hasher.combine(gate)
+        }
     }
 
     /// Builds and checks a manifest.
@@ -97,13 +138,8 @@ public struct Manifest: Sendable {
                     modal: spec.presentation == .modal, tabIndex: tabIndex[spec.name])
                 return (spec.name, rule)
             }, uniquingKeysWith: { first, _ in first })
-        self.routeOrder = destinations.indices
-            .filter { destinations[$0].route != nil }
-            .sorted { lhs, rhs in
-                let left = destinations[lhs].route?.literalCount ?? 0
-                let right = destinations[rhs].route?.literalCount ?? 0
-                return left != right ? left > right : lhs < rhs
-            }
+        self.tabStacks = tabs.map { [Destination($0)] }
+        self.routeIndex = RouteIndex(destinations: destinations)
         try ManifestValidator(manifest: self, lines: lines).validate()
     }
 
@@ -128,7 +164,7 @@ public struct Manifest: Sendable {
     /// The state at launch: with tabs, tab 0 and each stack its root; without, the single stack `[root]`.
     public var launchState: NavigationState {
         if hasTabs {
-            return NavigationState(tab: 0, stacks: tabs.map { [Destination($0)] })
+            return NavigationState(tab: 0, stacks: tabStacks)
         }
         return NavigationState(tab: nil, stacks: [[Destination(root ?? "")]])
     }

@@ -33,9 +33,45 @@ public struct NavigationEngine: Sendable {
     /// Applies one step and returns its anomalies, in SPEC order.
     @discardableResult
     public mutating func apply(_ step: Step) -> [NavigationAnomaly] {
+        var anomalies: [NavigationAnomaly] = []
+        apply(step, into: &anomalies)
+        return anomalies
+    }
+
+    /// Applies every step in order and returns all anomalies.
+    @inlinable
+    @discardableResult
+    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
+        var anomalies: [NavigationAnomaly] = []
+        // An array's steps are read in place rather than copied out one at a time.
+        let appliedInPlace: Void? = steps.withContiguousStorageIfAvailable { buffer in
+            for index in buffer.indices { apply(buffer[index], into: &anomalies) }
+        }
+        if appliedInPlace == nil {
+            for step in steps { apply(step, into: &anomalies) }
+        }
+        return anomalies
+    }
+
+    /// Applies one step and appends its anomalies, in SPEC order, to `anomalies`.
+    @usableFromInline
+    mutating func apply(_ step: Step, into anomalies: inout [NavigationAnomaly]) {
         let index = stepCount
         stepCount += 1
         var context = StepContext(index: index)
+        swap(&context.anomalies, &anomalies)
+        defer { swap(&context.anomalies, &anomalies) }
+        // Only steps that can add or remove a modal can collide or start a transition; the others skip the
+        // bookkeeping below (pop, popToRoot and select change a stack but never a modal's root).
+        let touchesModals: Bool
+        switch step.op {
+        case .push, .present, .open, .dismiss, .complete: touchesModals = manifest.modalTransition > 0
+        case .pop, .popToRoot, .select, .satisfy, .revoke: touchesModals = false
+        }
+        guard touchesModals else {
+            perform(step.op, context: &context)
+            return
+        }
         let running = isTransitionRunning(at: step.t) ? transition : nil
         let snapshot = running == nil ? nil : state
         // Steps only append or remove the topmost modal, or remove them all, so the list of modal roots changed
@@ -44,9 +80,7 @@ public struct NavigationEngine: Sendable {
         let topRootBefore = state.modals.last?.first
         perform(step.op, context: &context)
         let rootsChanged = state.modals.count != modalCountBefore || state.modals.last?.first != topRootBefore
-        guard manifest.modalTransition > 0, !context.exempt, rootsChanged else {
-            return context.anomalies
-        }
+        guard !context.exempt, rootsChanged else { return }
         if let running, let snapshot {
             // UIKit drops a presentation requested during another: the whole step changes nothing.
             state = snapshot
@@ -59,19 +93,11 @@ public struct NavigationEngine: Sendable {
         } else {
             transition = (step.t, index)
         }
-        return context.anomalies
-    }
-
-    /// Applies every step in order and returns all anomalies.
-    @discardableResult
-    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
-        var anomalies: [NavigationAnomaly] = []
-        for step in steps { anomalies += apply(step) }
-        return anomalies
     }
 
     private struct StepContext {
         let index: Int
+        /// The anomalies so far: the step's are appended.
         var anomalies: [NavigationAnomaly] = []
         /// The step resolved as a gate, which neither collides nor starts a transition.
         var exempt = false
@@ -169,7 +195,7 @@ public struct NavigationEngine: Sendable {
         }
         // 2. A gate discards everything.
         if rule.gate {
-            resolveAsGate(destination)
+            resolveAsGate(destination, tabIndex: rule.tabIndex)
             context.exempt = true
             return
         }
@@ -181,7 +207,7 @@ public struct NavigationEngine: Sendable {
                 state.tab = tabIndex
                 if state.stacks[tabIndex].count > 1 { state.stacks[tabIndex].removeSubrange(1...) }
             } else {
-                resolveAsGate(destination)
+                resolveAsGate(destination, tabIndex: tabIndex)
                 context.exempt = true
             }
             return
@@ -191,12 +217,13 @@ public struct NavigationEngine: Sendable {
         if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
     }
 
-    private mutating func resolveAsGate(_ destination: Destination) {
+    /// Resolves `destination`, whose tab index is `tabIndex`, as a gate: it discards everything.
+    private mutating func resolveAsGate(_ destination: Destination, tabIndex: Int?) {
         state.modals.removeAll()
         state.pending = nil
-        if let tabIndex = manifest.tabIndex(of: destination.name) {
+        if let tabIndex {
             state.tab = tabIndex
-            state.stacks = manifest.tabs.map { [Destination($0)] }
+            state.stacks = manifest.tabStacks
         } else {
             state.tab = nil
             state.stacks = [[destination]]

@@ -11,12 +11,6 @@ extension Manifest {
     /// with more literal parts wins, then manifest order.
     public func destination(forURL url: String) -> Destination? {
         guard let parsed = ParsedURL(url) else { return nil }
-        for index in routeOrder {
-            let spec = destinations[index]
-            if let route = spec.route, let payload = route.match(parsed) {
-                return Destination(spec.name, payload)
-            }
-        }
-        return nil
+        return routeIndex.destination(for: parsed)
     }
 }
