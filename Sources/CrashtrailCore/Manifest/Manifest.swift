@@ -4,41 +4,67 @@
 /// Build one with ``Manifest/init(yaml:source:)`` (YAML or JSON), which refuses a manifest
 /// that cannot work.
 public struct Manifest: Sendable {
+    /// Everything the manifest holds, built once and never changed: engines, replayers and codecs each keep a
+    /// copy of the manifest, and copying it copies this one reference.
+    private let storage: Storage
+
     /// The app's bundle ID.
-    public let app: String
+    public var app: String { storage.app }
     /// Tab roots in order; empty for an app without a tab bar.
-    public let tabs: [String]
+    public var tabs: [String] { storage.tabs }
     /// The launch destination when there are no tabs.
-    public let root: String?
+    public var root: String? { storage.root }
     /// How long a modal present or dismiss lasts, in milliseconds; 0 means no collisions.
-    public let modalTransition: Int64
+    public var modalTransition: Int64 { storage.modalTransition }
     /// Conditions in manifest order.
-    public let conditions: [Condition]
+    public var conditions: [Condition] { storage.conditions }
     /// Destinations in manifest order.
-    public let destinations: [DestinationSpec]
+    public var destinations: [DestinationSpec] { storage.destinations }
     /// Where the manifest came from (a file path), for messages.
-    public let source: String
+    public var source: String { storage.source }
 
-    let destinationIndex: [String: Int]
-    let conditionIndex: [String: Int]
-    let tabIndex: [String: Int]
-    /// Names of destinations that are some condition's flow.
-    let flowNames: Set<String>
-    /// What the navigation rules need of each destination, small enough to copy on every step.
-    let rules: [String: NavigationRule]
-
-    /// The part of a destination's spec the Navigator consults on every request.
-    struct NavigationRule: Sendable {
-        /// Required conditions in order, each with its flow destination.
-        let requires: [(condition: String, flow: Destination)]
-        let gate: Bool
-        let modal: Bool
-        let tabIndex: Int?
-    }
-    /// One stack per tab holding its root, as at launch; a gate resets the stacks to these.
-    let tabStacks: [[Destination]]
+    /// What the navigation rules need of each destination, by name. Kept beside `storage` rather than in it:
+    /// the engine reaches it on every request, and a reference held directly in the engine's own value needs no
+    /// retain around the call.
+    let rules: NavigationRules
     /// The deep-link templates arranged for matching: by segment count and first segment, in routing priority.
     let routeIndex: RouteIndex
+    /// One stack per tab holding its root, as at launch; a gate resets the stacks to these.
+    var tabStacks: [[Destination]] { storage.tabStacks }
+
+    private final class Storage: Sendable {
+        let app: String
+        let tabs: [String]
+        let root: String?
+        let modalTransition: Int64
+        let conditions: [Condition]
+        let destinations: [DestinationSpec]
+        let source: String
+        let destinationIndex: [String: Int]
+        let conditionIndex: [String: Int]
+        let tabIndex: [String: Int]
+        /// Names of destinations that are some condition's flow.
+        let flowNames: Set<String>
+        let tabStacks: [[Destination]]
+
+        init(
+            app: String, tabs: [String], root: String?, modalTransition: Int64, conditions: [Condition],
+            destinations: [DestinationSpec], source: String, destinationIndex: [String: Int]
+        ) {
+            self.app = app
+            self.tabs = tabs
+            self.root = root
+            self.modalTransition = modalTransition
+            self.conditions = conditions
+            self.destinations = destinations
+            self.source = source
+            self.destinationIndex = destinationIndex
+            self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            self.flowNames = Set(conditions.map(\.flow))
+            self.tabStacks = tabs.map { [Destination($0)] }
+        }
+    }
 
     /// A condition and the flow destination presented when it is missing.
     public struct Condition: Hashable, Sendable {
@@ -109,13 +135,6 @@ public struct Manifest: Sendable {
         conditions: [Condition] = [], destinations: [DestinationSpec], source: String = "manifest",
         lines: ManifestLines = ManifestLines()
     ) throws(ManifestError) {
-        self.app = app
-        self.tabs = tabs
-        self.root = root
-        self.modalTransition = modalTransition
-        self.conditions = conditions
-        self.destinations = destinations
-        self.source = source
         var destinationIndex: [String: Int] = [:]
         for (index, spec) in destinations.enumerated() {
             if destinationIndex[spec.name] != nil {
@@ -125,37 +144,28 @@ public struct Manifest: Sendable {
             }
             destinationIndex[spec.name] = index
         }
-        self.destinationIndex = destinationIndex
-        self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        self.flowNames = Set(conditions.map(\.flow))
-        let flows = Dictionary(conditions.map { ($0.name, $0.flow) }, uniquingKeysWith: { first, _ in first })
-        let tabIndex = self.tabIndex
-        self.rules = Dictionary(
-            destinations.map { spec in
-                let rule = NavigationRule(
-                    requires: spec.requires.map { ($0, Destination(flows[$0] ?? "")) }, gate: spec.gate,
-                    modal: spec.presentation == .modal, tabIndex: tabIndex[spec.name])
-                return (spec.name, rule)
-            }, uniquingKeysWith: { first, _ in first })
-        self.tabStacks = tabs.map { [Destination($0)] }
+        let storage = Storage(
+            app: app, tabs: tabs, root: root, modalTransition: modalTransition, conditions: conditions,
+            destinations: destinations, source: source, destinationIndex: destinationIndex)
+        self.storage = storage
+        self.rules = NavigationRules(destinations: destinations, conditions: conditions, tabIndex: storage.tabIndex)
         self.routeIndex = RouteIndex(destinations: destinations)
         try ManifestValidator(manifest: self, lines: lines).validate()
     }
 
     /// The spec of the destination named `name`.
     public func spec(named name: String) -> DestinationSpec? {
-        destinationIndex[name].map { destinations[$0] }
+        storage.destinationIndex[name].map { storage.destinations[$0] }
     }
 
     /// The condition named `name`.
     public func condition(named name: String) -> Condition? {
-        conditionIndex[name].map { conditions[$0] }
+        storage.conditionIndex[name].map { storage.conditions[$0] }
     }
 
     /// The tab index of a tab root.
     public func tabIndex(of name: String) -> Int? {
-        tabIndex[name]
+        storage.tabIndex[name]
     }
 
     /// Whether the app shows a tab bar at launch.
@@ -171,7 +181,7 @@ public struct Manifest: Sendable {
 
     /// Whether `name` is the flow of some condition.
     public func isFlow(_ name: String) -> Bool {
-        flowNames.contains(name)
+        storage.flowNames.contains(name)
     }
 }
 

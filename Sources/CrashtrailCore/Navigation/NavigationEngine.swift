@@ -181,16 +181,16 @@ public struct NavigationEngine: Sendable {
 
     /// A navigation request for `destination` (SPEC section 4, rules 1 to 5).
     private mutating func request(_ destination: Destination, mode: RequestMode, context: inout StepContext) {
-        guard let rule = manifest.rules[destination.name] else {
+        guard let rule = manifest.rules.rule(named: destination.name) else {
             context.report(
                 .unknownDestination, "\(destination.name) is not a destination of the manifest; it was applied by its op anyway")
             if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
             return
         }
         // 1. A missing condition presents its flow and keeps the destination pending.
-        for requirement in rule.requires where !state.conditions.contains(requirement.condition) {
+        for index in rule.requirements where !state.conditions.contains(manifest.rules.requirements[index].condition) {
             state.pending = PendingDestination(destination, mode: mode)
-            state.modals.append([requirement.flow])
+            state.modals.append([manifest.rules.requirements[index].flow])
             return
         }
         // 2. A gate discards everything.
@@ -232,7 +232,8 @@ public struct NavigationEngine: Sendable {
 
     private func isFlowModal(_ modal: [Destination]) -> Bool {
         guard let root = modal.first else { return false }
-        return manifest.isFlow(root.name)
+        // Every flow is a destination of the manifest (the manifest is refused otherwise), so its rule says.
+        return manifest.rules.rule(named: root.name)?.isFlow ?? false
     }
 
     private mutating func appendToTopStack(_ destination: Destination) {
