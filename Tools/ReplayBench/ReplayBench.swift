@@ -6,9 +6,10 @@ import Foundation
 ///
 /// Prints a table of steps per second (median of several runs) for the headless NavigationEngine alone, on the
 /// usual mix and on a URL-heavy trail (half its steps open a deep link, as crash-report trails often do), for
-/// deep-link resolution alone, and for the whole replay command's work: parsing the trail JSON, replaying,
-/// computing and verifying the shortest links, and rendering JSON. `--stage` (repeatable: engine, urls,
-/// lookup, replay, command) runs only the stages named, for profiling one with `perf`. Run it in release:
+/// deep-link resolution and printing alone, and for the whole replay command's work: parsing the trail JSON,
+/// replaying, computing and verifying the shortest links, and rendering JSON. `--stage` (repeatable: engine,
+/// urls, lookup, print, replay, command) runs only the stages named, for profiling one with `perf`. Run it in
+/// release:
 ///
 ///     swift run -c release crashtrail-replay-bench
 @main
@@ -31,6 +32,7 @@ struct ReplayBench {
             if case .open(.url(let url)) = step.op { return url }
             return nil
         }
+        let linked = urls.compactMap { manifest.destination(forURL: $0) }
         let trailJSON = trail.canonicalJSON
 
         var results: [(name: String, times: [Double], count: Int, unit: String)] = []
@@ -64,6 +66,16 @@ struct ReplayBench {
             }
             results.append(("Manifest.destination(forURL:), the URL-heavy trail's links", times, urls.count, "URLs"))
         }
+        if stages.contains("print") {
+            let times = (0..<runs).map { _ in
+                measure {
+                    var printed = 0
+                    for destination in linked where manifest.url(for: destination) != nil { printed += 1 }
+                    blackHole(printed)
+                }
+            }
+            results.append(("Manifest.url(for:), the destinations of those links", times, linked.count, "URLs"))
+        }
         let replayer = Replayer(manifest: manifest)
         if stages.contains("replay") {
             let times = (0..<runs).map { _ in
@@ -96,7 +108,7 @@ struct ReplayBench {
         }
     }
 
-    static let allStages = ["engine", "urls", "lookup", "replay", "command"]
+    static let allStages = ["engine", "urls", "lookup", "print", "replay", "command"]
 
     static func stageOptions(in arguments: inout [String]) throws -> Set<String> {
         var stages: Set<String> = []
