@@ -23,7 +23,7 @@ public struct Manifest: Sendable {
     /// Where the manifest came from (a file path), for messages.
     public var source: String { storage.source }
 
-    /// What the navigation rules need of each destination, by name. Kept beside `storage` rather than in it:
+    /// What the navigation rules need of each destination, and each destination's index, by name. Kept beside `storage` rather than in it:
     /// the engine reaches it on every request, and a reference held directly in the engine's own value needs no
     /// retain around the call.
     let rules: NavigationRules
@@ -40,7 +40,6 @@ public struct Manifest: Sendable {
         let conditions: [Condition]
         let destinations: [DestinationSpec]
         let source: String
-        let destinationIndex: [String: Int]
         let conditionIndex: [String: Int]
         let tabIndex: [String: Int]
         /// Names of destinations that are some condition's flow.
@@ -49,7 +48,7 @@ public struct Manifest: Sendable {
 
         init(
             app: String, tabs: [String], root: String?, modalTransition: Int64, conditions: [Condition],
-            destinations: [DestinationSpec], source: String, destinationIndex: [String: Int]
+            destinations: [DestinationSpec], source: String
         ) {
             self.app = app
             self.tabs = tabs
@@ -58,7 +57,6 @@ public struct Manifest: Sendable {
             self.conditions = conditions
             self.destinations = destinations
             self.source = source
-            self.destinationIndex = destinationIndex
             self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             self.flowNames = Set(conditions.map(\.flow))
@@ -135,18 +133,15 @@ public struct Manifest: Sendable {
         conditions: [Condition] = [], destinations: [DestinationSpec], source: String = "manifest",
         lines: ManifestLines = ManifestLines()
     ) throws(ManifestError) {
-        var destinationIndex: [String: Int] = [:]
-        for (index, spec) in destinations.enumerated() {
-            if destinationIndex[spec.name] != nil {
-                throw ManifestError(
-                    .duplicateDestination, source: source, line: lines.destinations[spec.name], destination: spec.name,
-                    "destination \"\(spec.name)\" is declared twice")
-            }
-            destinationIndex[spec.name] = index
+        var names: Set<String> = []
+        for spec in destinations where !names.insert(spec.name).inserted {
+            throw ManifestError(
+                .duplicateDestination, source: source, line: lines.destinations[spec.name], destination: spec.name,
+                "destination \"\(spec.name)\" is declared twice")
         }
         let storage = Storage(
             app: app, tabs: tabs, root: root, modalTransition: modalTransition, conditions: conditions,
-            destinations: destinations, source: source, destinationIndex: destinationIndex)
+            destinations: destinations, source: source)
         self.storage = storage
         self.rules = NavigationRules(destinations: destinations, conditions: conditions, tabIndex: storage.tabIndex)
         self.routeIndex = RouteIndex(destinations: destinations)
@@ -155,7 +150,7 @@ public struct Manifest: Sendable {
 
     /// The spec of the destination named `name`.
     public func spec(named name: String) -> DestinationSpec? {
-        storage.destinationIndex[name].map { storage.destinations[$0] }
+        rules.index(named: name).map { storage.destinations[$0] }
     }
 
     /// The condition named `name`.

@@ -1,4 +1,5 @@
-/// What the navigation rules (SPEC section 4) need of each destination, found by name on every request.
+/// What the navigation rules (SPEC section 4) need of each destination, found by name on every request, and
+/// the index of each destination by name.
 ///
 /// A name is first looked for by a cheap key, its UTF-8 length with its first and last bytes, and confirmed with
 /// `==`; a name the key does not find is then looked up in a dictionary. So every name that is `==` to a
@@ -69,13 +70,18 @@ final class NavigationRules: Sendable {
 
     /// The rule of the destination named `name`, or nil when the manifest has no such destination.
     func rule(named name: String) -> Rule? {
+        index(named: name).map { rules[$0] }
+    }
+
+    /// The index in the manifest's destinations of the one named `name`, or nil when there is none.
+    func index(named name: String) -> Int? {
         let key = Self.key(name)
         var slot = Self.slot(key, mask: mask)
         while slots[slot].rule >= 0 {
-            if slots[slot].key == key, names[slots[slot].rule] == name { return rules[slots[slot].rule] }
+            if slots[slot].key == key, names[slots[slot].rule] == name { return slots[slot].rule }
             slot = (slot + 1) & mask
         }
-        return byName[name].map { rules[$0] }
+        return byName[name]
     }
 
     /// The UTF-8 length (up to 255) and the first and last bytes.

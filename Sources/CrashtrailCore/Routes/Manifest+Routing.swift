@@ -2,7 +2,8 @@ extension Manifest {
     /// The deep link of `destination`, or nil when the manifest does not know it, it has no template, or a
     /// value its template needs is missing or of the wrong kind.
     public func url(for destination: Destination) -> String? {
-        spec(named: destination.name)?.route?.url(for: destination.payload)
+        guard let index = rules.index(named: destination.name) else { return nil }
+        return destinations[index].route?.url(for: destination.payload)
     }
 
     /// The destination a deep link names, or nil when it matches no template.

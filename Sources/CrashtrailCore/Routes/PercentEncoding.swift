@@ -6,6 +6,12 @@ public enum PercentEncoding {
     public static func encode(_ string: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count)
+        encode(string, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `string` encoded as ``encode(_:)`` encodes it to `out`.
+    static func encode(_ string: String, into out: inout [UInt8]) {
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -18,7 +24,6 @@ public enum PercentEncoding {
                 out.append(hex[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes (`+` stays a plus).

@@ -1,36 +1,7 @@
 extension RouteTemplate {
     /// The URL of `payload` under this template, or nil when a value is missing or of the wrong kind.
     public func url(for payload: [String: JSONValue]) -> String? {
-        var out = scheme + "://"
-        if !hasHost { out += "/" }
-        for (index, part) in segments.enumerated() {
-            if index > 0 { out += "/" }
-            guard let text = fill(part, written: writtenSegments[index], from: payload) else { return nil }
-            out += text
-        }
-        if !query.isEmpty {
-            out += "?"
-            for (index, item) in query.enumerated() {
-                if index > 0 { out += "&" }
-                guard let text = fill(item.value, written: writtenQuery[index], from: payload) else { return nil }
-                out += item.key + "=" + text
-            }
-        }
-        return out
-    }
-
-    private func fill(_ part: Part, written: Substring?, from payload: [String: JSONValue]) -> String? {
-        switch part {
-        case .literal(let literal):
-            return written.map(String.init) ?? literal
-        case .placeholder(let placeholder):
-            guard let value = Destination.value(atPath: placeholder.path, in: payload) else { return nil }
-            switch (placeholder.type, value) {
-            case (.string, .string(let string)): return PercentEncoding.encode(string)
-            case (.int, .int(let int)): return String(int)
-            default: return nil
-            }
-        }
+        storage.url(for: payload)
     }
 
     /// The payload a parsed URL fills in, or nil when it does not match this template.
@@ -40,6 +11,28 @@ extension RouteTemplate {
 }
 
 extension RouteTemplate.Storage {
+    /// The URL of `payload` under the template, or nil when a value is missing or of the wrong kind.
+    ///
+    /// The fixed text is copied as UTF-8 bytes into one buffer with the values between, which gives the same
+    /// text as joining the parts as strings.
+    func url(for payload: [String: JSONValue]) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(printedText.count + 24 * printedHoles.count)
+        var copied = 0
+        for hole in printedHoles {
+            out += printedText[copied..<hole.offset]
+            copied = hole.offset
+            guard let value = Destination.value(atPath: hole.placeholder.path, in: payload) else { return nil }
+            switch (hole.placeholder.type, value) {
+            case (.string, .string(let string)): PercentEncoding.encode(string, into: &out)
+            case (.int, .int(let int)): out += String(int).utf8
+            default: return nil
+            }
+        }
+        out += printedText[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The payload a parsed URL fills in, or nil when it does not match the template.
     func match(_ url: ParsedURL) -> [String: JSONValue]? {
         guard url.segments.count == segments.count, url.scheme == scheme else { return nil }

@@ -17,9 +17,6 @@ public struct RouteTemplate: Hashable, Sendable {
     public var query: [(key: String, value: Part)] { storage.query }
     /// Whether the template has a host (`app:///path` has none).
     var hasHost: Bool { storage.hasHost }
-    /// Literal parts as written in the template, for printing (`nil` for placeholders).
-    var writtenSegments: [Substring?] { storage.writtenSegments }
-    var writtenQuery: [Substring?] { storage.writtenQuery }
 
     final class Storage: Sendable {
         let text: String
@@ -27,10 +24,15 @@ public struct RouteTemplate: Hashable, Sendable {
         let segments: [Part]
         let query: [(key: String, value: Part)]
         let hasHost: Bool
-        let writtenSegments: [Substring?]
-        let writtenQuery: [Substring?]
         let literalCount: Int
+        /// The template as ``RouteTemplate/url(for:)`` prints it: the fixed text as UTF-8 (scheme, separators,
+        /// literals as written, query keys), with the placeholders' values to insert at the holes' offsets.
+        let printedText: [UInt8]
+        let printedHoles: [(offset: Int, placeholder: Placeholder)]
 
+        /// - Parameters:
+        ///   - writtenSegments: literal segments as written in the template (nil for placeholders), for printing.
+        ///   - writtenQuery: literal query values as written (nil for placeholders), for printing.
         init(
             text: String, scheme: String, segments: [Part], query: [(key: String, value: Part)], hasHost: Bool,
             writtenSegments: [Substring?], writtenQuery: [Substring?], literalCount: Int
@@ -40,9 +42,31 @@ public struct RouteTemplate: Hashable, Sendable {
             self.segments = segments
             self.query = query
             self.hasHost = hasHost
-            self.writtenSegments = writtenSegments
-            self.writtenQuery = writtenQuery
             self.literalCount = literalCount
+            var printedText = Array(scheme.utf8) + Array("://".utf8)
+            var printedHoles: [(offset: Int, placeholder: Placeholder)] = []
+            func print(_ part: Part, written: Substring?) {
+                switch part {
+                case .literal(let literal): printedText += written.map { Array($0.utf8) } ?? Array(literal.utf8)
+                case .placeholder(let placeholder): printedHoles.append((printedText.count, placeholder))
+                }
+            }
+            if !hasHost { printedText.append(UInt8(ascii: "/")) }
+            for (index, part) in segments.enumerated() {
+                if index > 0 { printedText.append(UInt8(ascii: "/")) }
+                print(part, written: writtenSegments[index])
+            }
+            if !query.isEmpty {
+                printedText.append(UInt8(ascii: "?"))
+                for (index, item) in query.enumerated() {
+                    if index > 0 { printedText.append(UInt8(ascii: "&")) }
+                    printedText += Array(item.key.utf8)
+                    printedText.append(UInt8(ascii: "="))
+                    print(item.value, written: writtenQuery[index])
+                }
+            }
+            self.printedText = printedText
+            self.printedHoles = printedHoles
         }
     }
 
