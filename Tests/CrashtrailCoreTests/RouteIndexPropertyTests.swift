@@ -37,7 +37,10 @@ struct RouteIndexPropertyTests {
 
     static func manifests() throws -> [(name: String, manifest: Manifest)] {
         var manifests = [
-            ("piratebay.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml"))),
+            (
+                "piratebay.yml",
+                try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml"))
+            ),
             ("harbor.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/Harbor/harbor.yml"))),
             ("edge", try Manifest(yaml: edgeManifest)),
         ]
@@ -67,42 +70,46 @@ struct RouteIndexPropertyTests {
         }
     }
 
-    @Test("the edge cases resolve as the routing rules say", arguments: [
-        ("edge://item/featured", #"{"featured":{}}"#),
-        ("EDGE://ITEM/featured", #"{"featured":{}}"#),
-        ("edge:///item/featured", #"{"featured":{}}"#),
-        ("edge://item/42", #"{"byNumber":{"n":42}}"#),
-        ("edge://item/-7#top", #"{"byNumber":{"n":-7}}"#),
-        ("edge://item/9223372036854775808", #"{"byID":{"id":"9223372036854775808"}}"#),
-        ("edge://item/FEATURED", #"{"byID":{"id":"FEATURED"}}"#),
-        ("edge://item/a%20b", #"{"byID":{"id":"a b"}}"#),
-        ("edge://deep/x/3", #"{"nested":{"a":{"b":"x","c":3}}}"#),
-        ("edge://deep/x/fixed", #"{"nestedFixed":{"x":"x"}}"#),
-        ("edge://menu/café/soup", #"{"menu":{"dish":"soup"}}"#),
-        ("edge://menu/cafe%CC%81/soup", #"{"menu":{"dish":"soup"}}"#),
-        ("edge://CAFÉ", #"{"café":{}}"#),
-        ("edge://host/Path/1", #"{"upper":{"v":"1"}}"#),
-        ("edge://nowhere", #"{"anything":{"anything":"nowhere"}}"#),
-        ("edge://item", #"{"anything":{"anything":"item"}}"#),
-        ("edge://item/tail", #"{"byID":{"id":"tail"}}"#),
-        ("edge://x/tail", #"{"tail":{"a":"x"}}"#),
-        ("edge://find?page=2&q=rum", #"{"find":{"p":2,"text":"rum"}}"#),
-        ("edge://find?q=rum&page=two", #"{"anything":{"anything":"find"}}"#),
-        ("edge://find?q=rum&page=two&mode=all", #"{"findAll":{"text":"rum"}}"#),
-        ("edge://", #"{"bare":{}}"#),
-        ("edge://?x=1", #"{"bare":{}}"#),
-        ("OTHER://item/1", #"{"other":{"id":"1"}}"#),
-    ])
+    @Test(
+        "the edge cases resolve as the routing rules say",
+        arguments: [
+            ("edge://item/featured", #"{"featured":{}}"#),
+            ("EDGE://ITEM/featured", #"{"featured":{}}"#),
+            ("edge:///item/featured", #"{"featured":{}}"#),
+            ("edge://item/42", #"{"byNumber":{"n":42}}"#),
+            ("edge://item/-7#top", #"{"byNumber":{"n":-7}}"#),
+            ("edge://item/9223372036854775808", #"{"byID":{"id":"9223372036854775808"}}"#),
+            ("edge://item/FEATURED", #"{"byID":{"id":"FEATURED"}}"#),
+            ("edge://item/a%20b", #"{"byID":{"id":"a b"}}"#),
+            ("edge://deep/x/3", #"{"nested":{"a":{"b":"x","c":3}}}"#),
+            ("edge://deep/x/fixed", #"{"nestedFixed":{"x":"x"}}"#),
+            ("edge://menu/café/soup", #"{"menu":{"dish":"soup"}}"#),
+            ("edge://menu/cafe%CC%81/soup", #"{"menu":{"dish":"soup"}}"#),
+            ("edge://CAFÉ", #"{"café":{}}"#),
+            ("edge://host/Path/1", #"{"upper":{"v":"1"}}"#),
+            ("edge://nowhere", #"{"anything":{"anything":"nowhere"}}"#),
+            ("edge://item", #"{"anything":{"anything":"item"}}"#),
+            ("edge://item/tail", #"{"byID":{"id":"tail"}}"#),
+            ("edge://x/tail", #"{"tail":{"a":"x"}}"#),
+            ("edge://find?page=2&q=rum", #"{"find":{"p":2,"text":"rum"}}"#),
+            ("edge://find?q=rum&page=two", #"{"anything":{"anything":"find"}}"#),
+            ("edge://find?q=rum&page=two&mode=all", #"{"findAll":{"text":"rum"}}"#),
+            ("edge://", #"{"bare":{}}"#),
+            ("edge://?x=1", #"{"bare":{}}"#),
+            ("OTHER://item/1", #"{"other":{"id":"1"}}"#),
+        ])
     func edgeCases(url: String, expected: String) throws {
         let manifest = try Manifest(yaml: Self.edgeManifest)
         #expect(manifest.destination(forURL: url)?.canonicalJSON == expected, "\(url)")
         #expect(LinearURLMatcher(manifest: manifest).destination(forURL: url)?.canonicalJSON == expected, "\(url)")
     }
 
-    @Test("URLs that name nothing match nothing", arguments: [
-        "edge://host/path/1", "edge://item/1/2/3/4", "edge://u@item/1", "edge://item:80/1", "edge:/item/1",
-        "edge://item/%zz", "edge://item/%FF", "edge://find/more?q=rum&page=2", "ftp://item/1", "",
-    ])
+    @Test(
+        "URLs that name nothing match nothing",
+        arguments: [
+            "edge://host/path/1", "edge://item/1/2/3/4", "edge://u@item/1", "edge://item:80/1", "edge:/item/1",
+            "edge://item/%zz", "edge://item/%FF", "edge://find/more?q=rum&page=2", "ftp://item/1", "",
+        ])
     func unknownURLs(url: String) throws {
         let manifest = try Manifest(yaml: Self.edgeManifest)
         #expect(manifest.destination(forURL: url) == nil, "\(url)")
@@ -111,8 +118,10 @@ struct RouteIndexPropertyTests {
 
     @Test("a destination name is found by ==, as a dictionary finds it, Unicode equivalents included")
     func canonicallyEqualNames() throws {
-        let manifest = try Manifest(yaml: Self.edgeManifest
-            .replacingOccurrences(of: "café:        { url: \"edge://café\" }", with: "café:        { url: \"edge://café\", presentation: modal }"))
+        let manifest = try Manifest(
+            yaml: Self.edgeManifest
+                .replacingOccurrences(
+                    of: "café:        { url: \"edge://café\" }", with: "café:        { url: \"edge://café\", presentation: modal }"))
         for name in ["café", "cafe\u{301}"] {
             var engine = NavigationEngine(manifest: manifest)
             let anomalies = engine.apply(Step(t: 0, .open(.destination(Destination(name)))))
@@ -199,7 +208,10 @@ private struct URLGenerator {
         switch below(14) {
         case 0: url += "#" + pick(Self.values)
         case 1: url = url.replacingOccurrences(of: "://", with: "://user@")
-        case 2: if let slash = url.range(of: "/", range: url.range(of: "://").map { $0.upperBound..<url.endIndex }) { url.insert(contentsOf: ":8080", at: slash.lowerBound) }
+        case 2:
+            if let slash = url.range(of: "/", range: url.range(of: "://").map { $0.upperBound..<url.endIndex }) {
+                url.insert(contentsOf: ":8080", at: slash.lowerBound)
+            }
         case 3: url = String(url.prefix(below(url.count + 1)))
         case 4: url = url.replacingOccurrences(of: "://", with: ":/")
         default: break

@@ -23,9 +23,10 @@ public struct Manifest: Sendable {
     /// Where the manifest came from (a file path), for messages.
     public var source: String { storage.source }
 
-    /// What the navigation rules need of each destination, and each destination's index, by name. Kept beside `storage` rather than in it:
-    /// the engine reaches it on every request, and a reference held directly in the engine's own value needs no
-    /// retain around the call.
+    /// What the navigation rules need of each destination, and each destination's index, by name.
+    ///
+    /// Kept beside `storage` rather than in it: the engine reaches it on every request, and a reference held
+    /// directly in the engine's own value needs no retain around the call.
     let rules: NavigationRules
     /// The deep-link templates arranged for matching: by segment count and first segment, in routing priority.
     let routeIndex: RouteIndex

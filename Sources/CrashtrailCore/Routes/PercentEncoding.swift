@@ -79,7 +79,9 @@ public enum PercentEncoding {
         return decoded.withUnsafeBufferPointer { string(validating: $0) }
     }
 
-    /// The string of UTF-8 bytes, or nil when they are not UTF-8; ASCII, by far the most common, skips validation.
+    /// The string of UTF-8 bytes, or nil when they are not UTF-8.
+    ///
+    /// ASCII, by far the most common, is always valid, so it takes the cheaper decoding initializer.
     private static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
         for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) }
         return String(decoding: bytes, as: UTF8.self)

@@ -30,9 +30,8 @@ public struct RouteTemplate: Hashable, Sendable {
         let printedText: [UInt8]
         let printedHoles: [(offset: Int, placeholder: Placeholder)]
 
-        /// - Parameters:
-        ///   - writtenSegments: literal segments as written in the template (nil for placeholders), for printing.
-        ///   - writtenQuery: literal query values as written (nil for placeholders), for printing.
+        /// The parts of a template; `writtenSegments` and `writtenQuery` are its literal segments and query
+        /// values as written (nil for placeholders), which it prints.
         init(
             text: String, scheme: String, segments: [Part], query: [(key: String, value: Part)], hasHost: Bool,
             writtenSegments: [Substring?], writtenQuery: [Substring?], literalCount: Int
