@@ -1,15 +1,16 @@
 import CrashtrailCore
 import CrashtrailReplay
+import CrashtrailTestSupport
 import Foundation
 
 /// `crashtrail-replay-bench [MANIFEST] [--steps N] [--runs N] [--stage NAME]...`: replay speed on generated trails.
 ///
 /// Prints a table of steps per second (median of several runs) for the headless NavigationEngine alone, on the
-/// usual mix and on a URL-heavy trail (half its steps open a deep link, as crash-report trails often do), for
-/// deep-link resolution and printing alone, and for the whole replay command's work: parsing the trail JSON,
-/// replaying, computing and verifying the shortest links, and rendering JSON. `--stage` (repeatable: engine,
-/// urls, lookup, print, replay, command) runs only the stages named, for profiling one with `perf`. Run it in
-/// release:
+/// usual mix, on a URL-heavy trail (half its steps open a deep link) and on many short trails each replayed from
+/// launch (as ingest rebuilds each trail's final state), for deep-link resolution and printing alone, and for the
+/// whole replay command's work: parsing the trail JSON, replaying, computing and verifying the shortest links,
+/// and rendering JSON. `--stage` (repeatable: engine, urls, trails, lookup, print, replay, command) runs only the
+/// stages named, for profiling one with `perf`. Run it in release:
 ///
 ///     swift run -c release crashtrail-replay-bench
 @main
@@ -33,6 +34,17 @@ struct ReplayBench {
             return nil
         }
         let linked = urls.compactMap { manifest.destination(forURL: $0) }
+        // As ingest replays trails to rebuild `final`: many short trails, each from launch on a fresh engine, with
+        // 12 % of steps opening a deep link as the corpus generator's trails do.
+        var shortTrails: [[Step]] = []
+        var shortGenerator = BenchTrailGenerator(manifest: manifest, seed: 0x1A6E_57, urlShare: 4)
+        var shortSteps = 0
+        var lengths = SplitMix64(seed: 0x1E_4675)
+        while shortSteps < steps {
+            let length = 20 + Int(lengths.next() % 481)
+            shortTrails.append(shortGenerator.trail(steps: length).steps)
+            shortSteps += length
+        }
         let trailJSON = trail.canonicalJSON
 
         var results: [(name: String, times: [Double], count: Int, unit: String)] = []
@@ -55,6 +67,21 @@ struct ReplayBench {
                 }
             }
             results.append(("NavigationEngine.apply, URL-heavy trail (\(urls.count) opens by URL)", times, steps, "steps"))
+        }
+        if stages.contains("trails") {
+            let times = (0..<runs).map { _ in
+                measure {
+                    var modals = 0
+                    for trail in shortTrails {
+                        var engine = NavigationEngine(manifest: manifest)
+                        engine.apply(trail)
+                        modals += engine.state.modals.count
+                    }
+                    blackHole(modals)
+                }
+            }
+            let name = "NavigationEngine.apply, \(shortTrails.count) trails of 20–500 steps, each from launch"
+            results.append((name, times, shortSteps, "steps"))
         }
         if stages.contains("lookup") {
             let times = (0..<runs).map { _ in
@@ -108,7 +135,7 @@ struct ReplayBench {
         }
     }
 
-    static let allStages = ["engine", "urls", "lookup", "print", "replay", "command"]
+    static let allStages = ["engine", "urls", "trails", "lookup", "print", "replay", "command"]
 
     static func stageOptions(in arguments: inout [String]) throws -> Set<String> {
         var stages: Set<String> = []
