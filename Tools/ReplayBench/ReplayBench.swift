@@ -80,7 +80,7 @@ struct ReplayBench {
                     blackHole(modals)
                 }
             }
-            let name = "NavigationEngine.apply, \(shortTrails.count) trails of 20–500 steps, each from launch"
+            let name = "NavigationEngine.apply, \(shortTrails.count) trails of 20–500 steps (\(shortSteps) in all), each from launch"
             results.append((name, times, shortSteps, "steps"))
         }
         if stages.contains("lookup") {
@@ -101,7 +101,7 @@ struct ReplayBench {
                     blackHole(printed)
                 }
             }
-            results.append(("Manifest.url(for:), the destinations of those links", times, linked.count, "URLs"))
+            results.append(("Manifest.url(for:), the \(linked.count) destinations those links name", times, linked.count, "URLs"))
         }
         let replayer = Replayer(manifest: manifest)
         if stages.contains("replay") {
