@@ -61,14 +61,15 @@ public struct NavigationEngine: Sendable {
         var context = StepContext(index: index)
         swap(&context.anomalies, &anomalies)
         defer { swap(&context.anomalies, &anomalies) }
-        // Only steps that can add or remove a modal can collide or start a transition; the others skip the
-        // bookkeeping below (pop, popToRoot and select change a stack but never a modal's root).
-        let touchesModals: Bool
+        // Only a step that can add or remove a modal can collide with a transition or start one, and none can when
+        // transitions take no time; the others skip the bookkeeping below (pop, popToRoot and select change a stack
+        // but never a modal's root).
+        let canCollide: Bool
         switch step.op {
-        case .push, .present, .open, .dismiss, .complete: touchesModals = manifest.modalTransition > 0
-        case .pop, .popToRoot, .select, .satisfy, .revoke: touchesModals = false
+        case .push, .present, .open, .dismiss, .complete: canCollide = manifest.modalTransition > 0
+        case .pop, .popToRoot, .select, .satisfy, .revoke: canCollide = false
         }
-        guard touchesModals else {
+        guard canCollide else {
             perform(step.op, context: &context)
             return
         }
