@@ -5,10 +5,16 @@ import CrashtrailTestSupport
 /// dismisses, tab switches, deep links and flows, with gaps that sometimes collide with a transition.
 struct BenchTrailGenerator {
     let manifest: Manifest
+    /// The percentage of steps that open a deep link on top of the usual mix (0 for the usual mix alone).
+    ///
+    /// These links fill string placeholders with values that need percent-encoding too, and one in ten names
+    /// no destination, as crash-report trails do.
+    let urlShare: Int
     private var random: SplitMix64
 
-    init(manifest: Manifest, seed: UInt64) {
+    init(manifest: Manifest, seed: UInt64, urlShare: Int = 0) {
         self.manifest = manifest
+        self.urlShare = urlShare
         self.random = SplitMix64(seed: seed)
     }
 
@@ -34,11 +40,18 @@ struct BenchTrailGenerator {
             steps: steps)
     }
 
-    private mutating func destination() -> Destination {
+    private mutating func destination(strings: [String] = []) -> Destination {
         let spec = manifest.destinations[below(manifest.destinations.count)]
         var payload: [String: JSONValue] = [:]
         for placeholder in spec.route?.placeholders ?? [] {
-            let value: JSONValue = placeholder.type == .int ? .int(Int64(below(100))) : .string("L-\(below(1000))")
+            let value: JSONValue
+            if placeholder.type == .int {
+                value = .int(Int64(below(100)))
+            } else if !strings.isEmpty {
+                value = .string(strings[below(strings.count)] + String(below(1000)))
+            } else {
+                value = .string("L-\(below(1000))")
+            }
             var keys = placeholder.path
             let last = keys.removeLast()
             if keys.isEmpty {
@@ -50,7 +63,18 @@ struct BenchTrailGenerator {
         return Destination(spec.name, payload)
     }
 
+    /// A deep link from the URL-heavy mix.
+    private mutating func link() -> String {
+        if below(10) == 0 {
+            let scheme = manifest.destinations.lazy.compactMap { $0.route?.scheme }.first ?? "app"
+            return "\(scheme)://nowhere/\(below(100))"
+        }
+        let target = destination(strings: ["L-", "P-", "a b/c", "ø", "100%"])
+        return manifest.url(for: target) ?? "piratebay://nowhere"
+    }
+
     private mutating func operation() -> Step.Operation {
+        if urlShare > 0, below(100) < urlShare { return .open(.url(link())) }
         switch below(100) {
         case 0..<35: return .push(destination())
         case 35..<42: return .present(destination())

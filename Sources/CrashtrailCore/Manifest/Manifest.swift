@@ -4,39 +4,66 @@
 /// Build one with ``Manifest/init(yaml:source:)`` (YAML or JSON), which refuses a manifest
 /// that cannot work.
 public struct Manifest: Sendable {
+    /// Everything the manifest holds, built once and never changed: engines, replayers and codecs each keep a
+    /// copy of the manifest, and copying it copies this one reference.
+    private let storage: Storage
+
     /// The app's bundle ID.
-    public let app: String
+    public var app: String { storage.app }
     /// Tab roots in order; empty for an app without a tab bar.
-    public let tabs: [String]
+    public var tabs: [String] { storage.tabs }
     /// The launch destination when there are no tabs.
-    public let root: String?
+    public var root: String? { storage.root }
     /// How long a modal present or dismiss lasts, in milliseconds; 0 means no collisions.
-    public let modalTransition: Int64
+    public var modalTransition: Int64 { storage.modalTransition }
     /// Conditions in manifest order.
-    public let conditions: [Condition]
+    public var conditions: [Condition] { storage.conditions }
     /// Destinations in manifest order.
-    public let destinations: [DestinationSpec]
+    public var destinations: [DestinationSpec] { storage.destinations }
     /// Where the manifest came from (a file path), for messages.
-    public let source: String
+    public var source: String { storage.source }
 
-    let destinationIndex: [String: Int]
-    let conditionIndex: [String: Int]
-    let tabIndex: [String: Int]
-    /// Names of destinations that are some condition's flow.
-    let flowNames: Set<String>
-    /// What the navigation rules need of each destination, small enough to copy on every step.
-    let rules: [String: NavigationRule]
+    /// What the navigation rules need of each destination, and each destination's index, by name.
+    ///
+    /// Kept beside `storage` rather than in it: the engine reaches it on every request, and a reference held
+    /// directly in the engine's own value needs no retain around the call.
+    let rules: NavigationRules
+    /// The deep-link templates arranged for matching: by segment count and first segment, in routing priority.
+    let routeIndex: RouteIndex
+    /// One stack per tab holding its root, as at launch; a gate resets the stacks to these.
+    var tabStacks: [[Destination]] { storage.tabStacks }
 
-    /// The part of a destination's spec the Navigator consults on every request.
-    struct NavigationRule: Sendable {
-        /// Required conditions in order, each with its flow destination.
-        let requires: [(condition: String, flow: Destination)]
-        let gate: Bool
-        let modal: Bool
-        let tabIndex: Int?
+    private final class Storage: Sendable {
+        let app: String
+        let tabs: [String]
+        let root: String?
+        let modalTransition: Int64
+        let conditions: [Condition]
+        let destinations: [DestinationSpec]
+        let source: String
+        let conditionIndex: [String: Int]
+        let tabIndex: [String: Int]
+        /// Names of destinations that are some condition's flow.
+        let flowNames: Set<String>
+        let tabStacks: [[Destination]]
+
+        init(
+            app: String, tabs: [String], root: String?, modalTransition: Int64, conditions: [Condition],
+            destinations: [DestinationSpec], source: String
+        ) {
+            self.app = app
+            self.tabs = tabs
+            self.root = root
+            self.modalTransition = modalTransition
+            self.conditions = conditions
+            self.destinations = destinations
+            self.source = source
+            self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            self.flowNames = Set(conditions.map(\.flow))
+            self.tabStacks = tabs.map { [Destination($0)] }
+        }
     }
-    /// Destination indexes by routing priority: more literal parts first, then manifest order.
-    let routeOrder: [Int]
 
     /// A condition and the flow destination presented when it is missing.
     public struct Condition: Hashable, Sendable {
@@ -52,13 +79,52 @@ public struct Manifest: Sendable {
 
     /// One destination of the route table.
     public struct DestinationSpec: Hashable, Sendable {
-        public let name: String
+        /// The fields, never changed once read: a spec is copied with every lookup, and copying one reference
+        /// costs less than copying each string and array.
+        private let storage: Storage
+
+        public var name: String { storage.name }
         /// The deep-link template, nil when the screen has no deep link.
-        public let route: RouteTemplate?
-        public let presentation: Presentation
+        public var route: RouteTemplate? { storage.route }
+        public var presentation: Presentation { storage.presentation }
         /// Conditions, checked in order.
-        public let requires: [String]
-        public let gate: Bool
+        public var requires: [String] { storage.requires }
+        public var gate: Bool { storage.gate }
+
+        init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
+            storage = Storage(name: name, route: route, presentation: presentation, requires: requires, gate: gate)
+        }
+
+        private final class Storage: Sendable {
+            let name: String
+            let route: RouteTemplate?
+            let presentation: Presentation
+            let requires: [String]
+            let gate: Bool
+
+            init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
+                self.name = name
+                self.route = route
+                self.presentation = presentation
+                self.requires = requires
+                self.gate = gate
+            }
+        }
+
+        /// Equal when every field is, as a synthesized `==` would compare them.
+        public static func == (lhs: DestinationSpec, rhs: DestinationSpec) -> Bool {
+            if lhs.storage === rhs.storage { return true }
+            return lhs.name == rhs.name && lhs.route == rhs.route && lhs.presentation == rhs.presentation
+                && lhs.requires == rhs.requires && lhs.gate == rhs.gate
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(route)
+            hasher.combine(presentation)
+            hasher.combine(requires)
+            hasher.combine(gate)
+        }
     }
 
     /// Builds and checks a manifest.
@@ -68,58 +134,34 @@ public struct Manifest: Sendable {
         conditions: [Condition] = [], destinations: [DestinationSpec], source: String = "manifest",
         lines: ManifestLines = ManifestLines()
     ) throws(ManifestError) {
-        self.app = app
-        self.tabs = tabs
-        self.root = root
-        self.modalTransition = modalTransition
-        self.conditions = conditions
-        self.destinations = destinations
-        self.source = source
-        var destinationIndex: [String: Int] = [:]
-        for (index, spec) in destinations.enumerated() {
-            if destinationIndex[spec.name] != nil {
-                throw ManifestError(
-                    .duplicateDestination, source: source, line: lines.destinations[spec.name], destination: spec.name,
-                    "destination \"\(spec.name)\" is declared twice")
-            }
-            destinationIndex[spec.name] = index
+        var names: Set<String> = []
+        for spec in destinations where !names.insert(spec.name).inserted {
+            throw ManifestError(
+                .duplicateDestination, source: source, line: lines.destinations[spec.name], destination: spec.name,
+                "destination \"\(spec.name)\" is declared twice")
         }
-        self.destinationIndex = destinationIndex
-        self.conditionIndex = Dictionary(conditions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.tabIndex = Dictionary(tabs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        self.flowNames = Set(conditions.map(\.flow))
-        let flows = Dictionary(conditions.map { ($0.name, $0.flow) }, uniquingKeysWith: { first, _ in first })
-        let tabIndex = self.tabIndex
-        self.rules = Dictionary(
-            destinations.map { spec in
-                let rule = NavigationRule(
-                    requires: spec.requires.map { ($0, Destination(flows[$0] ?? "")) }, gate: spec.gate,
-                    modal: spec.presentation == .modal, tabIndex: tabIndex[spec.name])
-                return (spec.name, rule)
-            }, uniquingKeysWith: { first, _ in first })
-        self.routeOrder = destinations.indices
-            .filter { destinations[$0].route != nil }
-            .sorted { lhs, rhs in
-                let left = destinations[lhs].route?.literalCount ?? 0
-                let right = destinations[rhs].route?.literalCount ?? 0
-                return left != right ? left > right : lhs < rhs
-            }
+        let storage = Storage(
+            app: app, tabs: tabs, root: root, modalTransition: modalTransition, conditions: conditions,
+            destinations: destinations, source: source)
+        self.storage = storage
+        self.rules = NavigationRules(destinations: destinations, conditions: conditions, tabIndex: storage.tabIndex)
+        self.routeIndex = RouteIndex(destinations: destinations)
         try ManifestValidator(manifest: self, lines: lines).validate()
     }
 
     /// The spec of the destination named `name`.
     public func spec(named name: String) -> DestinationSpec? {
-        destinationIndex[name].map { destinations[$0] }
+        rules.index(named: name).map { storage.destinations[$0] }
     }
 
     /// The condition named `name`.
     public func condition(named name: String) -> Condition? {
-        conditionIndex[name].map { conditions[$0] }
+        storage.conditionIndex[name].map { storage.conditions[$0] }
     }
 
     /// The tab index of a tab root.
     public func tabIndex(of name: String) -> Int? {
-        tabIndex[name]
+        storage.tabIndex[name]
     }
 
     /// Whether the app shows a tab bar at launch.
@@ -128,14 +170,14 @@ public struct Manifest: Sendable {
     /// The state at launch: with tabs, tab 0 and each stack its root; without, the single stack `[root]`.
     public var launchState: NavigationState {
         if hasTabs {
-            return NavigationState(tab: 0, stacks: tabs.map { [Destination($0)] })
+            return NavigationState(tab: 0, stacks: tabStacks)
         }
         return NavigationState(tab: nil, stacks: [[Destination(root ?? "")]])
     }
 
     /// Whether `name` is the flow of some condition.
     public func isFlow(_ name: String) -> Bool {
-        flowNames.contains(name)
+        storage.flowNames.contains(name)
     }
 }
 

@@ -33,9 +33,46 @@ public struct NavigationEngine: Sendable {
     /// Applies one step and returns its anomalies, in SPEC order.
     @discardableResult
     public mutating func apply(_ step: Step) -> [NavigationAnomaly] {
+        var anomalies: [NavigationAnomaly] = []
+        apply(step, into: &anomalies)
+        return anomalies
+    }
+
+    /// Applies every step in order and returns all anomalies.
+    @inlinable
+    @discardableResult
+    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
+        var anomalies: [NavigationAnomaly] = []
+        // An array's steps are read in place rather than copied out one at a time.
+        let appliedInPlace: Void? = steps.withContiguousStorageIfAvailable { buffer in
+            for index in buffer.indices { apply(buffer[index], into: &anomalies) }
+        }
+        if appliedInPlace == nil {
+            for step in steps { apply(step, into: &anomalies) }
+        }
+        return anomalies
+    }
+
+    /// Applies one step and appends its anomalies, in SPEC order, to `anomalies`.
+    @usableFromInline
+    mutating func apply(_ step: Step, into anomalies: inout [NavigationAnomaly]) {
         let index = stepCount
         stepCount += 1
         var context = StepContext(index: index)
+        swap(&context.anomalies, &anomalies)
+        defer { swap(&context.anomalies, &anomalies) }
+        // Only a step that can add or remove a modal can collide with a transition or start one, and none can when
+        // transitions take no time; the others skip the bookkeeping below (pop, popToRoot and select change a stack
+        // but never a modal's root).
+        let canCollide: Bool
+        switch step.op {
+        case .push, .present, .open, .dismiss, .complete: canCollide = manifest.modalTransition > 0
+        case .pop, .popToRoot, .select, .satisfy, .revoke: canCollide = false
+        }
+        guard canCollide else {
+            perform(step.op, context: &context)
+            return
+        }
         let running = isTransitionRunning(at: step.t) ? transition : nil
         let snapshot = running == nil ? nil : state
         // Steps only append or remove the topmost modal, or remove them all, so the list of modal roots changed
@@ -44,9 +81,7 @@ public struct NavigationEngine: Sendable {
         let topRootBefore = state.modals.last?.first
         perform(step.op, context: &context)
         let rootsChanged = state.modals.count != modalCountBefore || state.modals.last?.first != topRootBefore
-        guard manifest.modalTransition > 0, !context.exempt, rootsChanged else {
-            return context.anomalies
-        }
+        guard !context.exempt, rootsChanged else { return }
         if let running, let snapshot {
             // UIKit drops a presentation requested during another: the whole step changes nothing.
             state = snapshot
@@ -59,19 +94,11 @@ public struct NavigationEngine: Sendable {
         } else {
             transition = (step.t, index)
         }
-        return context.anomalies
-    }
-
-    /// Applies every step in order and returns all anomalies.
-    @discardableResult
-    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
-        var anomalies: [NavigationAnomaly] = []
-        for step in steps { anomalies += apply(step) }
-        return anomalies
     }
 
     private struct StepContext {
         let index: Int
+        /// The anomalies so far: the step's are appended.
         var anomalies: [NavigationAnomaly] = []
         /// The step resolved as a gate, which neither collides nor starts a transition.
         var exempt = false
@@ -155,21 +182,21 @@ public struct NavigationEngine: Sendable {
 
     /// A navigation request for `destination` (SPEC section 4, rules 1 to 5).
     private mutating func request(_ destination: Destination, mode: RequestMode, context: inout StepContext) {
-        guard let rule = manifest.rules[destination.name] else {
+        guard let rule = manifest.rules.rule(named: destination.name) else {
             context.report(
                 .unknownDestination, "\(destination.name) is not a destination of the manifest; it was applied by its op anyway")
             if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
             return
         }
         // 1. A missing condition presents its flow and keeps the destination pending.
-        for requirement in rule.requires where !state.conditions.contains(requirement.condition) {
+        for index in rule.requirements where !state.conditions.contains(manifest.rules.requirements[index].condition) {
             state.pending = PendingDestination(destination, mode: mode)
-            state.modals.append([requirement.flow])
+            state.modals.append([manifest.rules.requirements[index].flow])
             return
         }
         // 2. A gate discards everything.
         if rule.gate {
-            resolveAsGate(destination)
+            resolveAsGate(destination, tabIndex: rule.tabIndex)
             context.exempt = true
             return
         }
@@ -181,7 +208,7 @@ public struct NavigationEngine: Sendable {
                 state.tab = tabIndex
                 if state.stacks[tabIndex].count > 1 { state.stacks[tabIndex].removeSubrange(1...) }
             } else {
-                resolveAsGate(destination)
+                resolveAsGate(destination, tabIndex: tabIndex)
                 context.exempt = true
             }
             return
@@ -191,12 +218,13 @@ public struct NavigationEngine: Sendable {
         if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
     }
 
-    private mutating func resolveAsGate(_ destination: Destination) {
+    /// Resolves `destination`, whose tab index is `tabIndex`, as a gate: it discards everything.
+    private mutating func resolveAsGate(_ destination: Destination, tabIndex: Int?) {
         state.modals.removeAll()
         state.pending = nil
-        if let tabIndex = manifest.tabIndex(of: destination.name) {
+        if let tabIndex {
             state.tab = tabIndex
-            state.stacks = manifest.tabs.map { [Destination($0)] }
+            state.stacks = manifest.tabStacks
         } else {
             state.tab = nil
             state.stacks = [[destination]]
@@ -205,7 +233,8 @@ public struct NavigationEngine: Sendable {
 
     private func isFlowModal(_ modal: [Destination]) -> Bool {
         guard let root = modal.first else { return false }
-        return manifest.isFlow(root.name)
+        // Every flow is a destination of the manifest (the manifest is refused otherwise), so its rule says.
+        return manifest.rules.rule(named: root.name)?.isFlow ?? false
     }
 
     private mutating func appendToTopStack(_ destination: Destination) {

@@ -2,7 +2,8 @@ extension Manifest {
     /// The deep link of `destination`, or nil when the manifest does not know it, it has no template, or a
     /// value its template needs is missing or of the wrong kind.
     public func url(for destination: Destination) -> String? {
-        spec(named: destination.name)?.route?.url(for: destination.payload)
+        guard let index = rules.index(named: destination.name) else { return nil }
+        return destinations[index].route?.url(for: destination.payload)
     }
 
     /// The destination a deep link names, or nil when it matches no template.
@@ -11,12 +12,6 @@ extension Manifest {
     /// with more literal parts wins, then manifest order.
     public func destination(forURL url: String) -> Destination? {
         guard let parsed = ParsedURL(url) else { return nil }
-        for index in routeOrder {
-            let spec = destinations[index]
-            if let route = spec.route, let payload = route.match(parsed) {
-                return Destination(spec.name, payload)
-            }
-        }
-        return nil
+        return routeIndex.destination(for: parsed)
     }
 }

@@ -6,6 +6,12 @@ public enum PercentEncoding {
     public static func encode(_ string: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count)
+        encode(string, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `string` encoded as ``encode(_:)`` encodes it to `out`.
+    static func encode(_ string: String, into out: inout [UInt8]) {
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -18,7 +24,6 @@ public enum PercentEncoding {
                 out.append(hex[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes (`+` stays a plus).
@@ -47,10 +52,18 @@ public enum PercentEncoding {
     ///
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
     public static func decode(bytes: ArraySlice<UInt8>) -> String? {
-        guard bytes.contains(UInt8(ascii: "%")) else { return String(validating: bytes, as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { decode(utf8: $0) }
+    }
+
+    /// Decodes `%XX` escapes in UTF-8 bytes, read in place.
+    ///
+    /// Returns nil for a malformed escape or bytes that are not UTF-8.
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let firstEscape = bytes.firstIndex(of: UInt8(ascii: "%")) else { return string(validating: bytes) }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
+        decoded.append(contentsOf: bytes[..<firstEscape])
+        var index = firstEscape
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
@@ -63,7 +76,15 @@ public enum PercentEncoding {
                 index += 1
             }
         }
-        return String(validating: decoded, as: UTF8.self)
+        return decoded.withUnsafeBufferPointer { string(validating: $0) }
+    }
+
+    /// The string of UTF-8 bytes, or nil when they are not UTF-8.
+    ///
+    /// ASCII, by far the most common, is always valid, so it takes the cheaper decoding initializer.
+    private static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -3,19 +3,71 @@
 /// The host counts as the first segment. Placeholders fill whole path segments or query values; `{key:int}`
 /// declares an integer, the default type is string; a dotted key reaches into nested objects.
 public struct RouteTemplate: Hashable, Sendable {
+    /// The parts, read once and never changed: copying a template (with every spec a lookup returns) copies one
+    /// reference instead of every string and array in it.
+    let storage: Storage
+
     /// The template as written in the manifest.
-    public let text: String
+    public var text: String { storage.text }
     /// The scheme, lower-cased.
-    public let scheme: String
+    public var scheme: String { storage.scheme }
     /// The host (lower-cased) then the path segments, empty segments removed.
-    public let segments: [Part]
+    public var segments: [Part] { storage.segments }
     /// The query items the template names, in order.
-    public let query: [(key: String, value: Part)]
+    public var query: [(key: String, value: Part)] { storage.query }
     /// Whether the template has a host (`app:///path` has none).
-    let hasHost: Bool
-    /// Literal parts as written in the template, for printing (`nil` for placeholders).
-    let writtenSegments: [Substring?]
-    let writtenQuery: [Substring?]
+    var hasHost: Bool { storage.hasHost }
+
+    final class Storage: Sendable {
+        let text: String
+        let scheme: String
+        let segments: [Part]
+        let query: [(key: String, value: Part)]
+        let hasHost: Bool
+        let literalCount: Int
+        /// The template as ``RouteTemplate/url(for:)`` prints it: the fixed text as UTF-8 (scheme, separators,
+        /// literals as written, query keys), with the placeholders' values to insert at the holes' offsets.
+        let printedText: [UInt8]
+        let printedHoles: [(offset: Int, placeholder: Placeholder)]
+
+        /// The parts of a template; `writtenSegments` and `writtenQuery` are its literal segments and query
+        /// values as written (nil for placeholders), which it prints.
+        init(
+            text: String, scheme: String, segments: [Part], query: [(key: String, value: Part)], hasHost: Bool,
+            writtenSegments: [Substring?], writtenQuery: [Substring?], literalCount: Int
+        ) {
+            self.text = text
+            self.scheme = scheme
+            self.segments = segments
+            self.query = query
+            self.hasHost = hasHost
+            self.literalCount = literalCount
+            var printedText = Array(scheme.utf8) + Array("://".utf8)
+            var printedHoles: [(offset: Int, placeholder: Placeholder)] = []
+            func print(_ part: Part, written: Substring?) {
+                switch part {
+                case .literal(let literal): printedText += written.map { Array($0.utf8) } ?? Array(literal.utf8)
+                case .placeholder(let placeholder): printedHoles.append((printedText.count, placeholder))
+                }
+            }
+            if !hasHost { printedText.append(UInt8(ascii: "/")) }
+            for (index, part) in segments.enumerated() {
+                if index > 0 { printedText.append(UInt8(ascii: "/")) }
+                print(part, written: writtenSegments[index])
+            }
+            if !query.isEmpty {
+                printedText.append(UInt8(ascii: "?"))
+                for (index, item) in query.enumerated() {
+                    if index > 0 { printedText.append(UInt8(ascii: "&")) }
+                    printedText += Array(item.key.utf8)
+                    printedText.append(UInt8(ascii: "="))
+                    print(item.value, written: writtenQuery[index])
+                }
+            }
+            self.printedText = printedText
+            self.printedHoles = printedHoles
+        }
+    }
 
     /// A literal or a placeholder.
     public enum Part: Hashable, Sendable {
@@ -42,7 +94,7 @@ public struct RouteTemplate: Hashable, Sendable {
     }
 
     /// The number of literal parts (host, path segments and literal query items), which ranks matches.
-    public let literalCount: Int
+    public var literalCount: Int { storage.literalCount }
 
     /// Every placeholder, in template order.
     public var placeholders: [Placeholder] {
@@ -65,13 +117,12 @@ public struct RouteTemplate: Hashable, Sendable {
         return scheme + "\u{3}" + path + "\u{3}" + items
     }
 
-    public static func == (lhs: RouteTemplate, rhs: RouteTemplate) -> Bool { lhs.text == rhs.text }
+    public static func == (lhs: RouteTemplate, rhs: RouteTemplate) -> Bool { lhs.storage === rhs.storage || lhs.text == rhs.text }
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// Reads a template.
     /// - Throws: `RouteTemplateError` saying what cannot be read.
     public init(_ text: String) throws(RouteTemplateError) {
-        self.text = text
         // Delimiters are found among Unicode scalars, as `ParsedURL` finds them among UTF-8 bytes: a combining
         // mark after "?", "&", "=" or "/" must not hide the delimiter (Characters would join them).
         guard let schemeEnd = Self.scalarRange(of: "://", in: text[...]) else {
@@ -85,7 +136,6 @@ public struct RouteTemplate: Hashable, Sendable {
         else {
             throw RouteTemplateError("\"\(text)\" has an invalid scheme \"\(scheme)\"")
         }
-        self.scheme = scheme.lowercased()
         var rest = text[schemeEnd.upperBound...]
         if rest.unicodeScalars.contains("#") { throw RouteTemplateError("\"\(text)\" has a fragment; templates cannot name one") }
         var queryText: Substring?
@@ -137,12 +187,7 @@ public struct RouteTemplate: Hashable, Sendable {
                 writtenQuery.append(part.isLiteral ? value : nil)
             }
         }
-        self.segments = segments
-        self.query = query
-        self.hasHost = !authority.isEmpty
-        self.writtenSegments = writtenSegments
-        self.writtenQuery = writtenQuery
-        self.literalCount = segments.filter(\.isLiteral).count + query.filter(\.value.isLiteral).count
+        let literalCount = segments.filter(\.isLiteral).count + query.filter(\.value.isLiteral).count
         let placeholders = (segments + query.map(\.value)).compactMap { part -> Placeholder? in
             if case .placeholder(let placeholder) = part { return placeholder }
             return nil
@@ -157,6 +202,9 @@ public struct RouteTemplate: Hashable, Sendable {
                 }
             }
         }
+        self.storage = Storage(
+            text: text, scheme: scheme.lowercased(), segments: segments, query: query, hasHost: !authority.isEmpty,
+            writtenSegments: writtenSegments, writtenQuery: writtenQuery, literalCount: literalCount)
     }
 
     private static func part(_ raw: Substring, in text: String) throws(RouteTemplateError) -> Part {
