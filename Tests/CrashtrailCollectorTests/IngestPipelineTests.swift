@@ -169,6 +169,34 @@ struct IngestPipelineTests {
         #expect(files.allSatisfy { $0.hasSuffix(".reason.txt") })
     }
 
+    @Test func trailFilesThatAreSpecialOrTooLargeAreRefusedWithoutBlocking() throws {
+        // Given a trails folder with a FIFO (reading it would wait forever), a trail file over the size limit,
+        // and the samples' real trail
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trails = folder.appendingPathComponent("trails")
+        try FileManager.default.createDirectory(at: trails, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.trails) {
+            try FileManager.default.copyItem(atPath: Self.trails + "/" + name, toPath: trails.appendingPathComponent(name).path)
+        }
+        #expect(mkfifo(trails.appendingPathComponent("pipe.ctr").path, 0o600) == 0)
+        try Data(repeating: 0x7B, count: 300_000).write(to: trails.appendingPathComponent("huge.json"))
+        let options = IngestOptions(
+            inputs: [Self.reports], trailsDirectory: trails.path, quarantineDirectory: folder.appendingPathComponent("quarantine").path,
+            jobs: 2, batchSize: 3, maximumPayloadSize: 200_000)
+        // When the job runs
+        let summary = try IngestPipeline(store: try TestFiles.memoryStore(), decoder: try TestFiles.codec(), options: options).run()
+        // Then both are refused with their reasons, and the real trail still joins its crash
+        #expect(summary.rejectedByReason["unreadable"] == 1)
+        #expect(summary.rejectedByReason["too-large"] == 1)
+        #expect(summary.trailsJoined == 1)
+        let reasons = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("quarantine").path)
+            .filter { $0.hasSuffix(".reason.txt") }
+            .map { try String(contentsOf: folder.appendingPathComponent("quarantine/" + $0), encoding: .utf8) }
+        #expect(reasons.contains { $0.contains("not a regular file") })
+        #expect(reasons.contains { $0.contains("300000 bytes, over the 200000-byte limit") })
+    }
+
     @Test(
         "Hostile numbers are refused, never trapped on",
         arguments: [

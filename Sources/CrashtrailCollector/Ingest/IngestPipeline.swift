@@ -168,8 +168,16 @@ public struct IngestPipeline: Sendable {
             state.summary.trailsJoined += joined.count
             state.joinedNew += joined.filter { state.newMissing.contains($0) }.count
             for (reason, path) in rejections {
-                let bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
-                try state.reject(reason, source: path, bytes: bytes)
+                guard reason.code != .tooLarge else {
+                    try state.rejectReasonOnly(reason, source: path)
+                    continue
+                }
+                let copy = InputFile.read(path, maximumSize: options.maximumPayloadSize)
+                if case .bytes(let bytes) = copy {
+                    try state.reject(reason, source: path, bytes: bytes)
+                } else {
+                    try state.reject(reason, source: path, bytes: [])
+                }
             }
         }
         for path in InputWalker(paths: [directory]) {
@@ -185,12 +193,26 @@ public struct IngestPipeline: Sendable {
         let jobs = min(options.jobs, paths.count)
         let decoder = processor.decoder
         let claims = WorkClaims(count: paths.count)
+        let maximumSize = options.maximumPayloadSize
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = claims.next() {
                 let path = paths[index]
                 let result: Result<(DecodedTrail, Int64), RejectionError>
+                let bytes: [UInt8]
+                switch InputFile.read(path, maximumSize: maximumSize) {
+                case .bytes(let read): bytes = read
+                case .tooLarge(let size):
+                    let reason = RejectionError(
+                        .tooLarge,
+                        "the trail file is \(size) bytes, over the \(maximumSize)-byte limit; it was not copied here (it is still at \(path))")
+                    slots.set(index, (path, .failure(reason)))
+                    continue
+                case .unreadable(let why):
+                    slots.set(index, (path, .failure(RejectionError(.unreadable, "could not read \(path): \(why)"))))
+                    continue
+                }
                 do {
-                    let decoded = try decoder.decodeTrail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                    let decoded = try decoder.decodeTrail(bytes: bytes)
                     let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
                         result = .success((decoded, started))
