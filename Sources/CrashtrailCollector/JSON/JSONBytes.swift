@@ -41,6 +41,14 @@ enum JSONBytes {
     @inline(__always)
     static func stringStop(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
+        // Sixteen bytes at a time (SSE2 / NEON) while none stops the string.
+        while index + 16 <= count {
+            let vector = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            let stops = (vector .== SIMD16<UInt8>(repeating: 0x22)) .| (vector .== SIMD16<UInt8>(repeating: 0x5C))
+                .| (vector .< SIMD16<UInt8>(repeating: 0x20))
+            if any(stops) { break }
+            index += 16
+        }
         while index + 8 <= count {
             let word = word(base, at: index)
             let stops = matches(word, .quote) | matches(word, .backslash) | controls(word)
@@ -62,7 +70,14 @@ enum JSONBytes {
         var index = start
         var escaped = false
         var seen: UInt64 = 0
+        var seenVector = SIMD16<UInt8>(repeating: 0)
         while true {
+            while index + 16 <= count {
+                let vector = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                if any((vector .== SIMD16<UInt8>(repeating: 0x22)) .| (vector .== SIMD16<UInt8>(repeating: 0x5C))) { break }
+                seenVector |= vector
+                index += 16
+            }
             while index + 8 <= count {
                 let word = word(base, at: index)
                 let stops = matches(word, .quote) | matches(word, .backslash)
@@ -81,7 +96,9 @@ enum JSONBytes {
                 seen |= UInt64(base[index])
                 index += 1
             }
-            if base[index] == .quote { return (index, escaped, seen & highBits == 0) }
+            if base[index] == .quote {
+                return (index, escaped, seen & highBits == 0 && !any(seenVector .>= SIMD16<UInt8>(repeating: 0x80)))
+            }
             // An escape: its own bytes are ASCII, and `\uXXXX` holds no quote or backslash after the `u`.
             escaped = true
             index += 2

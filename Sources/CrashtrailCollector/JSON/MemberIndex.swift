@@ -69,20 +69,25 @@ struct MemberIndex {
     /// comparing bytes without making strings.
     @inline(__always)
     func number(named name: String, in range: Range<Int>, base: UnsafePointer<UInt8>) -> Int? {
-        var name = name
-        return name.withUTF8 { utf8 -> Int? in
-            let length = utf8.count
-            for number in range {
-                let member = members[number]
-                guard member.keyEnd - member.keyStart == length else { continue }
-                guard let wanted = utf8.baseAddress else { return number }  // The empty key.
-                let key = (member.unescaped ? UnsafePointer(unescapedKeys) : base) + member.keyStart
-                var index = 0
-                while index < length, key[index] == wanted[index] { index += 1 }
-                if index == length { return number }
-            }
-            return nil
+        if let found = name.utf8.withContiguousStorageIfAvailable({ number(named: $0, in: range, base: base) }) { return found }
+        // A bridged string without contiguous UTF-8 (not seen on Linux).
+        let utf8 = Array(name.utf8)
+        return utf8.withUnsafeBufferPointer { number(named: $0, in: range, base: base) }
+    }
+
+    @inline(__always)
+    private func number(named utf8: UnsafeBufferPointer<UInt8>, in range: Range<Int>, base: UnsafePointer<UInt8>) -> Int? {
+        let length = utf8.count
+        for number in range {
+            let member = members[number]
+            guard member.keyEnd - member.keyStart == length else { continue }
+            guard let wanted = utf8.baseAddress else { return number }  // The empty key.
+            let key = (member.unescaped ? UnsafePointer(unescapedKeys) : base) + member.keyStart
+            var index = 0
+            while index < length, key[index] == wanted[index] { index += 1 }
+            if index == length { return number }
         }
+        return nil
     }
 
     /// The key text of a member.
