@@ -6,6 +6,12 @@ enum JSONBytes {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
 
+    /// Whether a byte can be part of a number: a digit, `-`, `+`, `.`, `e` or `E`.
+    @inline(__always)
+    static func isNumberByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || byte == .minus || byte == .plus || byte == .period || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+
     /// The value of a hex digit, or nil.
     @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt8? {

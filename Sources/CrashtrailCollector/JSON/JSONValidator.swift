@@ -126,7 +126,11 @@ struct JSONValidator {
                 if next == .comma {
                     position += 1
                     skipWhitespace()
-                    if inObject { try member() }
+                    if inObject {
+                        try member()
+                    } else if position < count, base[position] == .closeBracket {
+                        throw failure("expected a value after ',', found ']' (a trailing comma is not JSON)", at: position)
+                    }
                     continue value
                 }
                 guard next == (inObject ? UInt8.closeBrace : .closeBracket) else {
@@ -244,6 +248,10 @@ struct JSONValidator {
             position += 1
             if position < count, base[position] == .plus || base[position] == .minus { position += 1 }
             try digits(after: "the exponent mark")
+        }
+        if position < count, JSONBytes.isNumberByte(base[position]) {
+            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+            throw failure("malformed number: \(JSONSyntaxError.describe(base[position])) after \(text)", at: position)
         }
     }
 
