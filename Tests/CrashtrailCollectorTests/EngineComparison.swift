@@ -1,7 +1,8 @@
-@testable import CrashtrailCollector
 import CrashtrailCore
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
 
 /// Runs the same decoding through `SkimmingDecoder` and Foundation's `JSONDecoder` (the reference), and puts
 /// the results in a form tests can compare.
@@ -210,7 +211,9 @@ enum EngineComparison {
 
     /// Every file under `folder` (recursively, skipping hidden files), sorted.
     static func files(under folder: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
         return enumerator.compactMap { $0 as? URL }
             .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true && !$0.lastPathComponent.hasPrefix(".") }
             .sorted { $0.path < $1.path }

@@ -1,8 +1,9 @@
 import CrashtrailCollector
 import CrashtrailTestSupport
 
-/// Seeded payloads of every format, shaped like the parsers' `Decodable` views but with everything that varies
-/// in the wild: fields missing or of the wrong type, unknown fields holding any JSON, keys repeated or written
+/// Seeded payloads of every format, shaped like the parsers' `Decodable` views.
+///
+/// They hold everything that varies in the wild: fields missing or of the wrong type, unknown fields holding any JSON, keys repeated or written
 /// with escapes, numbers in every JSON form (fractions, exponents, beyond 64 bits), strings with escapes,
 /// surrogate pairs and non-ASCII text, and now and then a value Swift cannot take (a lone surrogate escape,
 /// invalid UTF-8). Every payload is valid JSON syntax, so both decoders must agree on it exactly.
@@ -145,16 +146,22 @@ struct GeneratedPayloads {
         ("application", .object([("display_version", .string), ("build_version", .string)])),
         (
             "custom_keys",
-            .array(.object([("key", .oneOf(["crashtrail", "crashtrail.0", "crashtrail.1", "screen", "crashtrail.2"])), ("value", .scalar)]), maximum: 6)
+            .array(
+                .object([("key", .oneOf(["crashtrail", "crashtrail.0", "crashtrail.1", "screen", "crashtrail.2"])), ("value", .scalar)]),
+                maximum: 6)
         ),
         (
             "exceptions",
-            .array(.object([("type", .string), ("exception_message", .string), ("frames", .array(crashlyticsFrame, maximum: 10))]), maximum: 2)
+            .array(
+                .object([("type", .string), ("exception_message", .string), ("frames", .array(crashlyticsFrame, maximum: 10))]), maximum: 2)
         ),
         (
             "threads",
             .array(
-                .object([("crashed", .bool), ("signal_name", .string), ("signal_code", .string), ("frames", .array(crashlyticsFrame, maximum: 10))]),
+                .object([
+                    ("crashed", .bool), ("signal_name", .string), ("signal_code", .string),
+                    ("frames", .array(crashlyticsFrame, maximum: 10)),
+                ]),
                 maximum: 4)
         ),
     ])

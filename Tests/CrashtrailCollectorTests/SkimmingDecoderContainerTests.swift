@@ -1,6 +1,7 @@
-@testable import CrashtrailCollector
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
 
 /// Keyed, unkeyed and single-value containers behave as Foundation's `JSONDecoder` makes them behave: the same
 /// values, and the same errors with the same coding paths.
@@ -176,7 +177,8 @@ struct SkimmingDecoderContainerTests {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.Key.self)
             for name in ["a", "super", "missing"] {
-                let decoder = name == "super" ? try container.superDecoder() : try container.superDecoder(forKey: Keys.Key(stringValue: name))
+                let decoder =
+                    name == "super" ? try container.superDecoder() : try container.superDecoder(forKey: Keys.Key(stringValue: name))
                 let single = try decoder.singleValueContainer()
                 let path = EngineComparison.ErrorSummary.path(decoder.codingPath)
                 values.append("\(name) at \(path): \(single.decodeNil() ? "nil" : (try? single.decode(Int.self)).map(String.init) ?? "?")")

@@ -1,7 +1,8 @@
-@testable import CrashtrailCollector
 import CrashtrailCore
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
 
 /// Every parser gives the same reports (or the same refusals) with `SkimmingDecoder` as with Foundation's
 /// `JSONDecoder`, which crashtrail used before: on the samples, the shared fixtures and generated payloads.

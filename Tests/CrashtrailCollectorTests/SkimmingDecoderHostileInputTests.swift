@@ -1,11 +1,13 @@
-@testable import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// Broken and hostile JSON: `SkimmingDecoder` never crashes or hangs, and refuses cleanly whatever Foundation's
-/// `JSONDecoder` refuses. Where it is deliberately stricter (see `SkimmingDecoder`: number grammar, raw control
+@testable import CrashtrailCollector
+
+/// Broken and hostile JSON: `SkimmingDecoder` never crashes or hangs, and refuses whatever `JSONDecoder` refuses.
+///
+/// Where it is deliberately stricter (see `SkimmingDecoder`: number grammar, raw control
 /// characters and invalid escapes in strings nobody reads, trailing commas), the refusal says so.
 @Suite("SkimmingDecoder on hostile input", .timeLimit(.minutes(2)))
 struct SkimmingDecoderHostileInputTests {
@@ -17,7 +19,13 @@ struct SkimmingDecoderHostileInputTests {
 
     /// Reads everything, so every string and number is converted, as a generic JSON reader does.
     enum Everything: Decodable, Equatable {
-        case null, bool(Bool), int(Int64), double(Double), string(String), array([Everything]), object([String: Everything])
+        case null
+        case bool(Bool)
+        case int(Int64)
+        case double(Double)
+        case string(String)
+        case array([Everything])
+        case object([String: Everything])
 
         struct Key: CodingKey {
             var stringValue: String
@@ -84,7 +92,9 @@ struct SkimmingDecoderHostileInputTests {
         let mine = EngineComparison.skimming(Nothing.self, bytes)
         let reference = EngineComparison.foundation(Nothing.self, bytes)
         if isSyntaxRefusal(reference.error) {
-            #expect(isSyntaxRefusal(mine.error), "\(label): JSONDecoder refuses the syntax, SkimmingDecoder gave \(mine)", sourceLocation: sourceLocation)
+            #expect(
+                isSyntaxRefusal(mine.error), "\(label): JSONDecoder refuses the syntax, SkimmingDecoder gave \(mine)",
+                sourceLocation: sourceLocation)
         } else if mine.error != nil {
             let message = skimmingMessage(bytes)
             #expect(
@@ -100,7 +110,8 @@ struct SkimmingDecoderHostileInputTests {
             Issue.record("\(label): JSONDecoder refuses it (\(error)), SkimmingDecoder reads it", sourceLocation: sourceLocation)
         case (.error, .value):
             // Foundation reads everything but a trailing comma; this decoder refuses it.
-            #expect(skimmingMessage(bytes).contains("trailing comma"), "\(label): \(skimmingMessage(bytes))", sourceLocation: sourceLocation)
+            #expect(
+                skimmingMessage(bytes).contains("trailing comma"), "\(label): \(skimmingMessage(bytes))", sourceLocation: sourceLocation)
         case (.error, .error):
             break
         }
@@ -108,7 +119,9 @@ struct SkimmingDecoderHostileInputTests {
 
     // MARK: - Truncation and corruption
 
-    @Test("Cut at every byte: refused as truncated, naming where the text ends", arguments: ["crashtrail-ct1-text.json", "crashtrail-trail-object.json"])
+    @Test(
+        "Cut at every byte: refused as truncated, naming where the text ends",
+        arguments: ["crashtrail-ct1-text.json", "crashtrail-trail-object.json"])
     func truncation(_ name: String) throws {
         let bytes = try Self.sample(name)
         let end = try #require(bytes.lastIndex(of: UInt8(ascii: "}"))) + 1
@@ -128,7 +141,9 @@ struct SkimmingDecoderHostileInputTests {
 
     @Test("Cut at every byte of an .ips body and an envelope: the parsers refuse it as JSONDecoder made them refuse it")
     func truncationThroughParsers() throws {
-        for (name, format) in [("ips-joined-by-pid.ips", ReportFormat.ips), ("sentry-envelope-binary-attachment.envelope", .sentryEnvelope)] {
+        for (name, format) in [
+            ("ips-joined-by-pid.ips", ReportFormat.ips), ("sentry-envelope-binary-attachment.envelope", .sentryEnvelope),
+        ] {
             let bytes = try Self.sample(name)
             for length in stride(from: 0, to: bytes.count, by: 3) {
                 let prefix = Array(bytes[0..<length])
@@ -258,7 +273,9 @@ struct SkimmingDecoderHostileInputTests {
         }
     }
 
-    @Test("Raw control characters: refused everywhere (JSONDecoder refuses them only where it reads)", arguments: [0x00, 0x01, 0x09, 0x0A, 0x1F])
+    @Test(
+        "Raw control characters: refused everywhere (JSONDecoder refuses them only where it reads)",
+        arguments: [0x00, 0x01, 0x09, 0x0A, 0x1F])
     func controlCharacters(_ byte: Int) {
         let unread = Array(#"{"b":"x"#.utf8) + [UInt8(byte)] + Array(#"y","a":"ok"}"#.utf8)
         #expect(Self.skimmingMessage(unread).contains("raw control character"))
@@ -279,8 +296,10 @@ struct SkimmingDecoderHostileInputTests {
             (#"{"b":.5}"#, "expected a value"), (#"{"b":+1}"#, "expected a value"), (#"{"b":1e}"#, "expected a digit after the exponent"),
             (#"{"b":1e+}"#, "expected a digit"), (#"{"b":NaN}"#, "expected a value"), (#"{"b":Infinity}"#, "expected a value"),
             (#"{"b":tru}"#, "invalid literal"), (#"{"b":nul}"#, "invalid literal"), (#"{"b":[1,]}"#, "trailing comma"),
-            (#"{"b":1,}"#, "trailing comma"), (#"{"b" 1}"#, "expected ':'"), (#"{b:1}"#, "expected a key"), (#"{"b":1}}"#, "end of the text"),
-            (#"{"b":1} x"#, "end of the text"), (#"{"b":[1 2]}"#, "expected ',' or ']'"), (#"{"b":[1-2]}"#, "malformed number"), (#"{"b":1 "c":2}"#, "expected ',' or '}'"),
+            (#"{"b":1,}"#, "trailing comma"), (#"{"b" 1}"#, "expected ':'"), (#"{b:1}"#, "expected a key"),
+            (#"{"b":1}}"#, "end of the text"),
+            (#"{"b":1} x"#, "end of the text"), (#"{"b":[1 2]}"#, "expected ',' or ']'"), (#"{"b":[1-2]}"#, "malformed number"),
+            (#"{"b":1 "c":2}"#, "expected ',' or '}'"),
             ("", "empty"), ("   ", "the text ends"), ("{\"b\":1}\u{0}", "end of the text"), (#"{"b":"x"/*c*/}"#, "expected ',' or '}'"),
             (#"{"b":1}"# + "\n\n" + #"{"c":2}"#, "line 3, byte 9"),
         ]

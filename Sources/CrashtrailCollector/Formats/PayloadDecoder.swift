@@ -37,7 +37,8 @@ enum PayloadDecoder {
                 throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(Self.detail(context))); it may be truncated")
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
-                throw RejectionError(.invalidReport, "\(what) has an unusable field at \(path(context.codingPath)): \(context.debugDescription)")
+                throw RejectionError(
+                    .invalidReport, "\(what) has an unusable field at \(path(context.codingPath)): \(context.debugDescription)")
             @unknown default:
                 throw RejectionError(.invalidJSON, "\(what) could not be decoded: \(error)")
             }

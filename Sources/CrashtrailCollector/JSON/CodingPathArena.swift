@@ -1,5 +1,6 @@
-/// The coding paths of one decoding, as a tree of nodes numbered in the order they were made. A node stores
-/// where its key came from rather than the key: an object member (its key text is in the document), an array
+/// The coding paths of one decoding, as a tree of nodes numbered in the order they were made.
+///
+/// A node stores where its key came from rather than the key: an object member (its key text is in the document), an array
 /// index, or (rarely) an explicit key. Going one level deeper appends one plain value; the keys and the array a
 /// `codingPath` needs are made only when an error or a caller asks for them.
 ///

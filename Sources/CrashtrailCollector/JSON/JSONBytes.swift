@@ -17,13 +17,15 @@ enum JSONBytes {
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case .zero ... .nine: byte - .zero
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
     }
 
-    /// The high bit of each byte of `word` that equals `byte`. Only the lowest flag is exact: a match can also
+    /// The high bit of each byte of `word` that equals `byte`.
+    ///
+    /// Only the lowest flag is exact: a match can also
     /// flag bytes above it, which is enough to find the first one.
     @inline(__always)
     private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
@@ -50,7 +52,8 @@ enum JSONBytes {
         // Sixteen bytes at a time (SSE2 / NEON) while none stops the string.
         while index + 16 <= count {
             let vector = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            let stops = (vector .== SIMD16<UInt8>(repeating: 0x22)) .| (vector .== SIMD16<UInt8>(repeating: 0x5C))
+            let stops =
+                (vector .== SIMD16<UInt8>(repeating: 0x22)) .| (vector .== SIMD16<UInt8>(repeating: 0x5C))
                 .| (vector .< SIMD16<UInt8>(repeating: 0x20))
             if any(stops) { break }
             index += 16

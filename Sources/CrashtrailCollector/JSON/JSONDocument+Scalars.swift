@@ -55,7 +55,8 @@ extension JSONDocument {
                 var scalar = Self.hex4(content, at: index)
                 index += 4
                 if scalar >= 0xD800, scalar < 0xE000 {
-                    let low = index + 6 <= content.count && content[index] == .backslash && content[index + 1] == UInt8(ascii: "u")
+                    let low =
+                        index + 6 <= content.count && content[index] == .backslash && content[index + 1] == UInt8(ascii: "u")
                         ? Self.hex4(content, at: index + 2) : 0
                     guard scalar < 0xDC00, low >= 0xDC00, low < 0xE000 else {
                         throw .loneSurrogate(offset: start - 1, codeUnit: scalar)

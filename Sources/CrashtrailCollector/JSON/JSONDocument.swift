@@ -1,5 +1,6 @@
-/// The bytes of a validated JSON document and where its arrays and objects end: plain pointers, so that the
-/// decoder's containers carry it and read values without any reference counting. Only valid while the
+/// The bytes of a validated JSON document and where its arrays and objects end.
+///
+/// Plain pointers, so that the decoder's containers carry it and read values without any reference counting. Only valid while the
 /// `SkimmingDecoder` call that made it runs.
 struct JSONDocument {
     let base: UnsafePointer<UInt8>
@@ -48,8 +49,9 @@ struct JSONDocument {
         var end = offset + 1
         while end < count {
             let byte = base[end]
-            guard JSONBytes.isDigit(byte) || byte == .period || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-                || byte == .plus || byte == .minus
+            guard
+                JSONBytes.isDigit(byte) || byte == .period || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                    || byte == .plus || byte == .minus
             else { break }
             end += 1
         }

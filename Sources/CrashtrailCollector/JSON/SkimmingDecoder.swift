@@ -14,13 +14,14 @@
 /// `Double` that overflows or underflows is refused; text that is not valid UTF-8 and lone surrogate escapes
 /// are refused in the strings and keys that are read, as `dataCorrupted` with an empty coding path.
 ///
-/// Deliberate differences, all stricter (Foundation accepts these anywhere its types do not look):
-/// - every number must follow the RFC 8259 grammar (`01`, `1.`, `-`, `1e` and `.5` are refused);
+/// Deliberate differences, all stricter, all syntax (Foundation lets these through where its types do not look):
+/// - every number must follow the RFC 8259 grammar (`01`, `1.`, `-`, `1e` and `1-2` are refused);
 /// - every string must be free of raw control characters (below 0x20) and invalid escapes (`\x`, `\u12`);
-/// - a trailing comma before `]` or `}` is refused.
-/// And one more lenient: invalid UTF-8 and lone surrogate escapes are accepted in strings nobody reads, as
-/// Foundation accepts them there too (JavaScript SDKs cut strings between surrogates), since they are values,
-/// not syntax.
+/// - a trailing comma before `]` or `}` is refused;
+/// - only UTF-8 is read (Foundation also reads UTF-16 and UTF-32 text it detects).
+///
+/// Like Foundation, invalid UTF-8 and lone surrogate escapes are accepted in strings nobody reads (JavaScript
+/// SDKs cut strings between surrogates): they are values, not syntax.
 ///
 /// No decoding strategies: `Date`, `Data` and `URL` decode through their own `Decodable` conformances
 /// (Foundation's `.deferredToDate`, `.deferredToData`), which no crashtrail payload type uses.

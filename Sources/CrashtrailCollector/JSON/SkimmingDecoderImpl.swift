@@ -1,5 +1,6 @@
-/// The `Decoder` over one validated document, shared by every value of one decoding (as Foundation's
-/// `JSONDecoderImpl` is): decoding a nested value points `current` at it for the time of its `init(from:)` and
+/// The `Decoder` over one validated document, shared by every value of one decoding.
+///
+/// As with Foundation's `JSONDecoderImpl`, decoding a nested value points `current` at it for the time of its `init(from:)` and
 /// back afterwards, so going deeper allocates nothing. It is also the single-value container of `current`.
 ///
 /// It reads the caller's bytes in place, and its containers refer to it without retaining it (so that passing

@@ -1,5 +1,6 @@
-/// The members of one object, looked up by comparing key bytes with `CodingKey.stringValue` (no key is made
-/// into a `String` unless it is written with escapes). When a key repeats, its first value wins, as in
+/// The members of one object, looked up by comparing key bytes with `CodingKey.stringValue`.
+///
+/// No key is made into a `String` unless it is written with escapes. When a key repeats, its first value wins, as in
 /// Foundation's `JSONDecoder`.
 ///
 /// A plain value holding pointers (its decoder is not retained, see `SkimmingDecoderImpl`), so copying it and
@@ -64,7 +65,9 @@ struct SkimmingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func required(_ key: Key) throws -> Int {
         guard let number = number(for: key) else {
             throw DecodingError.keyNotFound(
-                key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return number
     }

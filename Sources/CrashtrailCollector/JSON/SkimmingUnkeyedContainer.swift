@@ -1,4 +1,6 @@
-/// The elements of one array, walked in order. An element that fails to decode is not consumed (the next
+/// The elements of one array, walked in order.
+///
+/// An element that fails to decode is not consumed (the next
 /// `decode` reads it again), as in Foundation's `JSONDecoder`.
 ///
 /// A plain value (its decoder is not retained, see `SkimmingDecoderImpl`), so copying it costs nothing.
@@ -264,13 +266,15 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let container = try decoder.keyedContainer(
-            NestedKey.self, at: try current(KeyedDecodingContainer<NestedKey>.self), node: state.pointee.paths.index(currentIndex, under: node))
+            NestedKey.self, at: try current(KeyedDecodingContainer<NestedKey>.self),
+            node: state.pointee.paths.index(currentIndex, under: node))
         advance()
         return KeyedDecodingContainer(container)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try decoder.unkeyedContainer(at: try current((any UnkeyedDecodingContainer).self), node: state.pointee.paths.index(currentIndex, under: node))
+        let container = try decoder.unkeyedContainer(
+            at: try current((any UnkeyedDecodingContainer).self), node: state.pointee.paths.index(currentIndex, under: node))
         advance()
         return container
     }
