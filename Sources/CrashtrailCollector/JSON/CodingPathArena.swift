@@ -27,7 +27,7 @@ struct CodingPathArena {
     private var explicitKeys: [any CodingKey] = []
 
     init() {
-        nodes.reserveCapacity(512)
+        nodes.reserveCapacity(128)
     }
 
     /// The node for the member `number` (asked for with `key`) under `parent`.

@@ -15,7 +15,7 @@ struct MemberIndex {
 
     private var members: UnsafeMutablePointer<Member>
     private(set) var count = 0
-    private var capacity = 256
+    private var capacity = 128
     /// The text of the keys written with escapes, one after another.
     private var unescapedKeys: UnsafeMutablePointer<UInt8>
     private var unescapedCount = 0
