@@ -14,6 +14,10 @@ struct DecodedJSON: Decodable, Sendable {
     }
 
     init(from decoder: any Decoder) throws {
+        if let skimming = decoder as? SkimmingDecoderImpl, let scalar = try Self.scalar(skimming) {
+            value = scalar
+            return
+        }
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
             var object: [String: JSONValue] = [:]
             for key in container.allKeys {
@@ -41,5 +45,27 @@ struct DecodedJSON: Decodable, Sendable {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "a fraction or an integer beyond 64 bits, which trails refuse")
         }
+    }
+
+    /// A scalar read from a `SkimmingDecoder`'s document by its kind (what the probing above ends with), or nil
+    /// for an array or object.
+    /// - Throws: `DecodingError.dataCorrupted` for a fraction or an integer beyond 64 bits, as above.
+    private static func scalar(_ decoder: SkimmingDecoderImpl) throws -> JSONValue? {
+        let document = decoder.document
+        let position = decoder.currentPosition
+        switch document.kind(of: position) {
+        case .object, .array:
+            return nil
+        case .null:
+            return .null
+        case .bool:
+            return (try? document.bool(at: position)).map(JSONValue.bool)
+        case .number:
+            if let int = try? document.integer(Int64.self, at: position) { return .int(int) }
+        case .string:
+            if let string = try? document.string(at: position) { return .string(string) }
+        }
+        throw DecodingError.dataCorruptedError(
+            in: try decoder.singleValueContainer(), debugDescription: "a fraction or an integer beyond 64 bits, which trails refuse")
     }
 }

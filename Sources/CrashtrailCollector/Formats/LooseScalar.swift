@@ -8,6 +8,10 @@ struct LooseScalar: Decodable, Sendable {
     var double: Double?
 
     init(from decoder: any Decoder) throws {
+        if let skimming = decoder as? SkimmingDecoderImpl {
+            self = LooseScalar(skimming.document, at: skimming.currentPosition)
+            return
+        }
         guard let container = try? decoder.singleValueContainer() else { return }
         if let value = try? container.decode(Int64.self) {
             int = value
@@ -21,6 +25,31 @@ struct LooseScalar: Decodable, Sendable {
             double = Double(value)
         } else if let value = try? container.decode(Bool.self) {
             string = String(value)
+        }
+    }
+
+    /// The same result from a `SkimmingDecoder`'s document, reading the value's kind first rather than trying
+    /// each type through an error.
+    private init(_ document: JSONDocument, at position: JSONPosition) {
+        switch document.kind(of: position) {
+        case .number:
+            if let value = try? document.integer(Int64.self, at: position) {
+                int = value
+                string = String(value)
+            } else if let value = try? document.floatingPoint(Double.self, at: position) {
+                double = value
+                string = String(value)
+            }
+        case .string:
+            if let value = try? document.string(at: position) {
+                string = value
+                int = Int64(value)
+                double = Double(value)
+            }
+        case .bool:
+            if let value = try? document.bool(at: position) { string = String(value) }
+        case .object, .array, .null:
+            break
         }
     }
 

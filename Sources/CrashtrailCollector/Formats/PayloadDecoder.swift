@@ -1,21 +1,44 @@
 import Foundation
 
-/// Decodes the narrow `Decodable` views of payloads with Foundation's `JSONDecoder`, turning its errors into
-/// rejections that say where the JSON broke.
+/// Decodes the narrow `Decodable` views of payloads with `SkimmingDecoder`, turning its errors into rejections
+/// that say where the JSON broke.
 enum PayloadDecoder {
+    /// Which decoder reads payloads.
+    enum Engine: Sendable {
+        /// `SkimmingDecoder`: validates the whole text, materializes only what the types read.
+        case skimming
+        /// Foundation's `JSONDecoder`, which crashtrail used before; kept so tests can compare the two.
+        case foundation
+    }
+
+    /// The engine for decodings in this task; tests bind `.foundation` to get the reference results.
+    @TaskLocal static var engine: Engine = .skimming
+
     /// Decodes `T` from `bytes`.
     /// - Throws: `RejectionError` (`invalid-json` or `invalid-report`) naming `what`.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, what: String) throws(RejectionError) -> T {
-        let data = Data(bytes)
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            switch engine {
+            case .skimming:
+                let decoded =
+                    bytes.withContiguousStorageIfAvailable { buffer in Result { try SkimmingDecoder().decode(T.self, from: buffer) } }
+                    ?? Array(bytes).withUnsafeBufferPointer { buffer in Result { try SkimmingDecoder().decode(T.self, from: buffer) } }
+                return try decoded.get()
+            case .foundation:
+                return try JSONDecoder().decode(T.self, from: Data(bytes))
+            }
         } catch let error as DecodingError {
             switch error {
             case .dataCorrupted(let context) where context.codingPath.isEmpty:
+                if context.underlyingError is JSONValueError {
+                    // Valid JSON with a value Swift cannot hold: not a truncation.
+                    throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(context.debugDescription))")
+                }
                 throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(Self.detail(context))); it may be truncated")
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
-                throw RejectionError(.invalidReport, "\(what) has an unusable field at \(path(context.codingPath)): \(context.debugDescription)")
+                throw RejectionError(
+                    .invalidReport, "\(what) has an unusable field at \(path(context.codingPath)): \(context.debugDescription)")
             @unknown default:
                 throw RejectionError(.invalidJSON, "\(what) could not be decoded: \(error)")
             }
@@ -28,8 +51,10 @@ enum PayloadDecoder {
         codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 
+    /// What broke: `SkimmingDecoder`'s description ("line 1, byte 80: expected ',' or '}' ..."), or the
+    /// message Foundation keeps in its underlying error.
     private static func detail(_ context: DecodingError.Context) -> String {
-        if let underlying = context.underlyingError as NSError?,
+        if !(context.underlyingError is JSONSyntaxError), let underlying = context.underlyingError as NSError?,
             let description = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
         {
             return description
