@@ -47,7 +47,8 @@ public struct IngestPipeline: Sendable {
         for file in options.excludedFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }
         let paths = options.inputs.filter { $0 != "-" }
         let readsStandardInput = options.inputs.contains("-")
-        let total = readsStandardInput ? nil : InputWalker.count(paths: paths, excluding: excluded)
+        // Counting walks every folder once more, so it is done only when someone watches the progress.
+        let total = readsStandardInput || observer == nil ? nil : InputWalker.count(paths: paths, excluding: excluded)
 
         var batch: [WorkItem] = []
         batch.reserveCapacity(options.batchSize)
