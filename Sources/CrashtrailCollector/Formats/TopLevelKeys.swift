@@ -21,8 +21,12 @@ struct TopLevelKeys {
             case UInt8(ascii: "\""):
                 let stringStart = index + 1
                 index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                // Jump sixteen bytes at a time to the next quote, backslash or control character.
+                let base = bytes.baseAddress!
+                while index < bytes.count {
+                    index = JSONBytes.stringStop(base, from: index, count: bytes.count)
+                    guard index < bytes.count, base[index] != UInt8(ascii: "\"") else { break }
+                    index += base[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 guard index < bytes.count else { return TopLevelKeys(keys: keys, end: nil) }
                 if depth == 1, expectingKey {
