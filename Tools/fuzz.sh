@@ -30,9 +30,16 @@ dictionary() {
 
 build() {
     echo "Building the fuzz targets (swift build, -sanitize=fuzzer,address) ..." >&2
-    nice -n 10 swift build --package-path "$root/Tools/Fuzz" --scratch-path "$scratch" -c debug \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
-        | grep -v "Cannot export local symbol" | grep -E "error|warning: |Build complete" >&2 || true
+    local log="$scratch/build.log"
+    mkdir -p "$scratch"
+    # A failed build must stop the run: otherwise the binaries of an earlier build would be fuzzed instead.
+    if ! nice -n 10 swift build --package-path "$root/Tools/Fuzz" --scratch-path "$scratch" -c debug \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library > "$log" 2>&1; then
+        grep -v "Cannot export local symbol" "$log" | grep -E "error" >&2 || true
+        echo "error: the fuzz targets did not build (full log: $log); if a source file moved, delete $scratch and retry" >&2
+        exit 1
+    fi
+    grep -v "Cannot export local symbol" "$log" | grep -E "warning: |Build complete" >&2 || true
     for target in "${targets_all[@]}"; do
         [[ -x "$scratch/debug/$target" ]] || { echo "error: $target was not built" >&2; exit 1; }
     done
