@@ -169,6 +169,24 @@ struct IngestPipelineTests {
         #expect(files.allSatisfy { $0.hasSuffix(".reason.txt") })
     }
 
+    @Test func aMissingTrailsFolderStopsTheJobOnlyAfterTheReportsAreStored() throws {
+        // Given the samples and a trails folder that does not exist
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try TestFiles.memoryStore()
+        // When the job runs, it fails naming the folder
+        do {
+            _ = try TestFiles.ingest([Self.reports], store: store, folder: folder, trails: folder.appendingPathComponent("absent").path)
+            Issue.record("a missing trails folder must stop the job")
+        } catch let error as IngestError {
+            #expect(error.code == .trails)
+            #expect(error.message.contains("absent"))
+        }
+        // Then every report parsed before that was stored (the writer thread finished first), nothing half-done
+        let expected = try TestFiles.ingest([Self.reports], store: try TestFiles.memoryStore(), folder: folder).stored
+        #expect(try store.allRecords().count == expected)
+    }
+
     @Test func trailFilesThatAreSpecialOrTooLargeAreRefusedWithoutBlocking() throws {
         // Given a trails folder with a FIFO (reading it would wait forever), a trail file over the size limit,
         // and the samples' real trail

@@ -84,10 +84,10 @@ public struct IngestPipeline: Sendable {
             }
         }
         try flush()
+        if let trails = options.trailsDirectory {
+            try joinTrails(from: trails, writer: writer)
+        }
         return try writer.withState { (state) throws(IngestError) in
-            if let trails = options.trailsDirectory {
-                try joinTrails(from: trails, state: &state)
-            }
             state.summary.trailsMissing -= state.joinedNew
             state.summary.seconds = elapsed()
             return state.summary
@@ -132,53 +132,24 @@ public struct IngestPipeline: Sendable {
         }
     }
 
-    /// Reads every trail file in `directory` (decoding on the workers) and attaches each to the stored crash it
-    /// belongs to, one transaction a batch.
-    private func joinTrails(from directory: String, state: inout RunState) throws(IngestError) {
+    /// Reads every trail file in `directory` (decoding on the workers while the writer joins the batch before)
+    /// and attaches each to the stored crash it belongs to, one transaction a batch.
+    private func joinTrails(from directory: String, writer: BatchWriter) throws(IngestError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            // The reports already parsed are stored before the job says why it stops.
+            try writer.withState { _ in }
             throw IngestError(.trails, "the trails folder \(directory) does not exist or is not a folder")
         }
+        let tolerance = options.joinTolerance
+        let maximumSize = options.maximumPayloadSize
         var batch: [String] = []
         func flush() throws(IngestError) {
             guard !batch.isEmpty else { return }
             let decoded = decodeTrails(batch)
             batch.removeAll(keepingCapacity: true)
-            var joined: [String] = []
-            var rejections: [(RejectionError, String)] = []
-            let tolerance = options.joinTolerance
-            do {
-                try store.write { db in
-                    for (path, result) in decoded {
-                        switch result {
-                        case .failure(let reason): rejections.append((reason, path))
-                        case .success(let (decoded, started)):
-                            let trail = decoded.trail
-                            let candidates = try ReportStore.reportsAwaitingTrail(
-                                bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db)
-                            if let id = candidates.first, try ReportStore.attachTrail(decoded, toReport: id, in: db) {
-                                joined.append(id)
-                            }
-                        }
-                    }
-                }
-            } catch {
-                throw IngestError(.store, "could not join trails from \(directory): \(error)")
-            }
-            state.summary.inputs += decoded.count
-            state.summary.trailsJoined += joined.count
-            state.joinedNew += joined.filter { state.newMissing.contains($0) }.count
-            for (reason, path) in rejections {
-                guard reason.code != .tooLarge else {
-                    try state.rejectReasonOnly(reason, source: path)
-                    continue
-                }
-                let copy = InputFile.read(path, maximumSize: options.maximumPayloadSize)
-                if case .bytes(let bytes) = copy {
-                    try state.reject(reason, source: path, bytes: bytes)
-                } else {
-                    try state.reject(reason, source: path, bytes: [])
-                }
+            try writer.submit { (state, store) throws(IngestError) in
+                try Self.join(decoded, from: directory, tolerance: tolerance, maximumSize: maximumSize, state: &state, store: store)
             }
         }
         for path in InputWalker(paths: [directory]) {
@@ -186,6 +157,48 @@ public struct IngestPipeline: Sendable {
             if batch.count >= options.batchSize { try flush() }
         }
         try flush()
+    }
+
+    /// Joins a batch of decoded trail files to their stored crashes in one transaction, and quarantines the
+    /// refused ones.
+    private static func join(
+        _ decoded: [(String, Result<(DecodedTrail, Int64), RejectionError>)], from directory: String, tolerance: Int64,
+        maximumSize: Int, state: inout RunState, store: ReportStore
+    ) throws(IngestError) {
+        var joined: [String] = []
+        var rejections: [(RejectionError, String)] = []
+        do {
+            try store.write { db in
+                for (path, result) in decoded {
+                    switch result {
+                    case .failure(let reason): rejections.append((reason, path))
+                    case .success(let (decoded, started)):
+                        let trail = decoded.trail
+                        let candidates = try ReportStore.reportsAwaitingTrail(
+                            bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db)
+                        if let id = candidates.first, try ReportStore.attachTrail(decoded, toReport: id, in: db) {
+                            joined.append(id)
+                        }
+                    }
+                }
+            }
+        } catch {
+            throw IngestError(.store, "could not join trails from \(directory): \(error)")
+        }
+        state.summary.inputs += decoded.count
+        state.summary.trailsJoined += joined.count
+        state.joinedNew += joined.filter { state.newMissing.contains($0) }.count
+        for (reason, path) in rejections {
+            guard reason.code != .tooLarge else {
+                try state.rejectReasonOnly(reason, source: path)
+                continue
+            }
+            if case .bytes(let bytes) = InputFile.read(path, maximumSize: maximumSize) {
+                try state.reject(reason, source: path, bytes: bytes)
+            } else {
+                try state.reject(reason, source: path, bytes: [])
+            }
+        }
     }
 
     /// Decodes trail files on the workers, with each one's session start in milliseconds.
