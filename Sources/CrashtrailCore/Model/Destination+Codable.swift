@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 extension Destination {
     /// The generic form of an app's own destination value, as its synthesized `Codable` writes it.
