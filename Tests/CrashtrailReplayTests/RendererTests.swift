@@ -34,9 +34,9 @@ struct RendererTests {
         #expect(CanonicalJSON.string(of: value) + "\n" == output)
         #expect(value["verified"] == .bool(false))
         #expect(value["difference"] == .string(#"stacks[0][1]: replayed {"item":{"id":"L/1"}}, recorded none"#))
-        let lastStep = try #require((value["steps"]?.arrayValue ?? []).last)
+        let lastStep = try #require(value["steps"]?.arrayValue?.last)
         #expect(lastStep["to"] == JSONValue.null)
-        let firstAnomaly = try #require((value["anomalies"]?.arrayValue ?? []).first)
+        let firstAnomaly = try #require(value["anomalies"]?.arrayValue?.first)
         #expect(firstAnomaly["kind"] == .string("unknown-url"))
         #expect(firstAnomaly["after"] == nil)
 
