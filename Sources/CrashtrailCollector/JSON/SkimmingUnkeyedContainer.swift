@@ -96,6 +96,22 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
         decoder.decodingError(failure, type, name, node: node, key: key)
     }
 
+    /// Reads the current element with `read` and moves past it. On failure the element stays current (the next
+    /// `decode` reads it again) and the error is Foundation's for `type`.
+    @inline(__always)
+    private mutating func decodeScalar<T>(
+        _ type: T.Type, _ name: String, _ read: (JSONDocument, JSONPosition) throws(ReadFailure) -> T
+    ) throws -> T {
+        let value = try current(type)
+        do throws(ReadFailure) {
+            let decoded = try read(document, value)
+            advance()
+            return decoded
+        } catch {
+            throw failed(error, type, name)
+        }
+    }
+
     mutating func decodeNil() throws -> Bool {
         guard document.kind(of: try current(Never.self)) == .null else { return false }
         advance()
@@ -103,157 +119,59 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.bool(at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Bool")
-        }
+        try decodeScalar(type, "Bool") { (document, value) throws(ReadFailure) in try document.bool(at: value) }
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.string(at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "String")
-        }
+        try decodeScalar(type, "String") { (document, value) throws(ReadFailure) in try document.string(at: value) }
     }
 
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.floatingPoint(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Double")
-        }
+        try decodeScalar(type, "Double") { (document, value) throws(ReadFailure) in try document.floatingPoint(type, at: value) }
     }
 
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.floatingPoint(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Float")
-        }
+        try decodeScalar(type, "Float") { (document, value) throws(ReadFailure) in try document.floatingPoint(type, at: value) }
     }
 
     mutating func decode(_ type: Int.Type) throws -> Int {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Int")
-        }
+        try decodeScalar(type, "Int") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int8.Type) throws -> Int8 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Int8")
-        }
+        try decodeScalar(type, "Int8") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int16.Type) throws -> Int16 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Int16")
-        }
+        try decodeScalar(type, "Int16") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int32.Type) throws -> Int32 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Int32")
-        }
+        try decodeScalar(type, "Int32") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int64.Type) throws -> Int64 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "Int64")
-        }
+        try decodeScalar(type, "Int64") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt.Type) throws -> UInt {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "UInt")
-        }
+        try decodeScalar(type, "UInt") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "UInt8")
-        }
+        try decodeScalar(type, "UInt8") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "UInt16")
-        }
+        try decodeScalar(type, "UInt16") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "UInt32")
-        }
+        try decodeScalar(type, "UInt32") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
-        let value = try current(type)
-        do throws(ReadFailure) {
-            let decoded = try document.integer(type, at: value)
-            advance()
-            return decoded
-        } catch {
-            throw failed(error, type, "UInt64")
-        }
+        try decodeScalar(type, "UInt64") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
