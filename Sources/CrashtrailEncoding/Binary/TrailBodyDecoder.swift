@@ -24,6 +24,11 @@ struct TrailBodyDecoder {
     private var prefixes: [String] = []
     private var conditions: [String]
     private var urls: [String] = []
+    /// Steps that open a destination's printed deep link, by step index, with that destination: replaying them
+    /// needs no URL lookup, since the encoder writes this form only when the link resolves back to it.
+    private var printedLinks: [(step: Int, destination: Destination)] = []
+    /// Printed deep links by destination table index: a trail reopens the same few links.
+    private var printedURLs: [Int: String] = [:]
 
     /// The most steps a body may hold; more is refused as soon as the count is read.
     private let maximumSteps: Int
@@ -145,7 +150,21 @@ struct TrailBodyDecoder {
                     }
                 }
                 var engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState)
-                _ = engine.apply(steps)
+                if printedLinks.isEmpty {
+                    engine.apply(steps)
+                } else {
+                    // A printed link opens the destination it was printed from; apply that directly rather than
+                    // parse the URL back (the same request, so the same state).
+                    var next = 0
+                    for (index, step) in steps.enumerated() {
+                        if next < printedLinks.count, printedLinks[next].step == index {
+                            engine.apply(Step(t: step.t, .open(.destination(printedLinks[next].destination))))
+                            next += 1
+                        } else {
+                            engine.apply(step)
+                        }
+                    }
+                }
                 final = engine.state
             } else {
                 final = try readState("the final state")
@@ -162,15 +181,23 @@ struct TrailBodyDecoder {
     private mutating func readOperation(_ op: UInt8, step: Int) throws(Failure) -> Step.Operation {
         if op < 0x80 {
             let slot = op & 0x1F
-            let destination = try readDestinationSlot(slot, step: step)
+            let (destination, tableIndex) = try readDestinationSlot(slot, step: step)
             switch BodyCode.DestinationKind(rawValue: op >> 5) {
             case .push: return .push(destination)
             case .present: return .present(destination)
             case .openDestination: return .open(.destination(destination))
             case .openPrintedURL, .none:
-                guard let url = dictionary?.manifest.url(for: destination) else {
-                    throw .invalid("step \(step) opens the printed URL of \(destination.name), which has none")
+                let url: String
+                if let known = printedURLs[tableIndex] {
+                    url = known
+                } else {
+                    guard let printed = dictionary?.manifest.url(for: destination) else {
+                        throw .invalid("step \(step) opens the printed URL of \(destination.name), which has none")
+                    }
+                    printedURLs[tableIndex] = printed
+                    url = printed
                 }
+                printedLinks.append((step, destination))
                 return .open(.url(url))
             }
         }
@@ -193,19 +220,23 @@ struct TrailBodyDecoder {
         }
     }
 
-    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(Failure) -> Destination {
+    /// The destination a step names, and its index in the destination table.
+    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(Failure) -> (Destination, Int) {
         switch slot {
-        case BodyCode.newSlot: return try readNewDestination(depth: 0)
+        case BodyCode.newSlot:
+            let destination = try readNewDestination(depth: 0)
+            return (destination, destinations.count - 1)
         case BodyCode.escapeSlot:
             let rest = try reader.index(
                 "the destination of step \(step)", below: max(0, destinations.count - Int(BodyCode.foldedSlots)))
-            return destinations[rest + Int(BodyCode.foldedSlots)]
+            let index = rest + Int(BodyCode.foldedSlots)
+            return (destinations[index], index)
         default:
             let index = Int(slot) - 1
             guard index < destinations.count else {
                 throw .invalid("step \(step) names destination \(index) but only \(destinations.count) are known")
             }
-            return destinations[index]
+            return (destinations[index], index)
         }
     }
 
