@@ -25,8 +25,8 @@ enum CrashtrailReportParser {
         guard payload.crashtrail?.int == 1 else {
             throw RejectionError(.invalidReport, "the crashtrail report's \"crashtrail\" field must be 1, the only report version this build reads")
         }
-        guard let id = payload.id?.string, !id.isEmpty else {
-            throw RejectionError(.invalidReport, "the crashtrail report is missing its required \"id\" field")
+        guard let id = payload.id?.string, !id.allSatisfy(\.isWhitespace) else {
+            throw RejectionError(.invalidReport, "the crashtrail report is missing its required \"id\" field, or it is blank")
         }
         guard let timeText = payload.time?.string else {
             throw RejectionError(.invalidReport, "the crashtrail report \(id) is missing its required \"time\" field (RFC 3339)")

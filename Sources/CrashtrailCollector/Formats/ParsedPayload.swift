@@ -5,8 +5,11 @@ import Foundation
 /// trail (still encoded) and what a separate trail file is joined by.
 public struct ParsedPayload: Sendable {
     public var format: ReportFormat
-    /// The payload's own identifier (SPEC section 8), normalized; nil when it has none.
-    public var payloadID: String?
+    /// The payload's own identifier (SPEC section 8), normalized; nil when it has none. An empty or blank
+    /// identifier (`"incident_id": ""`) counts as none, so the report is named by its digest instead.
+    public var payloadID: String? {
+        didSet { payloadID = Self.usable(payloadID) }
+    }
     public var app: CrashReport.App
     public var os: CrashReport.OS
     public var device: String?
@@ -26,10 +29,15 @@ public struct ParsedPayload: Sendable {
 
     public init(format: ReportFormat, payloadID: String? = nil) {
         self.format = format
-        self.payloadID = payloadID
+        self.payloadID = Self.usable(payloadID)
         self.app = CrashReport.App()
         self.os = CrashReport.OS()
         self.exception = ExceptionInfo()
         self.frames = []
+    }
+
+    private static func usable(_ id: String?) -> String? {
+        guard let id, !id.allSatisfy(\.isWhitespace) else { return nil }
+        return id
     }
 }
