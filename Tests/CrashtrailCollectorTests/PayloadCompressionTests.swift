@@ -48,7 +48,7 @@ import Testing
         let inputs: [[UInt8]] = (0..<64).map { index in
             Array(String(repeating: "{\"frame\":\(index),\"symbol\":\"main\"}", count: 50 + index * 40).utf8)
         }
-        let results = Results(count: inputs.count)
+        let results = IndexedSlots<[UInt8]>(count: inputs.count, placeholder: [])
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let compressed = inputs[index].withUnsafeBufferPointer { PayloadCompression.compressed($0) }
             results.set(index, [UInt8](compressed))
@@ -71,20 +71,4 @@ import Testing
             #expect(error.message.contains("store file may be damaged"))
         }
     }
-}
-
-/// Per-index results written from several threads.
-private final class Results: @unchecked Sendable {
-    private var slots: [[UInt8]]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ value: [UInt8]) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
-    }
-
-    var values: [[UInt8]] { lock.withLock { slots } }
 }

@@ -96,7 +96,7 @@ public struct IngestPipeline: Sendable {
 
     /// Parses a batch on `jobs` workers, keeping the input order.
     private func processBatch(_ batch: [WorkItem]) -> [(steps: [PayloadProcessor.IngestStep], inputs: Int)] {
-        let results = ResultSlots(count: batch.count)
+        let results = IndexedSlots<(steps: [PayloadProcessor.IngestStep], inputs: Int)>(count: batch.count, placeholder: ([], 0))
         let jobs = min(options.jobs, batch.count)
         let processor = self.processor
         let maximumPayloadSize = options.maximumPayloadSize
@@ -203,7 +203,8 @@ public struct IngestPipeline: Sendable {
 
     /// Decodes trail files on the workers, with each one's session start in milliseconds.
     private func decodeTrails(_ paths: [String]) -> [(String, Result<(DecodedTrail, Int64), RejectionError>)] {
-        let slots = TrailSlots(count: paths.count)
+        let slots = IndexedSlots<(String, Result<(DecodedTrail, Int64), RejectionError>)>(
+            count: paths.count, placeholder: ("", .failure(RejectionError(.undecodableTrail, "not decoded"))))
         let jobs = min(options.jobs, paths.count)
         let decoder = processor.decoder
         let claims = WorkClaims(count: paths.count)
@@ -244,24 +245,6 @@ public struct IngestPipeline: Sendable {
         }
         return slots.values
     }
-}
-
-/// Per-index slots for decoded trail files.
-final class TrailSlots: @unchecked Sendable {
-    private var slots: [(String, Result<(DecodedTrail, Int64), RejectionError>)]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: ("", .failure(RejectionError(.undecodableTrail, "not decoded"))), count: count)
-    }
-
-    func set(_ index: Int, _ value: (String, Result<(DecodedTrail, Int64), RejectionError>)) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
-    }
-
-    var values: [(String, Result<(DecodedTrail, Int64), RejectionError>)] { slots }
 }
 
 /// Counts and quarantine of one run, updated on the writing thread only.
@@ -370,19 +353,22 @@ final class WorkClaims: @unchecked Sendable {
     }
 }
 
-final class ResultSlots: @unchecked Sendable {
-    private var slots: [(steps: [PayloadProcessor.IngestStep], inputs: Int)]
+/// Per-index results that parallel workers fill; each index is written by exactly one worker, and the values
+/// are read once every worker is done.
+final class IndexedSlots<Value: Sendable>: @unchecked Sendable {
+    private var slots: [Value]
     private let lock = NSLock()
 
-    init(count: Int) {
-        slots = Array(repeating: ([], 0), count: count)
+    /// `count` slots, each holding `placeholder` until it is set.
+    init(count: Int, placeholder: Value) {
+        slots = Array(repeating: placeholder, count: count)
     }
 
-    func set(_ index: Int, _ value: (steps: [PayloadProcessor.IngestStep], inputs: Int)) {
+    func set(_ index: Int, _ value: Value) {
         lock.lock()
         slots[index] = value
         lock.unlock()
     }
 
-    var values: [(steps: [PayloadProcessor.IngestStep], inputs: Int)] { slots }
+    var values: [Value] { lock.withLock { slots } }
 }
