@@ -34,7 +34,9 @@ enum PayloadDecoder {
                     // Valid JSON with a value Swift cannot hold: not a truncation.
                     throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(context.debugDescription))")
                 }
-                throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(Self.detail(context))); it may be truncated")
+                // Only text that stops short suggests a cut-off file; Foundation's errors do not say, so keep the hint.
+                let endsEarly = (context.underlyingError as? JSONSyntaxError)?.endsEarly ?? true
+                throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(Self.detail(context)))" + (endsEarly ? "; it may be truncated" : ""))
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
                 throw RejectionError(

@@ -6,11 +6,14 @@ struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     var offset: Int
     /// 1-based line of the problem.
     var line: Int
+    /// Whether the text ended where more was expected: the mark of a truncated payload.
+    var endsEarly: Bool
 
     /// The problem at `offset` of `bytes`, its line counted from the start.
-    init(_ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, endsEarly: Bool = false) {
         self.message = message
         self.offset = offset
+        self.endsEarly = endsEarly
         var line = 1
         for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
         self.line = line

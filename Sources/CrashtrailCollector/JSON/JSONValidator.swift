@@ -36,7 +36,7 @@ struct JSONValidator {
     /// - Throws: `JSONSyntaxError` naming the offset, line and what was expected there.
     static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONStructure {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw JSONSyntaxError("the text is empty where a JSON value was expected", at: 0, in: bytes)
+            throw JSONSyntaxError("the text is empty where a JSON value was expected", at: 0, in: bytes, endsEarly: true)
         }
         var validator = JSONValidator(bytes, base: base)
         do {
@@ -281,6 +281,6 @@ struct JSONValidator {
     }
 
     private func truncated(expecting what: String) -> JSONSyntaxError {
-        JSONSyntaxError("the text ends where \(what) was expected", at: count, in: bytes)
+        JSONSyntaxError("the text ends where \(what) was expected", at: count, in: bytes, endsEarly: true)
     }
 }
