@@ -123,6 +123,11 @@ let package = Package(
             path: "Tools/ReplayBench"
         ),
         .executableTarget(
+            name: "crashtrail-ingest-floor",
+            dependencies: ["CrashtrailCollector", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tools/IngestFloor"
+        ),
+        .executableTarget(
             name: "crashtrail-corpus",
             dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
             path: "Tools/CorpusGen"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Measures `crashtrail ingest` against a plain-Python minimal equivalent and an orjson parse-only floor, in one
 # run, over a generated mixed corpus (all five formats, .ips 50-150 KB, Sentry 10-40 KB, trails of 20-500 steps).
+# A fifth row, crashtrail-ingest-floor (Tools/IngestFloor), times only the work ingest cannot skip whatever its
+# parser: reading, hashing and compressing every payload for the store.
 #
 #   Tools/ingest-bench.sh [REPORTS] [JOBS]        defaults: 10000 reports, all cores
 #
@@ -26,6 +28,7 @@ python3 -c "import orjson" 2>/dev/null || pip install --quiet orjson
 echo "Building release binaries..." >&2
 swift build -c release --scratch-path .build-ingest-rel --product crashtrail-corpus >&2
 swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
+swift build -c release --scratch-path .build-ingest-rel --product crashtrail-ingest-floor >&2
 BIN="$(swift build -c release --scratch-path .build-ingest-rel --show-bin-path)"
 
 if [ ! -f "$DIR/corpus.txt" ]; then
@@ -68,6 +71,8 @@ for run in $(seq 1 "$RUNS"); do
     echo "python $(awk '{print $2}' "$DIR/python.out") $S $RSS $CPU" >> "$DIR/runs.txt"
     read -r S RSS CPU < <(measure orjson python3 Tools/ingest_baseline.py parse "$DIR/reports")
     echo "orjson $(awk '{print $2}' "$DIR/orjson.out") $S $RSS $CPU" >> "$DIR/runs.txt"
+    read -r S RSS CPU < <(measure floor "$BIN/crashtrail-ingest-floor" "$DIR/reports" --jobs "$JOBS")
+    echo "floor $N $S $RSS $CPU" >> "$DIR/runs.txt"
 done
 STORE_MB=$(du -sm "$DIR/store.sqlite"* | awk '{s += $1} END {print s}')
 PYTHON_MB=$(du -sm "$DIR/python.sqlite"* | awk '{s += $1} END {print s}')
@@ -85,6 +90,7 @@ names = {
     "rerun": "crashtrail ingest, second run (all duplicates)",
     "python": "plain Python: json + sqlite3",
     "orjson": "orjson parse-only floor",
+    "floor": "crashtrail's own floor: read + SHA-256 + compress every payload, no parsing (--jobs %s)" % jobs,
 }
 def median(name):
     rows = measured[name]
