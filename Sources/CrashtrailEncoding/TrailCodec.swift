@@ -178,7 +178,7 @@ public struct TrailCodec: Sendable {
                 .corruptBody, "the body inflates to \(body.count) bytes but the header declares \(header.bodyLength)")
         }
         var decoder = TrailBodyDecoder(body: body, dictionary: dictionary, maximumSteps: limits.maximumSteps)
-        let decoded: Trail
+        let decoded: DecodedTrail
         do {
             decoded = try decoder.decode()
         } catch {
@@ -192,7 +192,7 @@ public struct TrailCodec: Sendable {
         // The decoded trail must be one the JSON form accepts (states in range, no empty stacks…).
         // The body's grammar already makes every step well formed, times never decreasing and `dropped` not
         // negative; the states are what remains to check against the JSON form's rules.
-        let trail = decoded
+        let trail = decoded.trail
         for (state, path) in [(trail.base, "base"), (trail.final, "final")] {
             guard let state else { continue }
             do {
@@ -201,15 +201,15 @@ public struct TrailCodec: Sendable {
                 throw TrailCodecError(.corruptBody, "the trail's body decodes to an invalid trail: \(error.description)", trailError: error)
             }
         }
-        let json = trail.canonicalJSON
-        let checksum = RawDeflate.crc32(json)
+        // The decoder wrote the canonical JSON from the body's codes, once per table destination.
+        let checksum = RawDeflate.crc32(decoded.canonicalJSON)
         guard checksum == header.checksum else {
             throw TrailCodecError(
                 .badChecksum,
                 "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
             )
         }
-        return BinaryDetails(decoded: DecodedTrail(trail: trail, canonicalJSON: json), header: header, dictionary: dictionary)
+        return BinaryDetails(decoded: decoded, header: header, dictionary: dictionary)
     }
 
     static func tooManySteps(_ count: Int, limit: Int) -> TrailCodecError {

@@ -10,6 +10,10 @@ import Foundation
 /// throughput. Prints a markdown table of medians; throughput is per CPU second of the measuring thread.
 ///
 ///     swift run -c release crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]…
+///
+/// `--decode FOLDER [--passes N]` instead decodes every file in FOLDER (a corpus's `.ctr` trails) N times (3 by
+/// default) with `decodeKeepingJSON`, as ingest does, and prints the CPU time per trail: a steady workload for
+/// `perf stat` and `perf record` on the decoder alone.
 @main
 struct TrailBench {
     struct Options {
@@ -18,6 +22,8 @@ struct TrailBench {
         var seed: UInt64 = 2026
         var lengths = [20, 100, 500]
         var manifests: [String] = []
+        var decodeFolder: String?
+        var passes = 3
     }
 
     static func main() {
@@ -44,8 +50,11 @@ struct TrailBench {
             case "--seed": options.seed = UInt64(try value()) ?? options.seed
             case "--lengths": options.lengths = try value().split(separator: ",").compactMap { Int($0) }
             case "--manifest": options.manifests.append(try value())
+            case "--decode": options.decodeFolder = try value()
+            case "--passes": options.passes = Int(try value()) ?? options.passes
             case "-h", "--help":
                 print("usage: crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]…")
+                print("       crashtrail-trail-bench --decode FOLDER [--passes N] [--manifest M]…")
                 exit(0)
             default: throw BenchError("unknown argument \(arguments[index])")
             }
@@ -78,6 +87,10 @@ struct TrailBench {
     }
 
     static func run(_ options: Options) throws {
+        if let folder = options.decodeFolder {
+            try decodeFolder(folder, options: options)
+            return
+        }
         let manifests = try options.manifests.map { path in try Manifest(contentsOfFile: path) }
         let codec = TrailCodec(manifests: manifests)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-trail-bench-\(getpid())")
@@ -128,6 +141,31 @@ struct TrailBench {
             }
         }
         printTable(rows, options: options)
+    }
+
+    /// Decodes every file in `folder` `options.passes` times and prints the CPU time per trail.
+    static func decodeFolder(_ folder: String, options: Options) throws {
+        let codec = TrailCodec(manifests: try options.manifests.map { path in try Manifest(contentsOfFile: path) })
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let inputs = try names.map { name in
+            Array(try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name)))
+        }
+        var steps = 0
+        var jsonBytes = 0
+        let start = threadCPUSeconds()
+        for _ in 0..<max(1, options.passes) {
+            steps = 0
+            jsonBytes = 0
+            for input in inputs {
+                let decoded = try codec.decodeKeepingJSON(input)
+                steps += decoded.trail.steps.count
+                jsonBytes += decoded.canonicalJSON.count
+            }
+        }
+        let seconds = (threadCPUSeconds() - start) / Double(max(1, options.passes))
+        print(
+            "\(inputs.count) trails, \(steps) steps, \(jsonBytes) JSON bytes: \(format(seconds * 1e6 / Double(max(1, inputs.count)), 1)) µs per trail, \(format(Double(jsonBytes) / seconds / 1e6, 1)) MB/s of JSON"
+        )
     }
 
     /// Trains a zstd dictionary on `options.training` trails from other seeds, of all the measured lengths.

@@ -14,7 +14,7 @@ struct TrailBodyDecoder {
     private var reader: ByteReader
     /// The raw column at the end of the body (UUID, packed digits, low bytes of times).
     private var raw = ByteReader([])
-    private var destinations: [Destination]
+    private(set) var destinations: [Destination]
     private var names: [String]
     private var keys: [String]
     private var shapes: [[String]]
@@ -22,13 +22,15 @@ struct TrailBodyDecoder {
     private var lastNumbered: [[UInt8]: (prefix: String, count: Int)] = [:]
     private var strings: [String] = []
     private var prefixes: [String] = []
-    private var conditions: [String]
-    private var urls: [String] = []
-    /// Steps that open a destination's printed deep link, by step index, with that destination: replaying them
-    /// needs no URL lookup, since the encoder writes this form only when the link resolves back to it.
-    private var printedLinks: [(step: Int, destination: Destination)] = []
+    private(set) var conditions: [String]
+    private(set) var urls: [String] = []
+    /// Whether some step opens a destination's printed deep link: replaying it needs no URL lookup, since the
+    /// encoder writes this form only when the link resolves back to that destination.
+    private var hasPrintedLinks = false
     /// Printed deep links by destination table index: a trail reopens the same few links.
-    private var printedURLs: [Int: String] = [:]
+    private(set) var printedURLs: [String?] = []
+    /// Each destination's canonical JSON, written once per table slot and reused by every step naming it.
+    var destinationJSON = DestinationJSONCache()
 
     /// The most steps a body may hold; more is refused as soon as the count is read.
     private let maximumSteps: Int
@@ -45,9 +47,9 @@ struct TrailBodyDecoder {
         conditions = dictionary?.conditions ?? []
     }
 
-    /// The trail the body holds.
+    /// The trail the body holds, with its canonical JSON written straight from the body's step codes.
     /// - Throws: `ByteReader.Failure` saying what was cut short or invalid.
-    mutating func decode() throws(Failure) -> Trail {
+    mutating func decode() throws(Failure) -> DecodedTrail {
         let fields = try reader.byte("the field flags")
         let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
         let body = Array(reader.remainingBytes)
@@ -111,28 +113,30 @@ struct TrailBodyDecoder {
         let count = try reader.count("the step count", atMost: reader.remaining)
         guard count <= maximumSteps else { throw .tooManySteps(count, limit: maximumSteps) }
         let ops = Array(try reader.bytes(count, "the op bytes"))
-        var operations: [Step.Operation] = []
-        operations.reserveCapacity(count)
+        var codes: [StepCode] = []
+        codes.reserveCapacity(count)
         for (index, op) in ops.enumerated() {
-            operations.append(try readOperation(op, step: index))
+            codes.append(try readOperation(op, step: index))
         }
-        var highs: [UInt64] = []
-        highs.reserveCapacity(count)
+        var times: [Int64] = []
+        times.reserveCapacity(count)
+        var t: Int64 = 0
         for index in 0..<count {
             let high = try reader.varint("the time of step \(index)")
             guard high <= UInt64(Int64.max) >> 8 else { throw .invalid("the time of step \(index) overflows") }
-            highs.append(high)
+            // The low bytes are read after every high part, so the sum is checked once they are known (below).
+            times.append(Int64(high << 8))
         }
         let lows = try raw.bytes(count, "the low bytes of the step times")
         var steps: [Step] = []
         steps.reserveCapacity(count)
-        var t: Int64 = 0
-        for (index, (operation, (high, low))) in zip(operations, zip(highs, lows)).enumerated() {
-            let delta = Int64(high << 8 | UInt64(low))
+        for (index, low) in zip(0..<count, lows) {
+            let delta = times[index] | Int64(low)
             let (sum, overflow) = t.addingReportingOverflow(delta)
             guard !overflow else { throw .invalid("the time of step \(index) overflows") }
             t = sum
-            steps.append(Step(t: t, operation))
+            times[index] = t
+            steps.append(Step(t: t, operation(of: codes[index])))
         }
 
         var final: NavigationState?
@@ -150,18 +154,16 @@ struct TrailBodyDecoder {
                     }
                 }
                 var engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState)
-                if printedLinks.isEmpty {
+                if !hasPrintedLinks {
                     engine.apply(steps)
                 } else {
                     // A printed link opens the destination it was printed from; apply that directly rather than
                     // parse the URL back (the same request, so the same state).
-                    var next = 0
-                    for (index, step) in steps.enumerated() {
-                        if next < printedLinks.count, printedLinks[next].step == index {
-                            engine.apply(Step(t: step.t, .open(.destination(printedLinks[next].destination))))
-                            next += 1
+                    for (index, code) in codes.enumerated() {
+                        if code.op >> 5 == BodyCode.DestinationKind.openPrintedURL.rawValue, code.op < 0x80 {
+                            engine.apply(Step(t: times[index], .open(.destination(destinations[Int(code.argument)]))))
                         } else {
-                            engine.apply(step)
+                            engine.apply(steps[index])
                         }
                     }
                 }
@@ -172,33 +174,61 @@ struct TrailBodyDecoder {
         }
         guard reader.isAtEnd else { throw .invalid("\(reader.remaining) bytes follow the end of the body") }
         guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes of the raw column are left over") }
-        return Trail(
+        let trail = Trail(
             app: Trail.AppInfo(bundleID: bundleID, version: version, build: build),
             session: Trail.Session(id: sessionID, started: started, pid: pid), base: base,
             dropped: Int64(droppedRaw), steps: steps, final: final)
+        return DecodedTrail(trail: trail, canonicalJSON: canonicalJSON(of: trail, codes: codes, times: times))
     }
 
-    private mutating func readOperation(_ op: UInt8, step: Int) throws(Failure) -> Step.Operation {
+    /// Reads the arguments of the step with op byte `op`, returning its code; the step is built once its time is
+    /// known.
+    private mutating func readOperation(_ op: UInt8, step: Int) throws(Failure) -> StepCode {
         if op < 0x80 {
             let slot = op & 0x1F
-            let (destination, tableIndex) = try readDestinationSlot(slot, step: step)
-            switch BodyCode.DestinationKind(rawValue: op >> 5) {
-            case .push: return .push(destination)
-            case .present: return .present(destination)
-            case .openDestination: return .open(.destination(destination))
-            case .openPrintedURL, .none:
-                let url: String
-                if let known = printedURLs[tableIndex] {
-                    url = known
-                } else {
+            let tableIndex = try readDestinationSlot(slot, step: step)
+            if BodyCode.DestinationKind(rawValue: op >> 5) == .openPrintedURL {
+                if tableIndex >= printedURLs.count {
+                    printedURLs.append(contentsOf: repeatElement(nil, count: tableIndex + 1 - printedURLs.count))
+                }
+                if printedURLs[tableIndex] == nil {
+                    let destination = destinations[tableIndex]
                     guard let printed = dictionary?.manifest.url(for: destination) else {
                         throw .invalid("step \(step) opens the printed URL of \(destination.name), which has none")
                     }
                     printedURLs[tableIndex] = printed
-                    url = printed
                 }
-                printedLinks.append((step, destination))
-                return .open(.url(url))
+                hasPrintedLinks = true
+            }
+            return StepCode(op: op, argument: Int64(tableIndex))
+        }
+        switch op {
+        case BodyCode.pop, BodyCode.popToRoot, BodyCode.dismiss, BodyCode.completeFailure, BodyCode.completeSuccess:
+            return StepCode(op: op, argument: 0)
+        case BodyCode.openURL:
+            return StepCode(op: op, argument: Int64(try Self.readInternedIndex(&urls, &reader, "the URL of step \(step)")))
+        default: break
+        }
+        let nibble = op & 0x0F
+        switch op & 0xF0 {
+        case BodyCode.select:
+            return StepCode(
+                op: op, argument: nibble == BodyCode.nibbleEscape ? try reader.signed("the tab of step \(step)") : Int64(nibble))
+        case BodyCode.satisfy, BodyCode.revoke: return StepCode(op: op, argument: Int64(try readConditionIndex(nibble, step: step)))
+        default: throw .invalid("step \(step) has op byte 0x\(String(op, radix: 16)), which no encoder writes")
+        }
+    }
+
+    /// The operation of a step read as `code`, naming the tables' values.
+    private func operation(of code: StepCode) -> Step.Operation {
+        let op = code.op
+        let argument = Int(truncatingIfNeeded: code.argument)
+        if op < 0x80 {
+            switch BodyCode.DestinationKind(rawValue: op >> 5) {
+            case .push: return .push(destinations[argument])
+            case .present: return .present(destinations[argument])
+            case .openDestination: return .open(.destination(destinations[argument]))
+            case .openPrintedURL, .none: return .open(.url(printedURLs[argument] ?? ""))
             }
         }
         switch op {
@@ -207,55 +237,52 @@ struct TrailBodyDecoder {
         case BodyCode.dismiss: return .dismiss
         case BodyCode.completeFailure: return .complete(success: false)
         case BodyCode.completeSuccess: return .complete(success: true)
-        case BodyCode.openURL: return .open(.url(try Self.readInterned(&urls, &reader, "the URL of step \(step)")))
+        case BodyCode.openURL: return .open(.url(urls[argument]))
         default: break
         }
-        let nibble = op & 0x0F
         switch op & 0xF0 {
-        case BodyCode.select:
-            return .select(tab: nibble == BodyCode.nibbleEscape ? try reader.signed("the tab of step \(step)") : Int64(nibble))
-        case BodyCode.satisfy: return .satisfy(try readCondition(nibble, step: step))
-        case BodyCode.revoke: return .revoke(try readCondition(nibble, step: step))
-        default: throw .invalid("step \(step) has op byte 0x\(String(op, radix: 16)), which no encoder writes")
+        case BodyCode.select: return .select(tab: code.argument)
+        case BodyCode.satisfy: return .satisfy(conditions[argument])
+        default: return .revoke(conditions[argument])
         }
     }
 
-    /// The destination a step names, and its index in the destination table.
-    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(Failure) -> (Destination, Int) {
+    /// The destination table index a step names, reading a new destination into the table.
+    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(Failure) -> Int {
         switch slot {
         case BodyCode.newSlot:
-            let destination = try readNewDestination(depth: 0)
-            return (destination, destinations.count - 1)
+            _ = try readNewDestination(depth: 0)
+            return destinations.count - 1
         case BodyCode.escapeSlot:
             let rest = try reader.index(
                 "the destination of step \(step)", below: max(0, destinations.count - Int(BodyCode.foldedSlots)))
-            let index = rest + Int(BodyCode.foldedSlots)
-            return (destinations[index], index)
+            return rest + Int(BodyCode.foldedSlots)
         default:
             let index = Int(slot) - 1
             guard index < destinations.count else {
                 throw .invalid("step \(step) names destination \(index) but only \(destinations.count) are known")
             }
-            return (destinations[index], index)
+            return index
         }
     }
 
-    private mutating func readCondition(_ nibble: UInt8, step: Int) throws(Failure) -> String {
+    /// The condition table index a satisfy or revoke names, reading a new condition into the table.
+    private mutating func readConditionIndex(_ nibble: UInt8, step: Int) throws(Failure) -> Int {
         switch nibble {
         case 0:
             let condition = try reader.string("the condition of step \(step)")
             conditions.append(condition)
-            return condition
+            return conditions.count - 1
         case BodyCode.nibbleEscape:
             let rest = try reader.index(
                 "the condition of step \(step)", below: max(0, conditions.count - Int(BodyCode.nibbleEscape) + 1))
-            return conditions[rest + Int(BodyCode.nibbleEscape) - 1]
+            return rest + Int(BodyCode.nibbleEscape) - 1
         default:
             let index = Int(nibble) - 1
             guard index < conditions.count else {
                 throw .invalid("step \(step) names condition \(index) but only \(conditions.count) are known")
             }
-            return conditions[index]
+            return index
         }
     }
 
@@ -282,7 +309,12 @@ struct TrailBodyDecoder {
         let nameBytes = Array(name.utf8)
         let shapeIndex: Int
         if flags != 0 {
-            shapeIndex = expectedShapes[nameBytes] ?? 0
+            if let expected = expectedShapes[nameBytes] {
+                shapeIndex = expected
+            } else {
+                shapeIndex = 0
+                expectedShapes[nameBytes] = 0
+            }
         } else {
             let shapeReference = try reader.index("the payload shape of \(name)", below: shapes.count + 1)
             if shapeReference == BodyCode.newShape {
@@ -294,15 +326,19 @@ struct TrailBodyDecoder {
             } else {
                 shapeIndex = shapeReference - 1
             }
+            expectedShapes[nameBytes] = shapeIndex
         }
-        expectedShapes[nameBytes] = shapeIndex
         let shape = shapes[shapeIndex]
         var payload: [String: JSONValue] = [:]
         guard flags != BodyCode.NameFlag.allNumberedLikeLast || !shape.isEmpty else {
             throw .invalid("\(name) is flagged with numbered values but has no payload keys")
         }
         for key in shape {
-            let place = nameBytes + [BodyCode.placeSeparator] + Array(key.utf8)
+            var place: [UInt8] = []
+            place.reserveCapacity(nameBytes.count + 1 + key.utf8.count)
+            place.append(contentsOf: nameBytes)
+            place.append(BodyCode.placeSeparator)
+            place.append(contentsOf: key.utf8)
             if flags == BodyCode.NameFlag.allNumberedLikeLast {
                 payload[key] = try readNumberedLikeLast(place: place)
             } else {
@@ -374,11 +410,18 @@ struct TrailBodyDecoder {
     }
 
     private static func readInterned(_ table: inout [String], _ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Failure) -> String {
+        table[try readInternedIndex(&table, &reader, what())]
+    }
+
+    /// The table index of an interned string, reading a new one into the table.
+    private static func readInternedIndex(
+        _ table: inout [String], _ reader: inout ByteReader, _ what: @autoclosure () -> String
+    ) throws(Failure) -> Int {
         let reference = try reader.index(what(), below: table.count + 1)
-        if reference > 0 { return table[reference - 1] }
+        if reference > 0 { return reference - 1 }
         let string = try reader.string(what())
         table.append(string)
-        return string
+        return table.count - 1
     }
 
     private mutating func readState(_ what: String) throws(Failure) -> NavigationState {
