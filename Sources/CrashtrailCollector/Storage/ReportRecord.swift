@@ -36,7 +36,7 @@ public struct ReportRecord: Codable, Hashable, Sendable, FetchableRecord, Persis
     public var launchTime: Int64?
     /// The input the payload came from (a path, or `-:LINE` for standard input).
     public var source: String
-    /// The raw payload, zlib-compressed.
+    /// The raw payload, compressed: a zstd frame, or a zlib stream in stores written before (docs/INGEST.md).
     public var payload: Data
     /// The raw payload's size in bytes.
     public var payloadSize: Int

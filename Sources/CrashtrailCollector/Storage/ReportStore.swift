@@ -41,12 +41,19 @@ public final class ReportStore: Sendable {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
+            // The writer's page cache, 8 MiB instead of SQLite's 2 MiB, keeps the five indexes' pages in memory
+            // while an ingest writes, instead of reading them back from the file: about 1% fewer instructions
+            // (user and kernel) for the 10,000-report bench (BENCHMARKS.md, Ingest). Durability is unchanged.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         } catch {
             throw StoreError(
                 .cannotOpen, "could not open the crash store \(path): \(error); check that the folder exists and is writable")
         }
         return try ReportStore(pool)
     }
+
+    /// The writer connection's page cache, in KiB.
+    static let writerCacheKiB = 8_192
 
     /// The schema. Migrations are named, never edited once released, and use plain strings.
     static var migrator: DatabaseMigrator {

@@ -1,7 +1,7 @@
 import CZlib
 
 // This is the only file of the project that imports `CZlib`: raw deflate for trail bodies (`RawDeflate`) and
-// zlib streams for whole payloads (`ZlibStream`), both over the system zlib.
+// zlib streams for whole payloads (`ZlibStream`: raw payloads in stores written before zstd), both over the system zlib.
 
 /// Raw deflate and inflate (RFC 1951, no zlib or gzip wrapper: the trail header carries its own length and
 /// checksum) over the system zlib, with an optional preset dictionary and a hard cap on inflated output.
@@ -158,7 +158,7 @@ enum RawDeflate {
     }
 }
 
-/// One-shot zlib streams (RFC 1950), for keeping whole payloads compressed (the collector's raw crash payloads).
+/// One-shot zlib streams (RFC 1950): how stores written before zstd kept the collector's raw crash payloads.
 public enum ZlibStream {
     /// Why a stream could not be restored.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
