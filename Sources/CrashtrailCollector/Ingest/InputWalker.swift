@@ -26,25 +26,37 @@ struct InputWalker: Sequence, IteratorProtocol {
         excludedNames = Set(excluding.map { URL(fileURLWithPath: $0).lastPathComponent })
     }
 
-    /// Whether `path` is one of the excluded ones; only paths with an excluded name are standardized.
+    /// Whether `path` is one of the excluded ones; only paths with an excluded name (or ending in `.` or `..`,
+    /// whose name only standardizing tells) are standardized.
     private func isExcluded(_ path: String) -> Bool {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        guard excludedNames.contains(name) else { return false }
+        guard !excludedNames.isEmpty else { return false }
+        let name = Self.lastComponent(of: path)
+        guard name == "." || name == ".." || excludedNames.contains(String(name)) else { return false }
         return excluded.contains(URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// The last component of `path` as `URL.lastPathComponent` gives it for paths that do not end in `.` or `..`
+    /// (trailing slashes ignored, `/` for the root), without building a URL for every file of the walk.
+    static func lastComponent(of path: String) -> Substring {
+        let slash = UInt8(ascii: "/")
+        var end = path.utf8.endIndex
+        while end > path.utf8.startIndex, path.utf8[path.utf8.index(before: end)] == slash { end = path.utf8.index(before: end) }
+        guard end > path.utf8.startIndex else { return path.isEmpty ? "" : "/" }
+        let trimmed = path[..<end]
+        guard let last = trimmed.utf8.lastIndex(of: slash) else { return trimmed }
+        return trimmed[trimmed.utf8.index(after: last)...]
     }
 
     /// The next regular file's path; unreadable folders are yielded as paths so the reader reports them.
     mutating func next() -> String? {
         while let path = pending.popLast() {
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
-            if isExcluded(path) { continue }
-            guard isDirectory.boolValue else { return path }
+            // One stat (following links, as the reader does) says whether the path exists, is a folder, and which.
             var status = stat()
-            if stat(path, &status) == 0 {
-                let id = FolderID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-                guard visitedFolders.insert(id).inserted else { continue }
-            }
+            guard stat(path, &status) == 0 else { return path }
+            if isExcluded(path) { continue }
+            guard status.st_mode & S_IFMT == S_IFDIR else { return path }
+            let id = FolderID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            guard visitedFolders.insert(id).inserted else { continue }
             guard let names = try? fileManager.contentsOfDirectory(atPath: path) else { return path }
             let base = path.hasSuffix("/") ? path : path + "/"
             for name in names.sorted(by: >) where !name.hasPrefix(".") {
