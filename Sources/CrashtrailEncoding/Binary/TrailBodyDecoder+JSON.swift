@@ -13,35 +13,35 @@ extension TrailBodyDecoder {
         var out: [UInt8] = []
         out.reserveCapacity(256 + codes.count * 48)
         // Keys in code point order: app, base, dropped, final, session, steps, version.
-        out.append(contentsOf: #"{"app":{"build":"#.utf8)
+        Self.append(#"{"app":{"build":"#, to: &out)
         CanonicalJSON.writeString(trail.app.build, into: &out)
-        out.append(contentsOf: #","bundleID":"#.utf8)
+        Self.append(#","bundleID":"#, to: &out)
         CanonicalJSON.writeString(trail.app.bundleID, into: &out)
-        out.append(contentsOf: #","version":"#.utf8)
+        Self.append(#","version":"#, to: &out)
         CanonicalJSON.writeString(trail.app.version, into: &out)
         out.append(UInt8(ascii: "}"))
         if let base = trail.base {
-            out.append(contentsOf: #","base":"#.utf8)
+            Self.append(#","base":"#, to: &out)
             CanonicalJSON.write(base.jsonValue, into: &out)
         }
-        out.append(contentsOf: #","dropped":"#.utf8)
+        Self.append(#","dropped":"#, to: &out)
         CanonicalJSON.writeInt(trail.dropped, into: &out)
         if let final = trail.final {
-            out.append(contentsOf: #","final":"#.utf8)
+            Self.append(#","final":"#, to: &out)
             CanonicalJSON.write(final.jsonValue, into: &out)
         }
-        out.append(contentsOf: #","session":{"id":"#.utf8)
+        Self.append(#","session":{"id":"#, to: &out)
         CanonicalJSON.writeString(trail.session.id, into: &out)
-        out.append(contentsOf: #","pid":"#.utf8)
+        Self.append(#","pid":"#, to: &out)
         CanonicalJSON.writeInt(trail.session.pid, into: &out)
-        out.append(contentsOf: #","started":"#.utf8)
+        Self.append(#","started":"#, to: &out)
         CanonicalJSON.writeString(trail.session.started, into: &out)
-        out.append(contentsOf: #"},"steps":["#.utf8)
+        Self.append(#"},"steps":["#, to: &out)
         for index in codes.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             writeStep(codes[index], t: times[index], into: &out)
         }
-        out.append(contentsOf: #"],"version":"#.utf8)
+        Self.append(#"],"version":"#, to: &out)
         CanonicalJSON.writeInt(trail.version, into: &out)
         out.append(UInt8(ascii: "}"))
         return out
@@ -53,78 +53,88 @@ extension TrailBodyDecoder {
         let argument = Int(truncatingIfNeeded: code.argument)
         if op < 0x80 {
             switch BodyCode.DestinationKind(rawValue: op >> 5) {
-            case .push: out.append(contentsOf: #"{"op":"push","t":"#.utf8)
-            case .present: out.append(contentsOf: #"{"op":"present","t":"#.utf8)
-            case .openDestination: out.append(contentsOf: #"{"op":"open","t":"#.utf8)
+            case .push: Self.append(#"{"op":"push","t":"#, t, #","to":"#, to: &out)
+            case .present: Self.append(#"{"op":"present","t":"#, t, #","to":"#, to: &out)
+            case .openDestination: Self.append(#"{"op":"open","t":"#, t, #","to":"#, to: &out)
             case .openPrintedURL, .none:
-                out.append(contentsOf: #"{"op":"open","t":"#.utf8)
-                Self.writeTime(t, into: &out)
-                out.append(contentsOf: #","url":"#.utf8)
+                Self.append(#"{"op":"open","t":"#, t, #","url":"#, to: &out)
                 CanonicalJSON.writeString(printedURLs[argument] ?? "", into: &out)
                 out.append(UInt8(ascii: "}"))
                 return
             }
-            Self.writeTime(t, into: &out)
-            out.append(contentsOf: #","to":"#.utf8)
             destinationJSON.append(slot: argument, { destinations[argument] }, to: &out)
             out.append(UInt8(ascii: "}"))
             return
         }
         switch op {
-        case BodyCode.pop: out.append(contentsOf: #"{"op":"pop","t":"#.utf8)
-        case BodyCode.popToRoot: out.append(contentsOf: #"{"op":"popToRoot","t":"#.utf8)
-        case BodyCode.dismiss: out.append(contentsOf: #"{"op":"dismiss","t":"#.utf8)
-        case BodyCode.completeFailure: out.append(contentsOf: #"{"op":"complete","success":false,"t":"#.utf8)
-        case BodyCode.completeSuccess: out.append(contentsOf: #"{"op":"complete","success":true,"t":"#.utf8)
+        case BodyCode.pop: Self.append(#"{"op":"pop","t":"#, t, "}", to: &out)
+        case BodyCode.popToRoot: Self.append(#"{"op":"popToRoot","t":"#, t, "}", to: &out)
+        case BodyCode.dismiss: Self.append(#"{"op":"dismiss","t":"#, t, "}", to: &out)
+        case BodyCode.completeFailure: Self.append(#"{"op":"complete","success":false,"t":"#, t, "}", to: &out)
+        case BodyCode.completeSuccess: Self.append(#"{"op":"complete","success":true,"t":"#, t, "}", to: &out)
         case BodyCode.openURL:
-            out.append(contentsOf: #"{"op":"open","t":"#.utf8)
-            Self.writeTime(t, into: &out)
-            out.append(contentsOf: #","url":"#.utf8)
+            Self.append(#"{"op":"open","t":"#, t, #","url":"#, to: &out)
             CanonicalJSON.writeString(urls[argument], into: &out)
             out.append(UInt8(ascii: "}"))
-            return
         default:
             switch op & 0xF0 {
             case BodyCode.select:
-                out.append(contentsOf: #"{"op":"select","t":"#.utf8)
-                Self.writeTime(t, into: &out)
-                out.append(contentsOf: #","tab":"#.utf8)
+                Self.append(#"{"op":"select","t":"#, t, #","tab":"#, to: &out)
                 CanonicalJSON.writeInt(code.argument, into: &out)
                 out.append(UInt8(ascii: "}"))
-                return
             default:
-                out.append(contentsOf: #"{"condition":"#.utf8)
+                Self.append(#"{"condition":"#, to: &out)
                 CanonicalJSON.writeString(conditions[argument], into: &out)
-                out.append(contentsOf: (op & 0xF0 == BodyCode.satisfy ? #","op":"satisfy","t":"# : #","op":"revoke","t":"#).utf8)
+                Self.append(op & 0xF0 == BodyCode.satisfy ? #","op":"satisfy","t":"# : #","op":"revoke","t":"#, t, "}", to: &out)
             }
         }
-        Self.writeTime(t, into: &out)
-        out.append(UInt8(ascii: "}"))
     }
 
-    /// Appends a step time in decimal, as `CanonicalJSON.writeInt` does, without its copy through a temporary
-    /// buffer: times are the one number every step has.
-    static func writeTime(_ value: Int64, into out: inout [UInt8]) {
-        guard value >= 0 else {
-            CanonicalJSON.writeInt(value, into: &out)
+    /// Appends a literal's UTF-8 bytes with one copy: appending a `String`'s `utf8` view goes through the generic
+    /// sequence path, several times slower for the few bytes of a step's keys.
+    @inline(__always)
+    static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `prefix`, the step time `t` in decimal (as `CanonicalJSON.writeInt` writes it) and `suffix`, all
+    /// put together on the stack and appended with one copy: every step writes one such run, and each append to
+    /// an array costs far more than the few bytes it copies.
+    /// - Precondition: `prefix` and `suffix` together hold at most 64 bytes (the longest step prefix holds 38).
+    static func append(_ prefix: StaticString, _ t: Int64, _ suffix: StaticString, to out: inout [UInt8]) {
+        guard t >= 0, prefix.utf8CodeUnitCount + suffix.utf8CodeUnitCount <= 64 else {
+            append(prefix, to: &out)
+            CanonicalJSON.writeInt(t, into: &out)
+            append(suffix, to: &out)
             return
         }
-        var magnitude = UInt64(value)
-        var count = 1
-        var power: UInt64 = 10
-        while count < 19, magnitude >= power {
-            count += 1
-            power &*= 10
-        }
-        let end = out.count + count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        out.withUnsafeMutableBufferPointer { buffer in
+        // 96 bytes: 64 of literals and up to 19 digits. Raw copies: the typed buffer calls copy byte by byte.
+        var scratch: (SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>) = (.zero, .zero, .zero)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            guard let base = raw.baseAddress else { return }
+            var end = prefix.withUTF8Buffer { literal in
+                if let start = literal.baseAddress { base.copyMemory(from: start, byteCount: literal.count) }
+                return literal.count
+            }
+            var magnitude = UInt64(t)
+            var digits = 1
+            var power: UInt64 = 10
+            while digits < 19, magnitude >= power {
+                digits += 1
+                power &*= 10
+            }
+            end += digits
             var index = end
             repeat {
                 index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                base.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: index, as: UInt8.self)
                 magnitude /= 10
             } while magnitude > 0
+            end += suffix.withUTF8Buffer { literal in
+                if let start = literal.baseAddress { (base + end).copyMemory(from: start, byteCount: literal.count) }
+                return literal.count
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(start: base, count: end))
         }
     }
 }
