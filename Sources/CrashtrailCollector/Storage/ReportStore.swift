@@ -96,6 +96,30 @@ public final class ReportStore: Sendable {
         migrator.registerMigration("v2: payload digest index") { db in
             try db.execute(sql: "CREATE INDEX report_sha256 ON report(sha256)")
         }
+        // A trail joined later is stored in a row of its own instead of updating the report's: an UPDATE rewrites
+        // the whole report row, compressed payload included (about three times the work, BENCHMARKS.md, Ingest).
+        // Reports are read through `reportWithTrail`, which lays a joined trail over its report's `missing` one;
+        // trails joined by older versions stay in their report rows and read the same.
+        migrator.registerMigration("v3: joined trails beside their reports") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE joinedTrail (
+                        id TEXT PRIMARY KEY NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+                        steps INTEGER NOT NULL,
+                        trail TEXT NOT NULL
+                    );
+                    CREATE VIEW reportWithTrail AS
+                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                            r.frames, r.signature,
+                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+                    """)
+        }
         return migrator
     }
 
@@ -134,7 +158,11 @@ public final class ReportStore: Sendable {
         try read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT COUNT(*) FROM report WHERE trailSource = 'missing' AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL"
+                sql: """
+                    SELECT COUNT(*) FROM report
+                    WHERE trailSource = 'missing' AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)
+                    """
             ) ?? 0
         }
     }
@@ -160,7 +188,7 @@ public final class ReportStore: Sendable {
     /// The report stored under exactly `id`.
     /// - Throws: `StoreError` (`database`).
     public func record(id: String) throws(StoreError) -> ReportRecord? {
-        try read { db in try ReportRecord.fetchOne(db, key: id) }
+        try read { db in try ReportRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM reportWithTrail WHERE id = ?"), arguments: [id]) }
     }
 
     /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
@@ -199,7 +227,7 @@ public final class ReportStore: Sendable {
                         exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
                         trailSource, trailSteps, trailError, NULL AS trail, pid, launchTime, source,
                         X'' AS payload, 0 AS payloadSize
-                    FROM report ORDER BY time IS NULL, time DESC, id
+                    FROM reportWithTrail ORDER BY time IS NULL, time DESC, id
                     """)
             return try rows.map { try ReportRecord(row: $0).report }
         }
@@ -214,7 +242,7 @@ public final class ReportStore: Sendable {
                 sql: """
                     SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
                         SUM(trailSource IN ('embedded', 'joined')) AS withTrail
-                    FROM report GROUP BY signature
+                    FROM reportWithTrail GROUP BY signature
                     """)
             var groups: [CrashGroup] = []
             for row in rows {
@@ -251,12 +279,16 @@ public final class ReportStore: Sendable {
 
     /// Attaches a separate trail to a stored report still missing one, inside a transaction; returns whether it did.
     ///
-    /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding.
+    /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
+    /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten.
     /// - Throws: GRDB's `DatabaseError`.
     @discardableResult
     public static func attachTrail(_ decoded: DecodedTrail, toReport id: String, in db: Database) throws -> Bool {
         try db.cachedStatement(
-            sql: "UPDATE report SET trailSource = 'joined', trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'missing'"
+            sql: """
+                INSERT OR IGNORE INTO joinedTrail (id, steps, trail)
+                SELECT id, ?, ? FROM report WHERE id = ? AND trailSource = 'missing'
+                """
         ).execute(arguments: [decoded.trail.steps.count, String(decoding: decoded.canonicalJSON, as: UTF8.self), id])
         return db.changesCount > 0
     }
@@ -272,6 +304,7 @@ public final class ReportStore: Sendable {
                 sql: """
                     SELECT id FROM report
                     WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+                        AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)
                     ORDER BY ABS(launchTime - ?), id
                     """),
             arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
@@ -280,6 +313,6 @@ public final class ReportStore: Sendable {
     /// Every row, by ID, for comparing two stores.
     /// - Throws: `StoreError` (`database`).
     public func allRecords() throws(StoreError) -> [ReportRecord] {
-        try read { db in try ReportRecord.order(ReportRecord.Columns.id).fetchAll(db) }
+        try read { db in try ReportRecord.fetchAll(db, sql: "SELECT * FROM reportWithTrail ORDER BY id") }
     }
 }

@@ -1,0 +1,92 @@
+import CrashtrailCore
+import CrashtrailEncoding
+import Foundation
+import GRDB
+import Testing
+
+@testable import CrashtrailCollector
+
+/// A trail joined later is stored in a row of its own, so the report row (and its payload) is never rewritten;
+/// reports read the same whether their trail was joined that way or, by an older version, into the report row.
+@Suite struct JoinedTrailStoreTests {
+    private func ingestedSamples() throws -> (ReportStore, URL) {
+        let folder = try TestFiles.temporaryFolder()
+        let store = try TestFiles.memoryStore()
+        _ = try TestFiles.ingest(
+            [TestFiles.samples.appendingPathComponent("reports").path], store: store, folder: folder,
+            trails: TestFiles.samples.appendingPathComponent("trails").path)
+        return (store, folder)
+    }
+
+    @Test func aJoinedTrailLeavesTheReportRowAsItWas() throws {
+        let (store, folder) = try ingestedSamples()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let joined = try store.allRecords().filter { $0.trailSource == "joined" }
+        #expect(!joined.isEmpty, "the samples have a trail file to join")
+        try store.writer.read { db in
+            for record in joined {
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT trailSource, trail FROM report WHERE id = ?", arguments: [record.id]))
+                #expect(row["trailSource"] as String == "missing")
+                #expect(row["trail"] as String? == nil)
+                #expect(try String.fetchOne(db, sql: "SELECT trail FROM joinedTrail WHERE id = ?", arguments: [record.id]) == record.trail)
+            }
+        }
+        // Joined reports no longer await a trail, and a second join of the same report is refused.
+        #expect(try store.countReportsAwaitingTrail() == 0)
+        let trail = try #require(try joined[0].decodedTrail())
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined[0].id, in: db) } == false)
+        let first = trail.app.bundleID
+        #expect(try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0).isEmpty)
+    }
+
+    @Test func trailsJoinedIntoReportRowsByOlderVersionsReadTheSame() throws {
+        let (store, folder) = try ingestedSamples()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let current = try store.allRecords()
+        let reports = try store.reports()
+        let groups = try store.groups()
+
+        // When each joined trail is moved into its report row, as versions before the joinedTrail table stored it
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
+                        trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id)
+                    WHERE id IN (SELECT id FROM joinedTrail);
+                    DELETE FROM joinedTrail;
+                    """)
+        }
+
+        // Then every read gives the same records, reports and groups, and nothing awaits a trail
+        #expect(try store.allRecords() == current)
+        #expect(try store.reports() == reports)
+        #expect(try store.groups() == groups)
+        for record in current {
+            #expect(try store.record(id: record.id) == record)
+        }
+        #expect(try store.countReportsAwaitingTrail() == 0)
+        let joined = try #require(current.first { $0.trailSource == "joined" })
+        let trail = try #require(try joined.decodedTrail())
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) } == false)
+    }
+
+    @Test func aStoreMadeBeforeTheJoinedTrailTableMigratesWithItsRows() throws {
+        // Given a store at the schema before joinedTrail, holding the samples' rows
+        let (source, folder) = try ingestedSamples()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records = try source.allRecords()
+        let queue = try DatabaseQueue()
+        try ReportStore.migrator.migrate(queue, upTo: "v2: payload digest index")
+        try queue.write { db in
+            #expect(try db.tableExists("joinedTrail") == false)
+            for record in records { try record.insert(db) }
+        }
+
+        // When it is opened by this version
+        let store = try ReportStore(queue)
+
+        // Then the new table is there and every row reads as it was written
+        #expect(try queue.read { db in try db.tableExists("joinedTrail") })
+        #expect(try store.allRecords() == records)
+    }
+}
