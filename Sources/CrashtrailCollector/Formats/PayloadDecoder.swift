@@ -14,6 +14,9 @@ enum PayloadDecoder {
     /// The engine for decodings in this task; tests bind `.foundation` to get the reference results.
     @TaskLocal static var engine: Engine = .skimming
 
+    /// An input format detection already validated: a decoding of exactly those bytes skips validating them again.
+    @TaskLocal static var validated: ValidatedObject?
+
     /// Decodes `T` from `bytes`.
     /// - Throws: `RejectionError` (`invalid-json` or `invalid-report`) naming `what`.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, what: String) throws(RejectionError) -> T {
@@ -21,7 +24,14 @@ enum PayloadDecoder {
             switch engine {
             case .skimming:
                 let decoded =
-                    bytes.withContiguousStorageIfAvailable { buffer in Result { try SkimmingDecoder().decode(T.self, from: buffer) } }
+                    bytes.withContiguousStorageIfAvailable { buffer in
+                        Result {
+                            if let validated, validated.isValidation(of: buffer) {
+                                return try SkimmingDecoder().decode(T.self, from: buffer, structure: validated.structure)
+                            }
+                            return try SkimmingDecoder().decode(T.self, from: buffer)
+                        }
+                    }
                     ?? Array(bytes).withUnsafeBufferPointer { buffer in Result { try SkimmingDecoder().decode(T.self, from: buffer) } }
                 return try decoded.get()
             case .foundation:

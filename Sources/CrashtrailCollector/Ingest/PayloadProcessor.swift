@@ -55,6 +55,11 @@ public struct PayloadProcessor: Sendable {
 
     /// The ingest job's view of `process`: payloads whose digest is already stored are skipped.
     func steps(for bytes: UnsafeBufferPointer<UInt8>, source: String) -> (steps: [IngestStep], inputs: Int) {
+        // Most inputs are one JSON object: one validating pass gives detection its keys and the parse its
+        // structure. Anything else is detected byte by byte, as before.
+        if let object = ValidatedObject(bytes) {
+            return (processValidated(object, bytes, source: source), 1)
+        }
         let detection: FormatDetector.Detection
         do {
             detection = try FormatDetector.detect(bytes)
@@ -85,6 +90,9 @@ public struct PayloadProcessor: Sendable {
     }
 
     func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
+        if let object = ValidatedObject(line) {
+            return processValidated(object, line, source: source)
+        }
         do {
             guard let keys = TopLevelKeys.scan(line) else {
                 throw RejectionError(.unrecognizedFormat, "the line is not a JSON object")
@@ -95,6 +103,18 @@ public struct PayloadProcessor: Sendable {
         } catch {
             return [.outcome(.rejected(RejectionError(.unrecognizedFormat, "\(error)"), source: source, bytes: Array(line)))]
         }
+    }
+
+    /// Classifies a validated single object by its keys, as `FormatDetector` does, and parses it without
+    /// validating it again.
+    private func processValidated(_ object: ValidatedObject, _ bytes: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
+        let format: ReportFormat
+        do {
+            format = try FormatDetector.classify(object.keys)
+        } catch {
+            return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
+        }
+        return PayloadDecoder.$validated.withValue(object) { processPayload(bytes, format: format, source: source) }
     }
 
     private func processPayload(_ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, source: String) -> [IngestStep] {

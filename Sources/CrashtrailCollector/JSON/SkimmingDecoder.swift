@@ -40,6 +40,12 @@ struct SkimmingDecoder {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
+        return try decode(T.self, from: bytes, structure: structure)
+    }
+
+    /// Decodes a `T` from `bytes` that `JSONValidator.validate` already turned into `structure`.
+    /// - Throws: As ``decode(_:from:)`` does once the text is valid.
+    func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, structure: JSONStructure) throws -> T {
         // A valid document is never empty.
         guard let base = bytes.baseAddress else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no bytes")) }
         let decoder = SkimmingDecoderImpl(
