@@ -86,8 +86,11 @@ final class NavigationRules: Sendable {
 
     /// The UTF-8 length (up to 255) and the first and last bytes.
     private static func key(_ name: String) -> UInt32 {
-        let utf8 = name.utf8
-        return UInt32(truncatingIfNeeded: min(utf8.count, 255)) | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0) << 16
+        // Read through one contiguous buffer: the view's `count`, `first` and `last` each cost more than the lookup.
+        var name = name
+        return name.withUTF8 { utf8 in
+            UInt32(truncatingIfNeeded: min(utf8.count, 255)) | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0) << 16
+        }
     }
 
     private static func slot(_ key: UInt32, mask: Int) -> Int {
