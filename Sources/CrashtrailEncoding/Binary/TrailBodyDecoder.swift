@@ -24,9 +24,6 @@ struct TrailBodyDecoder {
     private var prefixes: [String] = []
     private(set) var conditions: [String]
     private(set) var urls: [String] = []
-    /// Whether some step opens a destination's printed deep link: replaying it needs no URL lookup, since the
-    /// encoder writes this form only when the link resolves back to that destination.
-    private var hasPrintedLinks = false
     /// Printed deep links by destination table index: a trail reopens the same few links.
     private(set) var printedURLs: [String?] = []
     /// Each destination's canonical JSON, written once per table slot and reused by every step naming it.
@@ -128,6 +125,22 @@ struct TrailBodyDecoder {
             times.append(Int64(high << 8))
         }
         let lows = try raw.bytes(count, "the low bytes of the step times")
+        // A replayed final is rebuilt as the steps are: each is applied before it moves into the array, so the engine
+        // reads it in place (applied from the array, every step would be copied out and destroyed). Only the final
+        // state is kept, so the replay builds no anomalies. Errors are still thrown below, in their order.
+        var engine: NavigationEngine?
+        var baseError: String?
+        if fields & BodyCode.Field.finalIsReplayed != 0, let manifest {
+            // The engine assumes a valid state: check the base before replaying from it.
+            if let base {
+                do {
+                    _ = try NavigationState(jsonValue: base.jsonValue, path: "base")
+                } catch {
+                    baseError = error.description
+                }
+            }
+            if baseError == nil { engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState) }
+        }
         var steps: [Step] = []
         steps.reserveCapacity(count)
         for (index, low) in zip(0..<count, lows) {
@@ -136,7 +149,17 @@ struct TrailBodyDecoder {
             guard !overflow else { throw .invalid("the time of step \(index) overflows") }
             t = sum
             times[index] = t
-            steps.append(Step(t: t, operation(of: codes[index])))
+            let code = codes[index]
+            let step = Step(t: t, operation(of: code))
+            if code.op < 0x80, code.op >> 5 == BodyCode.DestinationKind.openPrintedURL.rawValue {
+                // A printed link opens the destination it was printed from; apply that directly rather than parse
+                // the URL back (the encoder writes this form only when the link resolves back to that destination,
+                // so it is the same request and leads to the same state).
+                engine?.applyDiscardingAnomalies(Step(t: t, .open(.destination(destinations[Int(code.argument)]))))
+            } else {
+                engine?.applyDiscardingAnomalies(step)
+            }
+            steps.append(step)
         }
 
         var final: NavigationState?
@@ -145,29 +168,8 @@ struct TrailBodyDecoder {
                 guard TrailBodyEncoder.canReplay(steps, manifest: manifest) else {
                     throw .invalid("the final state is flagged as replayed but the step times are out of the replayable range")
                 }
-                // The engine assumes a valid state: check the base before replaying from it.
-                if let base {
-                    do {
-                        _ = try NavigationState(jsonValue: base.jsonValue, path: "base")
-                    } catch {
-                        throw .invalid("the base state is invalid: \(error.description)")
-                    }
-                }
-                var engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState)
-                if !hasPrintedLinks {
-                    engine.apply(steps)
-                } else {
-                    // A printed link opens the destination it was printed from; apply that directly rather than
-                    // parse the URL back (the same request, so the same state).
-                    for (index, code) in codes.enumerated() {
-                        if code.op >> 5 == BodyCode.DestinationKind.openPrintedURL.rawValue, code.op < 0x80 {
-                            engine.apply(Step(t: times[index], .open(.destination(destinations[Int(code.argument)]))))
-                        } else {
-                            engine.apply(steps[index])
-                        }
-                    }
-                }
-                final = engine.state
+                if let baseError { throw .invalid("the base state is invalid: \(baseError)") }
+                final = engine?.state
             } else {
                 final = try readState("the final state")
             }
@@ -198,7 +200,6 @@ struct TrailBodyDecoder {
                     }
                     printedURLs[tableIndex] = printed
                 }
-                hasPrintedLinks = true
             }
             return StepCode(op: op, argument: Int64(tableIndex))
         }
