@@ -1,7 +1,9 @@
 @testable import CrashtrailCore
 
 /// The engine as it was before the replay entry that records no anomalies, reserved stack capacity and the
-/// cheaper rule lookup: the reference the differential tests compare ``NavigationEngine`` with. Test-only.
+/// cheaper rule lookup.
+///
+/// Test-only: the reference the differential tests compare ``NavigationEngine`` with.
 struct ReferenceNavigationEngine: Sendable {
     let manifest: Manifest
     /// The current state.

@@ -211,13 +211,13 @@ public struct NavigationEngine: Sendable {
             context.report(.unknownDestination) {
                 "\(destination.name) is not a destination of the manifest; it was applied by its op anyway"
             }
-            if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+            if mode == .present { state.modals.append(Self.stack(startingWith: destination)) } else { appendToTopStack(destination) }
             return
         }
         // 1. A missing condition presents its flow and keeps the destination pending.
         for index in rule.requirements where !state.conditions.contains(manifest.rules.requirements[index].condition) {
             state.pending = PendingDestination(destination, mode: mode)
-            state.modals.append([manifest.rules.requirements[index].flow])
+            state.modals.append(Self.stack(startingWith: manifest.rules.requirements[index].flow))
             return
         }
         // 2. A gate discards everything.
@@ -229,7 +229,8 @@ public struct NavigationEngine: Sendable {
         // 3. A tab root selects its tab, or acts as a gate when no tab bar shows.
         if let tabIndex = rule.tabIndex {
             if state.tab != nil, tabIndex < state.stacks.count {
-                state.modals.removeAll()
+                // Keeping the room saves reallocating the list on the next present.
+                state.modals.removeAll(keepingCapacity: true)
                 state.pending = nil
                 state.tab = tabIndex
                 if state.stacks[tabIndex].count > 1 { state.stacks[tabIndex].removeSubrange(1...) }
@@ -241,19 +242,19 @@ public struct NavigationEngine: Sendable {
         }
         // 4–5. Push or present.
         let effective: RequestMode = mode == .open ? (rule.modal ? .present : .push) : mode
-        if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+        if effective == .present { state.modals.append(Self.stack(startingWith: destination)) } else { appendToTopStack(destination) }
     }
 
     /// Resolves `destination`, whose tab index is `tabIndex`, as a gate: it discards everything.
     private mutating func resolveAsGate(_ destination: Destination, tabIndex: Int?) {
-        state.modals.removeAll()
+        state.modals.removeAll(keepingCapacity: true)
         state.pending = nil
         if let tabIndex {
             state.tab = tabIndex
             state.stacks = manifest.tabStacks
         } else {
             state.tab = nil
-            state.stacks = [[destination]]
+            state.stacks = [Self.stack(startingWith: destination)]
         }
     }
 
@@ -263,11 +264,23 @@ public struct NavigationEngine: Sendable {
         return manifest.rules.rule(named: root.name)?.isFlow ?? false
     }
 
+    /// A new stack holding `root`, with room for pushes: a literal `[root]` has room for one and reallocates on
+    /// the first push.
+    private static func stack(startingWith root: Destination) -> [Destination] {
+        var stack: [Destination] = []
+        stack.reserveCapacity(initialStackCapacity)
+        stack.append(root)
+        return stack
+    }
+
+    /// The room a new stack starts with, and the least a full or shared one is given on a push.
+    private static var initialStackCapacity: Int { 8 }
+
     private mutating func appendToTopStack(_ destination: Destination) {
         mutateTopStack { stack in
-            // A stack starts with room for one destination, and one still shared with the manifest's tab stacks is
-            // copied on its first push: reserving room then saves the reallocations of doubling from one.
-            if stack.count == stack.capacity { stack.reserveCapacity(Swift.max(8, stack.count * 2)) }
+            // A stack still shared with the manifest's tab stacks (room for one) is copied on its first push, and a
+            // base's stacks have no spare room: reserving then saves the reallocations of doubling from one.
+            if stack.count == stack.capacity { stack.reserveCapacity(Swift.max(Self.initialStackCapacity, stack.count * 2)) }
             stack.append(destination)
         }
     }
