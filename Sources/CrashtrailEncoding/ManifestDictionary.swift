@@ -21,6 +21,12 @@ public struct ManifestDictionary: Sendable {
     let shapes: [[String]]
     /// For each templated destination name (UTF-8), the index in `shapes` of its template's payload keys.
     let expectedShapes: [[UInt8]: Int]
+    /// For each of `names`, the index of the first name with the same UTF-8 bytes: the decoder's id of a name.
+    let nameIDs: [Int]
+    /// The id of each name by its UTF-8 bytes, for names a body spells out.
+    let nameIDsByBytes: [[UInt8]: Int]
+    /// `expectedShapes` by name id (indexed like `names`), -1 where a name expects none.
+    let expectedShapesByNameID: [Int]
     let destinations: [Destination]
     let conditions: [String]
 
@@ -60,6 +66,16 @@ public struct ManifestDictionary: Sendable {
         self.keys = keys
         self.shapes = shapes
         self.expectedShapes = expectedShapes
+        var nameIDsByBytes: [[UInt8]: Int] = [:]
+        var expectedShapesByNameID: [Int] = []
+        for (index, name) in names.enumerated() {
+            let bytes = Array(name.utf8)
+            if nameIDsByBytes[bytes] == nil { nameIDsByBytes[bytes] = index }
+            expectedShapesByNameID.append(expectedShapes[bytes] ?? -1)
+        }
+        nameIDs = names.map { nameIDsByBytes[Array($0.utf8)] ?? 0 }
+        self.nameIDsByBytes = nameIDsByBytes
+        self.expectedShapesByNameID = expectedShapesByNameID
         self.destinations = destinations
         conditions = manifest.conditions.map(\.name)
         presetDictionary = Self.presetDictionary(of: manifest)

@@ -86,8 +86,15 @@ final class NavigationRules: Sendable {
 
     /// The UTF-8 length (up to 255) and the first and last bytes.
     private static func key(_ name: String) -> UInt32 {
+        // Read through one contiguous buffer when the string has one (native strings do): the view's `count`,
+        // `first` and `last` each cost more than the rest of the lookup.
         let utf8 = name.utf8
+        if let key = utf8.withContiguousStorageIfAvailable({ Self.key($0) }) { return key }
         return UInt32(truncatingIfNeeded: min(utf8.count, 255)) | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0) << 16
+    }
+
+    private static func key(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: min(utf8.count, 255)) | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0) << 16
     }
 
     private static func slot(_ key: UInt32, mask: Int) -> Int {

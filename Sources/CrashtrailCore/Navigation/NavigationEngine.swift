@@ -56,11 +56,24 @@ public struct NavigationEngine: Sendable {
     /// Applies one step and appends its anomalies, in SPEC order, to `anomalies`.
     @usableFromInline
     mutating func apply(_ step: Step, into anomalies: inout [NavigationAnomaly]) {
-        let index = stepCount
-        stepCount += 1
-        var context = StepContext(index: index)
+        var context = StepContext(index: stepCount, recordsAnomalies: true)
         swap(&context.anomalies, &anomalies)
         defer { swap(&context.anomalies, &anomalies) }
+        apply(step, context: &context)
+    }
+
+    /// Applies one step as ``apply(_:)`` does, but builds no anomalies: for a replay that keeps only the state.
+    ///
+    /// The state, step count and transition end exactly as ``apply(_:)`` leaves them, since no rule reads the
+    /// anomalies. The step is read in place, not copied.
+    package mutating func applyDiscardingAnomalies(_ step: Step) {
+        var context = StepContext(index: stepCount, recordsAnomalies: false)
+        apply(step, context: &context)
+    }
+
+    private mutating func apply(_ step: Step, context: inout StepContext) {
+        let index = stepCount
+        stepCount += 1
         // Only a step that can add or remove a modal can collide with a transition or start one, and none can when
         // transitions take no time; the others skip the bookkeeping below (pop, popToRoot and select change a stack
         // but never a modal's root).
@@ -73,38 +86,47 @@ public struct NavigationEngine: Sendable {
             perform(step.op, context: &context)
             return
         }
-        let running = isTransitionRunning(at: step.t) ? transition : nil
-        let snapshot = running == nil ? nil : state
         // Steps only append or remove the topmost modal, or remove them all, so the list of modal roots changed
         // exactly when the count or the topmost root changed. Keeping only these avoids copying the modals.
         let modalCountBefore = state.modals.count
         let topRootBefore = state.modals.last?.first
+        guard let running = isTransitionRunning(at: step.t) ? transition : nil else {
+            // No transition runs, so nothing can be dropped and no snapshot is needed.
+            perform(step.op, context: &context)
+            if !context.exempt, state.modals.count != modalCountBefore || state.modals.last?.first != topRootBefore {
+                transition = (step.t, index)
+            }
+            return
+        }
+        let snapshot = state
         perform(step.op, context: &context)
         let rootsChanged = state.modals.count != modalCountBefore || state.modals.last?.first != topRootBefore
         guard !context.exempt, rootsChanged else { return }
-        if let running, let snapshot {
-            // UIKit drops a presentation requested during another: the whole step changes nothing.
-            state = snapshot
-            context.anomalies.append(
-                NavigationAnomaly(
-                    step: index, kind: .transitionCollision,
-                    detail:
-                        "step \(index) (\(step.op.name)) came \(step.t - running.start) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped",
-                    after: running.step))
-        } else {
-            transition = (step.t, index)
+        // UIKit drops a presentation requested during another: the whole step changes nothing.
+        state = snapshot
+        context.report(.transitionCollision, after: running.step) {
+            "step \(index) (\(step.op.name)) came \(step.t - running.start) ms after step \(running.step) started a modal transition of \(manifest.modalTransition) ms, so it was dropped"
         }
     }
 
     private struct StepContext {
         let index: Int
+        /// Whether anomalies are built at all; when not, their detail sentences are never written either.
+        let recordsAnomalies: Bool
         /// The anomalies so far: the step's are appended.
         var anomalies: [NavigationAnomaly] = []
         /// The step resolved as a gate, which neither collides nor starts a transition.
         var exempt = false
 
-        mutating func report(_ kind: NavigationAnomaly.Kind, _ detail: String) {
-            anomalies.append(NavigationAnomaly(step: index, kind: kind, detail: detail))
+        init(index: Int, recordsAnomalies: Bool) {
+            self.index = index
+            self.recordsAnomalies = recordsAnomalies
+        }
+
+        /// Appends an anomaly of `kind`, writing its detail only when anomalies are recorded.
+        mutating func report(_ kind: NavigationAnomaly.Kind, after: Int? = nil, _ detail: () -> String) {
+            guard recordsAnomalies else { return }
+            anomalies.append(NavigationAnomaly(step: index, kind: kind, detail: detail(), after: after))
         }
     }
 
@@ -118,7 +140,7 @@ public struct NavigationEngine: Sendable {
             request(destination, mode: .open, context: &context)
         case .open(.url(let url)):
             guard let destination = manifest.destination(forURL: url) else {
-                context.report(.unknownURL, "the link \(url) matches no destination of the manifest, so nothing changed")
+                context.report(.unknownURL) { "the link \(url) matches no destination of the manifest, so nothing changed" }
                 return
             }
             request(destination, mode: .open, context: &context)
@@ -130,14 +152,16 @@ public struct NavigationEngine: Sendable {
             }
         case .dismiss:
             guard let removed = state.modals.popLast() else {
-                context.report(.dismissWithoutModal, "dismiss with no modal presented, so nothing changed")
+                context.report(.dismissWithoutModal) { "dismiss with no modal presented, so nothing changed" }
                 return
             }
             if isFlowModal(removed) { state.pending = nil }
         case .select(let tab):
             guard state.tab != nil, tab >= 0, tab < state.stacks.count else {
-                let why = state.tab == nil ? "no tab bar is showing" : "the tab bar has \(state.stacks.count) tabs"
-                context.report(.invalidTab, "select tab \(tab), but \(why), so nothing changed")
+                context.report(.invalidTab) {
+                    let why = state.tab == nil ? "no tab bar is showing" : "the tab bar has \(state.stacks.count) tabs"
+                    return "select tab \(tab), but \(why), so nothing changed"
+                }
                 return
             }
             state.tab = Int(tab)
@@ -156,14 +180,15 @@ public struct NavigationEngine: Sendable {
             if stack.count > 1 { stack.removeLast() } else { atRoot = true }
         }
         if atRoot {
-            let root = state.topDestination.map { $0.name } ?? "?"
-            context.report(.popAtRoot, "pop at the root \(root) of the top stack, so nothing changed")
+            context.report(.popAtRoot) {
+                "pop at the root \(state.topDestination.map { $0.name } ?? "?") of the top stack, so nothing changed"
+            }
         }
     }
 
     private mutating func complete(success: Bool, context: inout StepContext) {
         guard let top = state.modals.last, isFlowModal(top), let root = top.first else {
-            context.report(.completeWithoutFlow, "complete with no flow modal on top, so nothing changed")
+            context.report(.completeWithoutFlow) { "complete with no flow modal on top, so nothing changed" }
             return
         }
         state.modals.removeLast()
@@ -183,15 +208,16 @@ public struct NavigationEngine: Sendable {
     /// A navigation request for `destination` (SPEC section 4, rules 1 to 5).
     private mutating func request(_ destination: Destination, mode: RequestMode, context: inout StepContext) {
         guard let rule = manifest.rules.rule(named: destination.name) else {
-            context.report(
-                .unknownDestination, "\(destination.name) is not a destination of the manifest; it was applied by its op anyway")
-            if mode == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+            context.report(.unknownDestination) {
+                "\(destination.name) is not a destination of the manifest; it was applied by its op anyway"
+            }
+            if mode == .present { state.modals.append(Self.stack(startingWith: destination)) } else { appendToTopStack(destination) }
             return
         }
         // 1. A missing condition presents its flow and keeps the destination pending.
         for index in rule.requirements where !state.conditions.contains(manifest.rules.requirements[index].condition) {
             state.pending = PendingDestination(destination, mode: mode)
-            state.modals.append([manifest.rules.requirements[index].flow])
+            state.modals.append(Self.stack(startingWith: manifest.rules.requirements[index].flow))
             return
         }
         // 2. A gate discards everything.
@@ -203,7 +229,8 @@ public struct NavigationEngine: Sendable {
         // 3. A tab root selects its tab, or acts as a gate when no tab bar shows.
         if let tabIndex = rule.tabIndex {
             if state.tab != nil, tabIndex < state.stacks.count {
-                state.modals.removeAll()
+                // Keeping the room saves reallocating the list on the next present.
+                state.modals.removeAll(keepingCapacity: true)
                 state.pending = nil
                 state.tab = tabIndex
                 if state.stacks[tabIndex].count > 1 { state.stacks[tabIndex].removeSubrange(1...) }
@@ -215,19 +242,19 @@ public struct NavigationEngine: Sendable {
         }
         // 4–5. Push or present.
         let effective: RequestMode = mode == .open ? (rule.modal ? .present : .push) : mode
-        if effective == .present { state.modals.append([destination]) } else { appendToTopStack(destination) }
+        if effective == .present { state.modals.append(Self.stack(startingWith: destination)) } else { appendToTopStack(destination) }
     }
 
     /// Resolves `destination`, whose tab index is `tabIndex`, as a gate: it discards everything.
     private mutating func resolveAsGate(_ destination: Destination, tabIndex: Int?) {
-        state.modals.removeAll()
+        state.modals.removeAll(keepingCapacity: true)
         state.pending = nil
         if let tabIndex {
             state.tab = tabIndex
             state.stacks = manifest.tabStacks
         } else {
             state.tab = nil
-            state.stacks = [[destination]]
+            state.stacks = [Self.stack(startingWith: destination)]
         }
     }
 
@@ -237,8 +264,25 @@ public struct NavigationEngine: Sendable {
         return manifest.rules.rule(named: root.name)?.isFlow ?? false
     }
 
+    /// A new stack holding `root`, with room for pushes: a literal `[root]` has room for one and reallocates on
+    /// the first push.
+    private static func stack(startingWith root: Destination) -> [Destination] {
+        var stack: [Destination] = []
+        stack.reserveCapacity(initialStackCapacity)
+        stack.append(root)
+        return stack
+    }
+
+    /// The room a new stack starts with, and the least a full or shared one is given on a push.
+    private static var initialStackCapacity: Int { 8 }
+
     private mutating func appendToTopStack(_ destination: Destination) {
-        mutateTopStack { $0.append(destination) }
+        mutateTopStack { stack in
+            // A stack still shared with the manifest's tab stacks (room for one) is copied on its first push, and a
+            // base's stacks have no spare room: reserving then saves the reallocations of doubling from one.
+            if stack.count == stack.capacity { stack.reserveCapacity(Swift.max(Self.initialStackCapacity, stack.count * 2)) }
+            stack.append(destination)
+        }
     }
 
     private mutating func mutateTopStack(_ body: (inout [Destination]) -> Void) {

@@ -16,17 +16,20 @@ struct TrailBodyDecoder {
     private var raw = ByteReader([])
     private(set) var destinations: [Destination]
     private var names: [String]
+    /// For each of `names`, its id: the index of the first name with the same UTF-8 bytes, so that names a hostile
+    /// body repeats share what is expected of them, exactly as when these were looked up by bytes.
+    private var nameIDs: [Int]
+    /// The ids of names this body spelled out that the dictionary does not hold, by UTF-8 bytes.
+    private var bodyNameIDs: [[UInt8]: Int] = [:]
     private var keys: [String]
     private var shapes: [[String]]
-    private var expectedShapes: [[UInt8]: Int]
+    /// The shape index each name id expects (indexed like `names`), -1 where none is expected yet.
+    private var expectedShapes: [Int]
     private var lastNumbered: [[UInt8]: (prefix: String, count: Int)] = [:]
     private var strings: [String] = []
     private var prefixes: [String] = []
     private(set) var conditions: [String]
     private(set) var urls: [String] = []
-    /// Whether some step opens a destination's printed deep link: replaying it needs no URL lookup, since the
-    /// encoder writes this form only when the link resolves back to that destination.
-    private var hasPrintedLinks = false
     /// Printed deep links by destination table index: a trail reopens the same few links.
     private(set) var printedURLs: [String?] = []
     /// Each destination's canonical JSON, written once per table slot and reused by every step naming it.
@@ -43,7 +46,8 @@ struct TrailBodyDecoder {
         names = dictionary?.names ?? []
         keys = dictionary?.keys ?? []
         shapes = dictionary?.shapes ?? [[]]
-        expectedShapes = dictionary?.expectedShapes ?? [:]
+        nameIDs = dictionary?.nameIDs ?? []
+        expectedShapes = dictionary?.expectedShapesByNameID ?? []
         conditions = dictionary?.conditions ?? []
     }
 
@@ -128,6 +132,22 @@ struct TrailBodyDecoder {
             times.append(Int64(high << 8))
         }
         let lows = try raw.bytes(count, "the low bytes of the step times")
+        // A replayed final is rebuilt as the steps are: each is applied before it moves into the array, so the engine
+        // reads it in place (applied from the array, every step would be copied out and destroyed). Only the final
+        // state is kept, so the replay builds no anomalies. Errors are still thrown below, in their order.
+        var engine: NavigationEngine?
+        var baseError: String?
+        if fields & BodyCode.Field.finalIsReplayed != 0, let manifest {
+            // The engine assumes a valid state: check the base before replaying from it.
+            if let base {
+                do {
+                    _ = try NavigationState(jsonValue: base.jsonValue, path: "base")
+                } catch {
+                    baseError = error.description
+                }
+            }
+            if baseError == nil { engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState) }
+        }
         var steps: [Step] = []
         steps.reserveCapacity(count)
         for (index, low) in zip(0..<count, lows) {
@@ -136,7 +156,17 @@ struct TrailBodyDecoder {
             guard !overflow else { throw .invalid("the time of step \(index) overflows") }
             t = sum
             times[index] = t
-            steps.append(Step(t: t, operation(of: codes[index])))
+            let code = codes[index]
+            let step = Step(t: t, operation(of: code))
+            if code.op < 0x80, code.op >> 5 == BodyCode.DestinationKind.openPrintedURL.rawValue {
+                // A printed link opens the destination it was printed from; apply that directly rather than parse
+                // the URL back (the encoder writes this form only when the link resolves back to that destination,
+                // so it is the same request and leads to the same state).
+                engine?.applyDiscardingAnomalies(Step(t: t, .open(.destination(destinations[Int(code.argument)]))))
+            } else {
+                engine?.applyDiscardingAnomalies(step)
+            }
+            steps.append(step)
         }
 
         var final: NavigationState?
@@ -145,29 +175,8 @@ struct TrailBodyDecoder {
                 guard TrailBodyEncoder.canReplay(steps, manifest: manifest) else {
                     throw .invalid("the final state is flagged as replayed but the step times are out of the replayable range")
                 }
-                // The engine assumes a valid state: check the base before replaying from it.
-                if let base {
-                    do {
-                        _ = try NavigationState(jsonValue: base.jsonValue, path: "base")
-                    } catch {
-                        throw .invalid("the base state is invalid: \(error.description)")
-                    }
-                }
-                var engine = NavigationEngine(manifest: manifest, state: base ?? manifest.launchState)
-                if !hasPrintedLinks {
-                    engine.apply(steps)
-                } else {
-                    // A printed link opens the destination it was printed from; apply that directly rather than
-                    // parse the URL back (the same request, so the same state).
-                    for (index, code) in codes.enumerated() {
-                        if code.op >> 5 == BodyCode.DestinationKind.openPrintedURL.rawValue, code.op < 0x80 {
-                            engine.apply(Step(t: times[index], .open(.destination(destinations[Int(code.argument)]))))
-                        } else {
-                            engine.apply(steps[index])
-                        }
-                    }
-                }
-                final = engine.state
+                if let baseError { throw .invalid("the base state is invalid: \(baseError)") }
+                final = engine?.state
             } else {
                 final = try readState("the final state")
             }
@@ -198,7 +207,6 @@ struct TrailBodyDecoder {
                     }
                     printedURLs[tableIndex] = printed
                 }
-                hasPrintedLinks = true
             }
             return StepCode(op: op, argument: Int64(tableIndex))
         }
@@ -297,23 +305,33 @@ struct TrailBodyDecoder {
         let nameNumber = nameReference >> 2
         guard flags != 2 else { throw .invalid("a destination's name reference has flags 2, which no encoder writes") }
         let name: String
+        let nameID: Int
         if nameNumber == 0 {
             name = try reader.string("a destination name")
+            let bytes = Array(name.utf8)
+            if let known = dictionary?.nameIDsByBytes[bytes] ?? bodyNameIDs[bytes] {
+                nameID = known
+            } else {
+                nameID = names.count
+                bodyNameIDs[bytes] = nameID
+            }
             names.append(name)
+            nameIDs.append(nameID)
+            expectedShapes.append(-1)
         } else {
             guard nameNumber <= UInt64(names.count) else {
                 throw .invalid("a destination names name \(nameNumber - 1) but only \(names.count) are known")
             }
             name = names[Int(nameNumber) - 1]
+            nameID = nameIDs[Int(nameNumber) - 1]
         }
-        let nameBytes = Array(name.utf8)
         let shapeIndex: Int
         if flags != 0 {
-            if let expected = expectedShapes[nameBytes] {
-                shapeIndex = expected
+            if expectedShapes[nameID] >= 0 {
+                shapeIndex = expectedShapes[nameID]
             } else {
                 shapeIndex = 0
-                expectedShapes[nameBytes] = 0
+                expectedShapes[nameID] = 0
             }
         } else {
             let shapeReference = try reader.index("the payload shape of \(name)", below: shapes.count + 1)
@@ -326,23 +344,21 @@ struct TrailBodyDecoder {
             } else {
                 shapeIndex = shapeReference - 1
             }
-            expectedShapes[nameBytes] = shapeIndex
+            if expectedShapes[nameID] != shapeIndex { expectedShapes[nameID] = shapeIndex }
         }
         let shape = shapes[shapeIndex]
-        var payload: [String: JSONValue] = [:]
         guard flags != BodyCode.NameFlag.allNumberedLikeLast || !shape.isEmpty else {
             throw .invalid("\(name) is flagged with numbered values but has no payload keys")
         }
-        for key in shape {
-            var place: [UInt8] = []
-            place.reserveCapacity(nameBytes.count + 1 + key.utf8.count)
-            place.append(contentsOf: nameBytes)
-            place.append(BodyCode.placeSeparator)
-            place.append(contentsOf: key.utf8)
-            if flags == BodyCode.NameFlag.allNumberedLikeLast {
-                payload[key] = try readNumberedLikeLast(place: place)
-            } else {
-                payload[key] = try readValue(depth: depth + 1, place: place)
+        var payload: [String: JSONValue]
+        if shape.count == 1 {
+            // Most payloads have one key: a one-element literal is built in one sized allocation, where an insert
+            // into `[:]` grows it (and `init(minimumCapacity:)` is not specialized here, which costs more).
+            payload = [shape[0]: try readPayloadValue(flags: flags, depth: depth, place: Place(name: name, key: shape[0]))]
+        } else {
+            payload = [:]
+            for key in shape {
+                payload[key] = try readPayloadValue(flags: flags, depth: depth, place: Place(name: name, key: key))
             }
         }
         guard payload.count == shape.count else { throw .invalid("the payload of \(name) repeats a key") }
@@ -351,7 +367,40 @@ struct TrailBodyDecoder {
         return destination
     }
 
-    private mutating func readValue(depth: Int, place: [UInt8]) throws(Failure) -> JSONValue {
+    /// The value of a payload key at `place`, read as the destination's name `flags` say.
+    private mutating func readPayloadValue(flags: Int, depth: Int, place: Place) throws(Failure) -> JSONValue {
+        flags == BodyCode.NameFlag.allNumberedLikeLast
+            ? try readNumberedLikeLast(place: place) : try readValue(depth: depth + 1, place: place)
+    }
+
+    /// Where a payload value sits, which numbered strings are remembered by.
+    ///
+    /// It is the destination's name, the payload key, then what leads below it; its bytes are built only when a
+    /// numbered string needs them.
+    private struct Place {
+        let name: String
+        let key: String
+        /// What follows the key: an element marker, or a separator and a key, per level below the payload.
+        var below: [UInt8] = []
+
+        /// The name's UTF-8, the separator (0xFF, which UTF-8 never holds), the key's UTF-8, then `below`.
+        var bytes: [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.utf8.count + 1 + key.utf8.count + below.count)
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(BodyCode.placeSeparator)
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(contentsOf: below)
+            return bytes
+        }
+
+        /// The place one level below this one, `suffix` further on.
+        func appending(_ suffix: [UInt8]) -> Place {
+            Place(name: name, key: key, below: below + suffix)
+        }
+    }
+
+    private mutating func readValue(depth: Int, place: Place) throws(Failure) -> JSONValue {
         guard depth < Self.maximumDepth else { throw .invalid("payload values nest deeper than \(Self.maximumDepth)") }
         let tag = try reader.byte("a value tag")
         switch BodyCode.Value(rawValue: tag) {
@@ -369,14 +418,14 @@ struct TrailBodyDecoder {
             let count = try reader.count("an array's length", atMost: reader.remaining)
             var array: [JSONValue] = []
             array.reserveCapacity(count)
-            for _ in 0..<count { array.append(try readValue(depth: depth + 1, place: place + [BodyCode.arrayElementMarker])) }
+            for _ in 0..<count { array.append(try readValue(depth: depth + 1, place: place.appending([BodyCode.arrayElementMarker]))) }
             return .array(array)
         case .object:
             let count = try reader.count("an object's key count", atMost: reader.remaining)
             var object: [String: JSONValue] = [:]
             for _ in 0..<count {
                 let key = try Self.readInterned(&keys, &reader, "an object key")
-                object[key] = try readValue(depth: depth + 1, place: place + [BodyCode.placeSeparator] + Array(key.utf8))
+                object[key] = try readValue(depth: depth + 1, place: place.appending([BodyCode.placeSeparator] + Array(key.utf8)))
             }
             guard object.count == count else { throw .invalid("an object in a payload repeats a key") }
             return .object(object)
@@ -387,13 +436,13 @@ struct TrailBodyDecoder {
             }
             let prefix = try Self.readInterned(&prefixes, &reader, "a string prefix")
             let count = Int(tag - BodyCode.numberedStringBase)
-            lastNumbered[place] = (prefix, count)
+            lastNumbered[place.bytes] = (prefix, count)
             return try readNumberedString(prefix: prefix, count: count)
         }
     }
 
-    private mutating func readNumberedLikeLast(place: [UInt8]) throws(Failure) -> JSONValue {
-        guard let last = lastNumbered[place] else {
+    private mutating func readNumberedLikeLast(place: Place) throws(Failure) -> JSONValue {
+        guard let last = lastNumbered[place.bytes] else {
             throw .invalid("a numbered string repeats the form of one never seen at its place")
         }
         return try readNumberedString(prefix: last.prefix, count: last.count)
