@@ -57,8 +57,15 @@ public struct PayloadProcessor: Sendable {
     func steps(for bytes: UnsafeBufferPointer<UInt8>, source: String) -> (steps: [IngestStep], inputs: Int) {
         // Most inputs are one JSON object: one validating pass gives detection its keys and the parse its
         // structure. Anything else is detected byte by byte, as before.
+        // Bytes already stored are skipped before any parsing (a re-run over the same inputs).
+        var wholeDigest: String?
+        if let storedID {
+            let digest = Self.sha256(bytes)
+            if let id = storedID(digest) { return ([.alreadyStored(id)], 1) }
+            wholeDigest = digest
+        }
         if let object = ValidatedObject(bytes) {
-            return (processValidated(object, bytes, source: source), 1)
+            return (processValidated(object, bytes, digest: wholeDigest, source: source), 1)
         }
         let detection: FormatDetector.Detection
         do {
@@ -68,7 +75,7 @@ public struct PayloadProcessor: Sendable {
         }
         switch detection {
         case .single(let format):
-            return (processPayload(bytes, format: format, source: source), 1)
+            return (processPayload(bytes, format: format, digest: wholeDigest, source: source), 1)
         case .lines:
             var outcomes: [IngestStep] = []
             var inputs = 0
@@ -90,14 +97,20 @@ public struct PayloadProcessor: Sendable {
     }
 
     func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
+        var digest: String?
+        if let storedID {
+            let lineDigest = Self.sha256(line)
+            if let id = storedID(lineDigest) { return [.alreadyStored(id)] }
+            digest = lineDigest
+        }
         if let object = ValidatedObject(line) {
-            return processValidated(object, line, source: source)
+            return processValidated(object, line, digest: digest, source: source)
         }
         do {
             guard let keys = TopLevelKeys.scan(line) else {
                 throw RejectionError(.unrecognizedFormat, "the line is not a JSON object")
             }
-            return processPayload(line, format: try FormatDetector.classify(keys.keys), source: source)
+            return processPayload(line, format: try FormatDetector.classify(keys.keys), digest: digest, source: source)
         } catch let error as RejectionError {
             return [.outcome(.rejected(error, source: source, bytes: Array(line)))]
         } catch {
@@ -107,23 +120,24 @@ public struct PayloadProcessor: Sendable {
 
     /// Classifies a validated single object by its keys, as `FormatDetector` does, and parses it without
     /// validating it again.
-    private func processValidated(_ object: ValidatedObject, _ bytes: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
+    private func processValidated(
+        _ object: ValidatedObject, _ bytes: UnsafeBufferPointer<UInt8>, digest: String?, source: String
+    ) -> [IngestStep] {
         let format: ReportFormat
         do {
             format = try FormatDetector.classify(object.keys)
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
-        return PayloadDecoder.$validated.withValue(object) { processPayload(bytes, format: format, source: source) }
+        return PayloadDecoder.$validated.withValue(object) { processPayload(bytes, format: format, digest: digest, source: source) }
     }
 
-    private func processPayload(_ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, source: String) -> [IngestStep] {
-        var wholeDigest: String?
-        if let storedID {
-            let digest = Self.sha256(bytes)
-            if let id = storedID(digest) { return [.alreadyStored(id)] }
-            wholeDigest = digest
-        }
+    /// Parses and stores one payload. `digest` is the SHA-256 of all of `bytes` when the caller already has it
+    /// (after looking it up among the stored reports).
+    private func processPayload(
+        _ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, digest wholeDigest: String?, source: String
+    ) -> [IngestStep] {
+        var wholeDigest = wholeDigest
         let payloads: [ParsedPayload]
         do {
             payloads = try PayloadParser.parse(bytes, as: format)
