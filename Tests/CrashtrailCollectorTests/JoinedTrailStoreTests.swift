@@ -90,3 +90,46 @@ import Testing
         #expect(try store.allRecords() == records)
     }
 }
+
+/// The set of stored digest prefixes that lets new payloads skip the stored-digest lookup.
+@Suite struct StoredDigestPrefixTests {
+    @Test func prefixesAreTheFirstSixteenHexDigits() {
+        #expect(ReportStore.digestPrefix("0123456789abcdef" + String(repeating: "0", count: 48)) == 0x0123_4567_89AB_CDEF)
+        #expect(ReportStore.digestPrefix(String(repeating: "f", count: 64)) == UInt64.max)
+        #expect(ReportStore.digestPrefix("0123456789ABCDEF") == nil, "digests are lower-case hex")
+        #expect(ReportStore.digestPrefix("0123") == nil)
+        #expect(ReportStore.digestPrefix("report-id-not-a-digest") == nil)
+    }
+
+    @Test func everyStoredDigestIsInTheSet() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try TestFiles.memoryStore()
+        #expect(try store.storedDigestPrefixes().isEmpty)
+        _ = try TestFiles.ingest([TestFiles.samples.appendingPathComponent("reports").path], store: store, folder: folder)
+        let prefixes = try store.storedDigestPrefixes()
+        let records = try store.allRecords()
+        #expect(!records.isEmpty)
+        for record in records {
+            #expect(prefixes.contains(try #require(ReportStore.digestPrefix(record.sha256))))
+        }
+    }
+
+    @Test func theSameInputTwiceInOneRunIsStoredOnce() throws {
+        // The set is read when the run starts, so a second copy in the same run is caught when it is inserted.
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try #require(
+            EngineComparison.files(under: TestFiles.samples.appendingPathComponent("reports")).first { $0.pathExtension == "ips" })
+        let copies = folder.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        for name in ["a.ips", "b.ips"] { try FileManager.default.copyItem(at: sample, to: copies.appendingPathComponent(name)) }
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([copies.path], store: store, folder: folder)
+        #expect(summary.stored == 1)
+        #expect(summary.duplicates == 1)
+        let again = try TestFiles.ingest([copies.path], store: store, folder: folder)
+        #expect(again.stored == 0)
+        #expect(again.duplicates == 2)
+    }
+}

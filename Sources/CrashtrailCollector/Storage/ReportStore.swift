@@ -152,6 +152,37 @@ public final class ReportStore: Sendable {
         try read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM report WHERE sha256 = ? LIMIT 1"), arguments: [digest]) }
     }
 
+    /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly
+    /// not stored" for a new payload without a read transaction.
+    /// - Throws: `StoreError` (`database`).
+    public func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
+        try read { db in
+            var prefixes = Set<UInt64>()
+            let digests = try String.fetchCursor(db, sql: "SELECT sha256 FROM report")
+            while let digest = try digests.next() {
+                if let prefix = Self.digestPrefix(digest) { prefixes.insert(prefix) }
+            }
+            return prefixes
+        }
+    }
+
+    /// The first sixteen hex digits of a digest as a number, or nil when they are not hex digits.
+    public static func digestPrefix(_ digest: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in digest.utf8.prefix(16) {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+            count += 1
+        }
+        return count == 16 ? value : nil
+    }
+
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
     /// - Throws: `StoreError` (`database`).
     public func countReportsAwaitingTrail() throws(StoreError) -> Int {
