@@ -3,7 +3,7 @@
 ///
 /// Byte for byte the same as `CanonicalJSON.bytes(of: trail.jsonValue)` (tested), about three times faster. It
 /// serves `Trail.canonicalJSON`, which the codec's checksum, `trail decode` and the ingest job's store all use.
-enum TrailCanonicalWriter {
+package enum TrailCanonicalWriter {
     /// The canonical JSON bytes of `trail`.
     static func bytes(of trail: Trail) -> [UInt8] {
         var out: [UInt8] = []
@@ -122,8 +122,9 @@ enum TrailCanonicalWriter {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// `{name: payload}`; the payload, free-form, goes through the generic writer.
-    static func write(_ destination: Destination, into out: inout [UInt8]) {
+    /// `{name: payload}`; the payload, free-form, goes through the generic writer. Also the binary trail
+    /// decoder's, which writes each table destination once.
+    package static func write(_ destination: Destination, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         CanonicalJSON.writeString(destination.name, into: &out)
         out.append(UInt8(ascii: ":"))

@@ -16,7 +16,7 @@ struct DestinationJSONCache {
         } else {
             if index >= ranges.count { ranges.append(contentsOf: repeatElement(nil, count: index + 1 - ranges.count)) }
             let start = bytes.count
-            Self.write(destination(), into: &bytes)
+            TrailCanonicalWriter.write(destination(), into: &bytes)
             range = start..<bytes.count
             ranges[index] = range
         }
@@ -24,18 +24,5 @@ struct DestinationJSONCache {
         bytes.withUnsafeBufferPointer { buffer in
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range]))
         }
-    }
-
-    /// `{name: payload}` in canonical form, as `TrailCanonicalWriter` writes a destination.
-    static func write(_ destination: Destination, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        CanonicalJSON.writeString(destination.name, into: &out)
-        out.append(UInt8(ascii: ":"))
-        if destination.payload.isEmpty {
-            out.append(contentsOf: "{}".utf8)
-        } else {
-            CanonicalJSON.write(.object(destination.payload), into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
     }
 }
