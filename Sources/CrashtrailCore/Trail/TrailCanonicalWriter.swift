@@ -13,6 +13,17 @@ package enum TrailCanonicalWriter {
     }
 
     static func write(_ trail: Trail, into out: inout [UInt8]) {
+        write(trail, into: &out) { out in
+            for (index, step) in trail.steps.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(step, into: &out)
+            }
+        }
+    }
+
+    /// Writes `trail` with its steps written by `writeSteps`: what goes between the steps array's brackets, the
+    /// step objects separated by commas. The binary trail decoder writes them from its own step codes.
+    package static func write(_ trail: Trail, into out: inout [UInt8], steps writeSteps: (inout [UInt8]) -> Void) {
         // Keys in code point order: app, base, dropped, final, session, steps, version.
         out.append(contentsOf: #"{"app":{"build":"#.utf8)
         CanonicalJSON.writeString(trail.app.build, into: &out)
@@ -38,10 +49,7 @@ package enum TrailCanonicalWriter {
         out.append(contentsOf: #","started":"#.utf8)
         CanonicalJSON.writeString(trail.session.started, into: &out)
         out.append(contentsOf: #"},"steps":["#.utf8)
-        for (index, step) in trail.steps.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            write(step, into: &out)
-        }
+        writeSteps(&out)
         out.append(contentsOf: #"],"version":"#.utf8)
         CanonicalJSON.writeInt(trail.version, into: &out)
         out.append(UInt8(ascii: "}"))

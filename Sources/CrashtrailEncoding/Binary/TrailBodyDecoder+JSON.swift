@@ -2,8 +2,8 @@ import CrashtrailCore
 
 extension TrailBodyDecoder {
     /// The canonical JSON of `trail`, the trail this decoder read, byte for byte `trail.canonicalJSON`
-    /// (TrailBodyDecoderJSONTests compares them): the steps are written from their codes and the table slots'
-    /// JSON, written once per slot, rather than from the `Step` values.
+    /// (DecodedJSONTests compares them): `TrailCanonicalWriter` writes the header fields, and the steps are
+    /// written from their codes and the table slots' JSON, written once per slot, rather than from the `Step` values.
     /// - Parameters:
     ///   - trail: the decoded trail, for its header fields and states.
     ///   - codes: its steps' codes, in order.
@@ -12,38 +12,13 @@ extension TrailBodyDecoder {
     mutating func canonicalJSON(of trail: Trail, codes: [StepCode], times: [Int64]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + codes.count * 48)
-        // Keys in code point order: app, base, dropped, final, session, steps, version.
-        Self.append(#"{"app":{"build":"#, to: &out)
-        CanonicalJSON.writeString(trail.app.build, into: &out)
-        Self.append(#","bundleID":"#, to: &out)
-        CanonicalJSON.writeString(trail.app.bundleID, into: &out)
-        Self.append(#","version":"#, to: &out)
-        CanonicalJSON.writeString(trail.app.version, into: &out)
-        out.append(UInt8(ascii: "}"))
-        if let base = trail.base {
-            Self.append(#","base":"#, to: &out)
-            CanonicalJSON.write(base.jsonValue, into: &out)
+        // The header fields and their order are the canonical writer's; only the steps are written here.
+        TrailCanonicalWriter.write(trail, into: &out) { out in
+            for index in codes.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeStep(codes[index], t: times[index], into: &out)
+            }
         }
-        Self.append(#","dropped":"#, to: &out)
-        CanonicalJSON.writeInt(trail.dropped, into: &out)
-        if let final = trail.final {
-            Self.append(#","final":"#, to: &out)
-            CanonicalJSON.write(final.jsonValue, into: &out)
-        }
-        Self.append(#","session":{"id":"#, to: &out)
-        CanonicalJSON.writeString(trail.session.id, into: &out)
-        Self.append(#","pid":"#, to: &out)
-        CanonicalJSON.writeInt(trail.session.pid, into: &out)
-        Self.append(#","started":"#, to: &out)
-        CanonicalJSON.writeString(trail.session.started, into: &out)
-        Self.append(#"},"steps":["#, to: &out)
-        for index in codes.indices {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            writeStep(codes[index], t: times[index], into: &out)
-        }
-        Self.append(#"],"version":"#, to: &out)
-        CanonicalJSON.writeInt(trail.version, into: &out)
-        out.append(UInt8(ascii: "}"))
         return out
     }
 
