@@ -33,7 +33,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         // Only the collector uses it: the raw payloads it stores are zstd frames at level 1, about 1.4 times as
-        // fast as libdeflate's zlib streams and a little smaller (BENCHMARKS.md, Ingest).
+        // fast as libdeflate's zlib streams and about 10% smaller (BENCHMARKS.md, Ingest).
         .systemLibrary(
             name: "CZstd",
             pkgConfig: "libzstd",
