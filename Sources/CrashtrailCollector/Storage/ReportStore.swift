@@ -183,6 +183,10 @@ public final class ReportStore: Sendable {
         return count == 16 ? value : nil
     }
 
+    /// When a `report` row still awaits a trail: stored without one, and none joined since (`joinedTrail`).
+    private static let awaitsTrail =
+        "trailSource = 'missing' AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
+
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
     /// - Throws: `StoreError` (`database`).
     public func countReportsAwaitingTrail() throws(StoreError) -> Int {
@@ -191,8 +195,7 @@ public final class ReportStore: Sendable {
                 db,
                 sql: """
                     SELECT COUNT(*) FROM report
-                    WHERE trailSource = 'missing' AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
-                        AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)
+                    WHERE \(Self.awaitsTrail) AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
                     """
             ) ?? 0
         }
@@ -334,8 +337,7 @@ public final class ReportStore: Sendable {
             db.cachedStatement(
                 sql: """
                     SELECT id FROM report
-                    WHERE trailSource = 'missing' AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-                        AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)
+                    WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
                     ORDER BY ABS(launchTime - ?), id
                     """),
             arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
