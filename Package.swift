@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The layout shows the architecture:
-//   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail, recorder
+//   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
+//   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
 //   CrashtrailCollector  crash formats, the ingest pipeline and the SQLite store (payloads compressed by zstd)
 //   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
@@ -13,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
+        .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
@@ -46,6 +48,11 @@ let package = Package(
         .target(
             name: "CrashtrailEncoding",
             dependencies: ["CrashtrailCore", "CZlib"]
+        ),
+        // What an app links to record its trail: the recorder (and, with it, the encoded forms its sinks hand over).
+        .target(
+            name: "CrashtrailRecording",
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding"]
         ),
         .target(
             name: "CrashtrailReplay",
@@ -97,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PirateBayTests",
-            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailReplay", "CrashtrailTesting"],
+            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailReplay", "CrashtrailTesting"],
             path: "Samples/PirateBay/Tests/PirateBayTests",
             exclude: ["__Snapshots__"]
         ),
@@ -105,6 +112,10 @@ let package = Package(
         .testTarget(
             name: "CrashtrailCoreTests",
             dependencies: ["CrashtrailCore", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailRecordingTests",
+            dependencies: ["CrashtrailRecording", "CrashtrailCore", "CrashtrailTestSupport"]
         ),
         .testTarget(
             name: "CrashtrailEncodingTests",

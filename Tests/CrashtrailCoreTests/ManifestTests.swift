@@ -1,27 +1,12 @@
 import CrashtrailCore
+import CrashtrailTestSupport
 import Testing
 
 /// SPEC section 3: manifests load from YAML and JSON, and a manifest that cannot work is refused with the exact
 /// problem, the destination and the line.
 @Suite("Manifest")
 struct ManifestTests {
-    static let valid = """
-        app: com.example.piratebay
-        tabs: [home, marketplace, myProfile]
-        transitions: { modal: 500 }
-        conditions:
-          signedIn: { flow: login }
-        destinations:
-          home:        { url: "piratebay://home" }
-          marketplace: { url: "piratebay://marketplace" }
-          myProfile:   { url: "piratebay://me", requires: signedIn }
-          item:        { url: "piratebay://item/{id}" }
-          order:       { url: "piratebay://orders/{id.rawValue}?tab=summary" }
-          search:      { url: "piratebay://search?q={text}" }
-          compose:     { url: "piratebay://pirate/{id}/message", presentation: modal, requires: [signedIn] }
-          login:       { url: "piratebay://login", presentation: modal }
-          welcome:     { url: "piratebay://welcome", gate: true }
-        """
+    static let valid = SpecManifests.piratebay
 
     @Test("The spec's example manifest loads")
     func loadsYAML() throws {

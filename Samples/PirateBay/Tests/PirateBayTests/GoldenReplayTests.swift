@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailRecording
 import CrashtrailReplay
 import CrashtrailTesting
 import PirateBay

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Records the steps a ``Navigator`` carries out into a bounded ``Trail``.
 ///
 /// It keeps at most ``Limits/maximumSteps`` steps and at most ``Limits/maximumBytes`` bytes of step JSON,

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailRecording
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ struct TrailRecorderTests {
               pairing:   { url: "lighthouse://pair", presentation: modal }
               help:      { url: "lighthouse://help?topic={topic}", presentation: modal }
             """
-        var manifests = [try Manifest(yaml: ManifestTests.valid, source: "piratebay.yml"), try Manifest(yaml: lighthouse)]
+        var manifests = [try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml"), try Manifest(yaml: lighthouse)]
         if let suite = ConformanceSuite.locate() { manifests.append(try suite.manifest(named: "piratebay.yml")) }
         return manifests
     }
@@ -77,7 +78,7 @@ struct TrailRecorderTests {
 
     @Test("The byte limit bounds the kept steps' JSON")
     func byteLimit() throws {
-        let manifest = try Manifest(yaml: ManifestTests.valid)
+        let manifest = try Manifest(yaml: SpecManifests.piratebay)
         var generator = RandomStepGenerator(manifest: manifest, seed: 42)
         let steps = generator.steps(count: 2_000)
         let (trail, _) = Self.record(steps, manifest: manifest, limits: .init(maximumSteps: 10_000, maximumBytes: 4_096))
@@ -89,7 +90,7 @@ struct TrailRecorderTests {
     @Test("A step inside a transition started by a dropped step is dropped too, so replay cannot differ")
     func transitionAcrossTheCut() throws {
         // Given: a present at t=100 starts a 500 ms transition; a dismiss at t=300 collides live.
-        let manifest = try Manifest(yaml: ManifestTests.valid)
+        let manifest = try Manifest(yaml: SpecManifests.piratebay)
         let steps = [
             Step(t: 0, .satisfy("signedIn")),
             Step(t: 100, .present(Destination("compose", ["id": "P-1"]))),
@@ -109,7 +110,7 @@ struct TrailRecorderTests {
 
     @Test("Without truncation the trail starts at launch and has no base")
     func noTruncation() throws {
-        let manifest = try Manifest(yaml: ManifestTests.valid)
+        let manifest = try Manifest(yaml: SpecManifests.piratebay)
         let (trail, live) = Self.record([Step(t: 5, .push(Destination("item", ["id": "L-1"])))], manifest: manifest, limits: .init())
         #expect(trail.base == nil)
         #expect(trail.dropped == 0)
