@@ -41,20 +41,60 @@ public final class TrailRecorder {
     private var head = 0
     private var byteCount = 0
     private var dropped: Int64 = 0
-    private var latestState: NavigationState
+    /// The engine at the state after the last recorded step.
+    private var liveEngine: NavigationEngine
+    private var lastTime: Int64?
     private var observation: NavigationObservation?
 
     /// Starts recording `navigator` from its current state.
+    ///
+    /// Every step the Navigator carries out is recorded before the Navigator's call returns.
     public init(navigator: Navigator, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits()) {
         self.app = app
         self.session = session
         self.limits = limits
         self.baseEngine = navigator.engine
-        self.latestState = navigator.state
+        self.liveEngine = navigator.engine
         self.startedAtBase = navigator.state == navigator.manifest.launchState && navigator.engine.transition == nil
         self.observation = navigator.addObserver { [weak self] event in
-            self?.record(event)
+            self?.append(event.step)
         }
+    }
+
+    /// Starts recording steps that the app hands over itself (``record(_:)``), from `state` or the launch state.
+    ///
+    /// For apps that navigate without a ``Navigator``, and for tools that record a trail step by step.
+    /// - Parameters:
+    ///   - manifest: the app's manifest; its rules give the state after each step.
+    ///   - state: the state before the first step; nil for the manifest's launch state.
+    public init(
+        manifest: Manifest, state: NavigationState? = nil, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits()
+    ) {
+        self.app = app
+        self.session = session
+        self.limits = limits
+        let engine = NavigationEngine(manifest: manifest, state: state)
+        self.baseEngine = engine
+        self.liveEngine = engine
+        self.startedAtBase = engine.state == manifest.launchState
+        self.observation = nil
+    }
+
+    /// Records one step the app carried out, applying it by the manifest's rules.
+    ///
+    /// Use it when the recorder was made with ``init(manifest:state:app:session:limits:)``; a recorder that observes a
+    /// ``Navigator`` records its steps by itself.
+    /// - Parameter step: the step; its `t` must not be lower than the previous step's.
+    /// - Throws: `TrailError` (`non-monotonic-time`) when `t` is negative or lower than the previous step's; nothing is
+    ///   recorded then.
+    public func record(_ step: Step) throws(TrailError) {
+        let previous = lastTime ?? 0
+        guard step.t >= previous else {
+            throw TrailError(
+                .nonMonotonicTime, at: "steps[\(recordedStepCount)].t",
+                "t is \(step.t), lower than \(previous), the time of the step before; times count milliseconds since the session started and never decrease")
+        }
+        append(step)
     }
 
     /// Stops recording; the trail so far stays available.
@@ -66,6 +106,12 @@ public final class TrailRecorder {
     /// The number of steps kept.
     public var keptStepCount: Int { steps.count - head }
 
+    /// The number of steps recorded, kept or let go.
+    public var recordedStepCount: Int { Int(dropped) + keptStepCount }
+
+    /// The state after the last recorded step, as the app shows it.
+    public var currentState: NavigationState { liveEngine.state }
+
     /// The trail so far.
     /// - Parameter stampingFinal: include the current state as `final` (at crash time).
     /// - Returns: the kept steps with their `base`, `dropped` and, when stamped, `final`.
@@ -73,13 +119,14 @@ public final class TrailRecorder {
         let base = (dropped == 0 && startedAtBase) ? nil : baseEngine.state
         return Trail(
             app: app, session: session, base: base, dropped: dropped, steps: Array(steps[head...]),
-            final: stampingFinal ? latestState : nil)
+            final: stampingFinal ? liveEngine.state : nil)
     }
 
-    private func record(_ event: NavigationEvent) {
-        latestState = event.state
-        let size = CanonicalJSON.bytes(of: event.step.jsonValue).count + 1
-        steps.append(event.step)
+    private func append(_ step: Step) {
+        liveEngine.apply(step)
+        lastTime = step.t
+        let size = CanonicalJSON.bytes(of: step.jsonValue).count + 1
+        steps.append(step)
         stepSizes.append(size)
         byteCount += size
         while head < steps.count {

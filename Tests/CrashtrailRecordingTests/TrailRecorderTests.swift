@@ -116,4 +116,40 @@ struct TrailRecorderTests {
         #expect(trail.dropped == 0)
         #expect(trail.final == live)
     }
+
+    @Test("Steps handed to the recorder directly give the same trail as the same steps through a Navigator (300 sequences)")
+    func directStepsMatchNavigator() throws {
+        for (manifestIndex, manifest) in try Self.manifests().enumerated() {
+            for seed in 0..<100 {
+                // Given
+                var generator = RandomStepGenerator(manifest: manifest, seed: UInt64(seed * 13 + manifestIndex))
+                let steps = generator.steps(count: 1 + seed % 90)
+                let limits = TrailRecorder.Limits(maximumSteps: 1 + seed % 29, maximumBytes: 300 + (seed * 71) % 2_000)
+                // When
+                let recorder = TrailRecorder(manifest: manifest, app: Self.app, session: Self.session, limits: limits)
+                for step in steps { try recorder.record(step) }
+                let (viaNavigator, live) = Self.record(steps, manifest: manifest, limits: limits)
+                // Then
+                #expect(recorder.trail(stampingFinal: true) == viaNavigator, "seed \(seed), manifest \(manifestIndex)")
+                #expect(recorder.currentState == live)
+                #expect(recorder.recordedStepCount == steps.count)
+            }
+        }
+    }
+
+    @Test("A step whose time goes back is refused, naming the step, and nothing is recorded")
+    func directStepGoingBackIsRefused() throws {
+        // Given
+        let manifest = try Manifest(yaml: SpecManifests.piratebay)
+        let recorder = TrailRecorder(manifest: manifest, app: Self.app, session: Self.session)
+        try recorder.record(Step(t: 1_000, .push(Destination("item", ["id": "L-1"]))))
+        // When
+        let error = #expect(throws: TrailError.self) { try recorder.record(Step(t: 999, .pop)) }
+        // Then
+        #expect(error?.code == .nonMonotonicTime)
+        #expect(error?.step == 1)
+        #expect(error?.description.contains("999") == true)
+        #expect(recorder.recordedStepCount == 1)
+        #expect(recorder.trail().steps.count == 1)
+    }
 }
