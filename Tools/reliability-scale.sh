@@ -4,7 +4,10 @@
 # payload (generated in a temporary folder, never committed). Prints what each measured.
 #
 #   Tools/reliability-scale.sh [SCALE] [KILLS]     defaults: SCALE=10 (×200 files), KILLS=50
-#   RELIABILITY_STEPS=1000000 Tools/reliability-scale.sh   a smaller step count for the trail test
+#   RELIABILITY_STEPS=1000000 Tools/reliability-scale.sh   a smaller step count for the long-trail test
+#
+# The long-trail test asserts that the default limits refuse the trail and that, with limits raised to fit, decoding
+# raises the resident set by at most 64 MiB + 256 bytes a step.
 #
 # Needs about 8 GB of memory and several minutes on 2 cores. Uses the scratch folder .build-rel.
 set -euo pipefail

@@ -4,9 +4,10 @@ import Testing
 
 @testable import CrashtrailCore
 
-/// ``NavigationEngine`` against ``ReferenceNavigationEngine``, the engine before the replay entry that records no
+/// A refactor guard, not a check of the rules (``EngineOracleTests`` checks them against the SPEC):
+/// ``NavigationEngine`` against ``ReferenceNavigationEngine``, a copy of the engine before the replay entry that records no
 /// anomalies, reserved stack capacity and the cheaper rule lookup: the same states and anomalies on seeded steps.
-@Suite("Engine differential")
+@Suite("Engine refactor guard")
 struct EngineDifferentialTests {
     static func manifests() throws -> [(name: String, manifest: Manifest)] {
         [
@@ -18,7 +19,7 @@ struct EngineDifferentialTests {
         ]
     }
 
-    @Test("apply and applyDiscardingAnomalies match the reference on 3,000 seeded step sequences per manifest")
+    @Test("Refactor guard: apply and applyDiscardingAnomalies match the pre-optimization copy on 3,000 seeded step sequences per manifest")
     func engineAgreesWithReference() throws {
         for (name, manifest) in try Self.manifests() {
             for seed in 0..<3_000 {

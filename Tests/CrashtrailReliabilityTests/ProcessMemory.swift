@@ -8,6 +8,17 @@ enum ProcessMemory {
     /// The current resident set size (`VmRSS`), in bytes.
     static var resident: Int? { field("VmRSS") }
 
+    /// Resets the peak resident set size to the current one (writing 5 to `/proc/self/clear_refs`), so that
+    /// ``peakResident`` measures from now on.
+    /// - Returns: the resident set size after the reset, in bytes; nil where the peak cannot be reset.
+    static func resetPeak() -> Int? {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return nil }
+        defer { try? handle.close() }
+        guard (try? handle.write(contentsOf: Data("5".utf8))) != nil else { return nil }
+        guard let peak = peakResident, let resident, peak <= resident + (1 << 20) else { return nil }
+        return resident
+    }
+
     private static func field(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {

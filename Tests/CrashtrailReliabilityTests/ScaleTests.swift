@@ -12,37 +12,13 @@ import Testing
 struct ScaleTests {
     static let steps = Int(ProcessInfo.processInfo.environment["RELIABILITY_STEPS"] ?? "") ?? 10_000_000
 
-    @Test("A trail of 10,000,000 steps: encoded, then decoded or refused with a clear error, in bounded memory")
-    func tenMillionSteps() throws {
-        var steps: [Step] = []
-        steps.reserveCapacity(Self.steps)
-        for index in 0..<Self.steps {
-            steps.append(Step(t: Int64(index / 4), index % 3 == 0 ? .push(Destination("item", ["id": .string("L-\(index % 7)")])) : .pop))
-        }
-        let trail = Trail(
-            app: .init(bundleID: "com.example.big", version: "1", build: "1"),
-            session: .init(id: "S", started: "2026-11-02T14:45:05Z", pid: 1), steps: steps)
-        steps = []
-        let codec = TrailCodec()
-        let started = Date()
-        let binary = try codec.encodeBinary(trail)
-        let encodeSeconds = Date().timeIntervalSince(started)
-        let baseline = ProcessMemory.resident ?? 0
-        let decodeStarted = Date()
-        var outcome: String
-        do {
-            let decoded = try codec.decode(binary)
-            outcome = "decoded \(decoded.steps.count) steps"
-            #expect(decoded.steps.count == Self.steps)
-        } catch {
-            outcome = "refused: \(error.code): \(error.message)"
-            #expect(error.code == .declaredSizeOverCap || error.code == .inflatedSizeOverCap, "\(error)")
-        }
-        let decodeSeconds = Date().timeIntervalSince(decodeStarted)
-        let peak = ProcessMemory.peakResident ?? 0
+    @Test("A trail of RELIABILITY_STEPS steps (10,000,000 by default): refused by the default limits, decoded within the memory bound when they fit")
+    func longTrail() throws {
+        let outcome = try LargeTrailDecode.run(steps: Self.steps)
         print(
-            "scale: \(Self.steps) steps -> \(binary.count) bytes binary, encode \(String(format: "%.1f", encodeSeconds)) s, decode \(String(format: "%.1f", decodeSeconds)) s, \(outcome); resident before decode \(baseline >> 20) MiB, peak \(peak >> 20) MiB"
+            "scale: \(Self.steps) steps -> \(outcome.encodedBytes) bytes binary; default limits: \(outcome.refusal.code); raised limits: decoded \(outcome.decodedSteps) steps in \(String(format: "%.1f", outcome.seconds)) s, resident set +\(outcome.decodePeakGrowth >> 20) MiB (bound \(outcome.bound >> 20) MiB)"
         )
+        LargeTrailDecode.check(outcome, steps: Self.steps)
     }
 
     @Test("A 200 MB payload: crashtrail ingest refuses it by size (too-large) in bounded memory and the job goes on")
