@@ -8,7 +8,24 @@ import Testing
 @Suite("crashtrail replay on the conformance suite")
 struct ReplayConformanceCommandTests {
     static let suite = ConformanceSuite.locate()
+    /// The cases, or none when the suite is absent or cannot be read (`suiteLoads` then fails in CI and says why).
     static let cases: [ConformanceSuite.NavigationCase] = (try? suite?.navigationCases()) ?? []
+
+    @Test("The suite is present and every case loads (required in CI)")
+    func suiteLoads() throws {
+        guard let suite = Self.suite else {
+            if ConformanceSuite.isRequired {
+                Issue.record("the conformance suite was not found: set CRASHTRAIL_CONFORMANCE or check out shared/ beside the package")
+            } else {
+                print("note: conformance suite absent (set CRASHTRAIL_CONFORMANCE); its replay cases are skipped")
+            }
+            return
+        }
+        // Loading again here surfaces the error that made `cases` empty.
+        let loaded = try suite.navigationCases()
+        #expect(loaded.count > 50, "only \(loaded.count) navigation cases in \(suite.folder.path)")
+        #expect(Self.cases.count == loaded.count)
+    }
 
     @Test("Every conformance trail replays to its expected final state and anomalies", arguments: cases)
     func replay(_ testCase: ConformanceSuite.NavigationCase) throws {

@@ -56,7 +56,7 @@ import Testing
 
     @Test func samplesAndFixturesAgreeWithByteByByteDetection() throws {
         var folders = [TestFiles.samples.appendingPathComponent("reports")]
-        if let fixtures = TestFiles.fixtures { folders.append(fixtures) }
+        if let fixtures = TestFiles.requiredFixtures() { folders.append(fixtures) }
         var validated = 0
         for folder in folders {
             for (bytes, name) in try inputs(under: folder) where check(bytes, name) { validated += 1 }
@@ -82,8 +82,8 @@ import Testing
         }
         #expect(validated > 300)
         // Keys written with escapes stay as written, as the byte-by-byte scan keeps them.
-        check(Array(#"{"bug\u005ftype":"309","event_id":"x","nested":{"crashtrail":1},"list":[{"a":1},[2]],"n":-1.5e3,"t":true}"#.utf8), "escaped")
-        check(Array("{}".utf8), "empty")
-        check(Array(#"{"crashtrail":1,"id":"a","time":"2026-11-02T14:45:05Z"}"#.utf8), "minimal")
+        #expect(check(Array(#"{"bug\u005ftype":"309","event_id":"x","nested":{"crashtrail":1},"list":[{"a":1},[2]],"n":-1.5e3,"t":true}"#.utf8), "escaped"))
+        #expect(check(Array("{}".utf8), "empty"))
+        #expect(check(Array(#"{"crashtrail":1,"id":"a","time":"2026-11-02T14:45:05Z"}"#.utf8), "minimal"))
     }
 }

@@ -186,14 +186,31 @@ struct HostileInputTests {
         #expect(code { () throws(TrailCodecError) in try codec.decode(Array("{\"a\":".utf8)) } == .invalidTrail)
     }
 
-    @Test("random bytes never crash")
+    @Test("random bytes are refused, each with a reason that fits what they look like")
     func randomBytes() {
+        // A binary header (magic, version 1, no flags) is refused by its length, its body or its checksum; bytes in no
+        // form are refused as such. Text starting with `ct1:` or `{` cannot come from 64 random bytes often enough to
+        // matter, but is allowed its own codes.
+        let binaryCodes: Set<TrailCodecError.Code> = [.truncated, .invalidHeader, .corruptBody, .badChecksum, .declaredSizeOverCap, .inflatedSizeOverCap]
+        let otherCodes: Set<TrailCodecError.Code> = [.unrecognizedForm, .invalidText, .invalidTrail, .wrongMagic, .unsupportedVersion, .invalidHeader, .truncated]
         var random = SplitMix64(seed: 77)
-        for _ in 0..<2_000 {
+        var seen: [String: Int] = [:]
+        for index in 0..<2_000 {
             var bytes = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-            if Bool.random(using: &random) { bytes = TrailHeader.magic + [1, 0] + bytes }
-            _ = code { () throws(TrailCodecError) in try codec.decode(bytes) }
+            let binary = Bool.random(using: &random)
+            if binary { bytes = TrailHeader.magic + [1, 0] + bytes }
+            do {
+                let trail = try codec.decode(bytes)
+                Issue.record("random input \(index) decoded to a trail of \(trail.steps.count) steps")
+            } catch {
+                #expect((binary ? binaryCodes : otherCodes).contains(error.code), "input \(index): \(error.code): \(error.message)")
+                #expect(error.message.count > 10, "input \(index): the refusal must say why: \(error)")
+                seen["\(binary ? "binary" : "other") \(error.code)", default: 0] += 1
+            }
         }
+        // Both kinds of input were tried, and the binary ones reached past the header.
+        #expect(seen.keys.contains { $0.hasPrefix("binary") } && seen.keys.contains { $0.hasPrefix("other") }, "\(seen)")
+        #expect(seen.keys.contains("other unrecognized-form"), "\(seen)")
     }
 }
 

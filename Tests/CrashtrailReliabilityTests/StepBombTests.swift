@@ -3,14 +3,16 @@ import CrashtrailEncoding
 import Foundation
 import Testing
 
-/// Regression test for /tmp/reliability-findings.md F5: a tiny binary trail that decodes to hundreds of
-/// thousands of steps (each step is about one body byte, and the body compresses about 1000:1).
+/// Regression test: a tiny binary trail that decodes to hundreds of thousands of steps (each step is about one body
+/// byte, and the body compresses about 1000:1) must be refused by its step count before any step is built.
 @Suite("Step bombs")
 struct StepBombTests {
-    @Test("A binary trail of 200,001 steps (a few KB) is refused by the default codec before it is built")
+    @Test("A binary trail of 400,000 steps (a few KB), twice the default 200,000-step limit, is refused before it is built")
     func stepBomb() throws {
-        // Given: 200,001 alternating push/pop steps, twice the collector's 100,000-step limit
-        let steps = (0...200_000).map { index in
+        // Given: 400,000 alternating push/pop steps, twice the codec's default limit
+        let limit = TrailCodec.Limits().maximumSteps
+        #expect(limit == 200_000)
+        let steps = (0..<2 * limit).map { index in
             Step(t: Int64(index), index % 2 == 0 ? .push(Destination("item", ["id": .string("L-1")])) : .pop)
         }
         let trail = Trail(
@@ -23,7 +25,8 @@ struct StepBombTests {
             let decoded = try TrailCodec().decode(binary)
             Issue.record("a \(binary.count)-byte binary trail was decoded into \(decoded.steps.count) steps instead of refused")
         } catch {
-            #expect(error.message.contains("steps"), "\(error)")
+            #expect(error.code == .tooManySteps, "\(error)")
+            #expect(error.message.contains("400000 steps") && error.message.contains("limit of 200000"), "\(error)")
         }
     }
 }
