@@ -51,18 +51,34 @@ struct IngestPipelineTests {
         #expect(record.trailInfo.steps == trail.steps.count)
     }
 
-    @Test func aTrailOutsideTheLaunchWindowDoesNotJoin() throws {
+    @Test(
+        "A trail joins an .ips only when its session started within 2 s of the launch time",
+        arguments: [(offset: 2_500, joins: false), (offset: -2_500, joins: false), (offset: 1_999, joins: true), (offset: -1_999, joins: true)])
+    func aTrailJoinsOnlyWithinTheLaunchWindow(offset: Int64, joins: Bool) throws {
+        // Given the samples stored without trails, and the .ips's own trail with its session start moved by `offset`
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try TestFiles.memoryStore()
         _ = try TestFiles.ingest([Self.reports], store: store, folder: folder)
         let ips = try #require(try store.allRecords().first { $0.format == "ips" })
         let launch = try #require(ips.launchTime)
-        let late = Timestamp.rfc3339(milliseconds: launch + 2500)
-        #expect(try store.reportsAwaitingTrail(bundleID: try #require(ips.bundleID), pid: try #require(ips.pid), started: launch + 2500).isEmpty)
-        #expect(try store.reportsAwaitingTrail(bundleID: try #require(ips.bundleID), pid: try #require(ips.pid), started: launch - 1999) == [ips.id])
-        #expect(try store.reportsAwaitingTrail(bundleID: "com.other", pid: try #require(ips.pid), started: launch).isEmpty)
-        #expect(!late.isEmpty)
+        let codec = try TestFiles.codec()
+        let sample = Array(try Data(contentsOf: URL(fileURLWithPath: Self.trails).appendingPathComponent("ips-joined-by-pid.ctr")))
+        var trail = try codec.decode(sample)
+        #expect(trail.session.pid == ips.pid)
+        trail.session.started = Timestamp.rfc3339(milliseconds: launch + offset)
+        let trails = folder.appendingPathComponent("moved-trails")
+        try FileManager.default.createDirectory(at: trails, withIntermediateDirectories: true)
+        try Data(try codec.encodeBinary(trail)).write(to: trails.appendingPathComponent("moved.ctr"))
+        // When the trails folder is ingested
+        let summary = try TestFiles.ingest([Self.reports], store: store, folder: folder, trails: trails.path)
+        // Then it joins exactly when the start is within the window
+        #expect(summary.trailsJoined == (joins ? 1 : 0), "offset \(offset) ms")
+        let record = try store.record(matchingPrefix: ips.id)
+        #expect(record.trailInfo.source == (joins ? .joined : .missing), "offset \(offset) ms")
+        if joins {
+            #expect(try record.decodedTrail()?.session.started == trail.session.started)
+        }
     }
 
     static func crashtrailReport(id: String, reason: String) -> String {

@@ -82,22 +82,15 @@ struct IngestCrashSafetyTests {
         defer { reference.folder.remove() }
         let store = reference.folder.url.appendingPathComponent("killed.sqlite")
         let quarantine = reference.folder.url.appendingPathComponent("killed-q")
-        var random = SplitMix64(seed: 0x5EED)
-        // Kill points spread over the time a full run takes (at least 50 ms, to cover start-up and migration).
-        let window = max(reference.seconds, 0.05)
-        var killedRunning = 0
-        for _ in 0..<Self.kills {
-            let delay = Double(random.next() % 1000) / 1000 * window
-            let job = try IngestProcess(
+        // Kills at random moments until enough landed on a running job; the delays adapt to how long runs take here
+        // (later runs are shorter: what earlier runs stored is skipped).
+        var kills = KillLoop(window: max(reference.seconds, 0.05), seed: 0x5EED)
+        let enough = try kills.run(target: Self.kills, maximumAttempts: Self.kills * 4) {
+            try IngestProcess(
                 runner: runner, inputs: [reference.inputs.path], store: store, quarantine: quarantine, directory: reference.folder.url)
-            Thread.sleep(forTimeInterval: delay)
-            if job.process.isRunning { killedRunning += 1 }
-            job.kill()
-            #expect(job.signal == SIGKILL || job.status == 0, "the job ended with \(job.status): \(job.stderr)")
         }
-        // Many kills must land mid-run, or the test proves nothing. (Later runs are shorter than the reference:
-        // what earlier runs stored is skipped, so some kills come after a run ended.)
-        #expect(killedRunning >= Self.kills / 4, "only \(killedRunning) of \(Self.kills) kills hit a running job")
+        #expect(enough, "only \(kills.landed) of \(kills.attempts) kills hit a running job")
+        let killedRunning = kills.landed
         let last = try IngestProcess(
             runner: runner, inputs: [reference.inputs.path], store: store, quarantine: quarantine, directory: reference.folder.url)
         last.finish()
@@ -105,7 +98,7 @@ struct IngestCrashSafetyTests {
         let snapshot = try StoreSnapshot.read(store: store, quarantine: quarantine)
         reference.expectSame(as: snapshot, "after \(Self.kills) kills")
         print(
-            "scale: kill test: \(reference.corpus.files) files (\(reference.corpus.distinctPayloads) payloads, \(reference.corpus.refused) refused), full run \(String(format: "%.2f", reference.seconds)) s, \(Self.kills) SIGKILLs (\(killedRunning) mid-run), then \(snapshot.reports.count) reports, integrity \(snapshot.integrity), \(snapshot.duplicatedHashes.count) stored twice"
+            "scale: kill test: \(reference.corpus.files) files (\(reference.corpus.distinctPayloads) payloads, \(reference.corpus.refused) refused), full run \(String(format: "%.2f", reference.seconds)) s, \(killedRunning) SIGKILLs landed mid-run in \(kills.attempts) attempts, then \(snapshot.reports.count) reports, integrity \(snapshot.integrity), \(snapshot.duplicatedHashes.count) stored twice"
         )
         // And one more run adds nothing: ingest is idempotent after crashes too.
         let (again, summary) = try ReliabilityCLI.ingest(

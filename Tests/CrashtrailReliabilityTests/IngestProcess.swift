@@ -35,9 +35,13 @@ final class IngestProcess: @unchecked Sendable {
     }
 
     /// Kills the process with SIGKILL (if it still runs) and waits for it.
-    func kill() {
+    /// - Returns: whether the kill landed: the process was still running and ended by SIGKILL, rather than having
+    ///   finished on its own first.
+    @discardableResult
+    func kill() -> Bool {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         finish()
+        return signal == SIGKILL
     }
 
     /// Waits for the process and its output.

@@ -2,7 +2,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// Regression test for /tmp/reliability-findings.md F7.
+/// Regression test: a kill while quarantining used to leave atomic-write temporaries in the quarantine folder.
 @Suite("No temporaries left in quarantine after a kill")
 struct QuarantineLeftoverTests {
     @Test("Killed while quarantining, then run to the end: no atomic-write temporaries are left behind")
@@ -19,13 +19,12 @@ struct QuarantineLeftoverTests {
         let store = folder.url.appendingPathComponent("s.sqlite")
         let quarantine = folder.url.appendingPathComponent("q")
         let runner = try ReliabilityCLI.require()
-        var random = SplitMix64(seed: 7)
-        // When: ten runs killed at random moments, then one that finishes
-        for _ in 0..<10 {
-            let job = try IngestProcess(runner: runner, inputs: [inputs.path], store: store, quarantine: quarantine, directory: folder.url)
-            Thread.sleep(forTimeInterval: Double(random.next() % 300) / 1000)
-            job.kill()
+        // When: runs killed at random moments until ten kills landed on a running job, then one that finishes
+        var kills = KillLoop(window: 0.3, seed: 7)
+        let enough = try kills.run(target: 10, maximumAttempts: 60) {
+            try IngestProcess(runner: runner, inputs: [inputs.path], store: store, quarantine: quarantine, directory: folder.url)
         }
+        #expect(enough, "only \(kills.landed) of \(kills.attempts) kills hit a running job")
         let last = try IngestProcess(runner: runner, inputs: [inputs.path], store: store, quarantine: quarantine, directory: folder.url)
         last.finish()
         // Then
