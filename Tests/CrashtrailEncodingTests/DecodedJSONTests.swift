@@ -102,7 +102,7 @@ struct DecodedJSONTests {
         #expect(decodedCount > 0)
     }
 
-    @Test("mutated bodies: the same trail or the same failure as the reference decoder")
+    @Test("Refactor guard: mutated bodies give the same trail or the same failure as the pre-rewrite decoder")
     func mutatedBodiesMatchReference() throws {
         // Given real bodies with and without a manifest, each mutated by a flip, a new byte, a cut or an insertion
         let manifests = [TrailFixtures.pirateBay, TrailFixtures.harbor]

@@ -1,5 +1,7 @@
-// The body decoder as it was before it wrote canonical JSON from step codes, kept verbatim (renamed) as the
-// reference DecodedJSONTests compares the new decoder with: same trails, same failures, on valid and mutated bodies.
+// A refactor guard, not an oracle of the format: the body decoder as it was before it wrote canonical JSON from
+// step codes, kept verbatim (renamed), which DecodedJSONTests and RepeatedNameTests compare the new decoder with
+// (same trails, same failures). It shares the production helpers, so it cannot catch a format bug; the format is
+// checked against docs/ENCODING.md by IndependentTrailDecoder (IndependentDecoderTests).
 
 import CrashtrailCore
 

@@ -26,7 +26,7 @@ struct RepeatedNameTests {
         }
     }
 
-    @Test("bodies written without the dictionary, read with it, spell its names again: same trail or same failure")
+    @Test("Refactor guard: bodies written without the dictionary, read with it, spell its names again: same trail or same failure as the pre-rewrite decoder")
     func bodiesSpellingDictionaryNames() throws {
         // Given bodies whose tables start empty, so every name is spelled, read with a dictionary that already
         // holds those names (and shifted indexes), some further damaged
