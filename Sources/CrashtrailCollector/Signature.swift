@@ -1,5 +1,10 @@
 /// The crash group key: the exception type and signal plus the top frames of the crashed thread, normalized so
-/// the same crash from another build or device gets the same signature.
+/// the same crash from another build, device or crash reporter gets the same signature.
+///
+/// The exception is normalized first: a Mach exception and the signal it implies are one crash, whichever a
+/// reporter names (``canonicalException(type:signal:)``): `EXC_CRASH (SIGABRT)` and a bare `SIGABRT` are both
+/// `EXC_CRASH/SIGABRT`; `EXC_BAD_ACCESS` with `SIGSEGV` or `SIGBUS` and the bare signal are `EXC_BAD_ACCESS/SIGSEGV`
+/// or `EXC_BAD_ACCESS/SIGBUS`; `EXC_BREAKPOINT` and `SIGTRAP` are `EXC_BREAKPOINT/SIGTRAP`.
 ///
 /// Normalization drops addresses (`0x…`), `+ offset` suffixes and, where a frame has a symbol, its offset (which
 /// moves from build to build); a frame without a symbol is named by its image and offset, which does not depend
@@ -17,9 +22,7 @@ public enum CrashSignature {
 
     /// The signature of a crash with this exception and crashed-thread frames (top first).
     public static func make(exception: ExceptionInfo, frames: [StackFrame]) -> String {
-        let type = exception.type.map(clean) ?? "unknown"
-        var head = type
-        if let signal = exception.signal.map(clean), signal != type { head += "/\(signal)" }
+        let head = canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
         // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
         // as soon as it has every frame the signature can name.
         var app: [String] = []
@@ -39,6 +42,38 @@ public enum CrashSignature {
         let parts = app + others.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
         guard !parts.isEmpty else { return head + " @ (no frames)" }
         return head + " @ " + parts.joined(separator: " < ")
+    }
+
+    /// A Mach exception and the signal it implies, in the order the kernel raises them: each pair names one crash.
+    ///
+    /// `EXC_BAD_ACCESS` raises `SIGSEGV` or `SIGBUS`, so it is paired with both; a bare `EXC_BAD_ACCESS` with no
+    /// signal cannot say which and stays as it is.
+    public static let machSignalPairs: [(exception: String, signal: String)] = [
+        ("EXC_CRASH", "SIGABRT"), ("EXC_BAD_ACCESS", "SIGSEGV"), ("EXC_BAD_ACCESS", "SIGBUS"), ("EXC_BREAKPOINT", "SIGTRAP"),
+        ("EXC_BAD_INSTRUCTION", "SIGILL"), ("EXC_ARITHMETIC", "SIGFPE"),
+    ]
+
+    /// The head of a signature: the exception type and signal with a Mach exception and the signal it implies
+    /// written as one pair (`EXC_BAD_ACCESS/SIGSEGV`), whether a reporter named both, only the signal, or the signal
+    /// as the type; any other type stays, followed by the signal when there is one (`NSInvalidArgumentException/SIGABRT`).
+    public static func canonicalException(type: String?, signal: String?) -> String {
+        // A reporter that knows only the signal may write it as the type.
+        func isSignalName(_ text: String) -> Bool { text.hasPrefix("SIG") && text.count > 3 && text.dropFirst(3).allSatisfy(\.isUppercase) }
+        let type = type.flatMap { $0.isEmpty ? nil : $0 }
+        let signal = signal.flatMap { $0.isEmpty ? nil : $0 } ?? type.flatMap { isSignalName($0) ? $0 : nil }
+        let exception = type.flatMap { isSignalName($0) ? nil : $0 }
+        // The signal alone, or with the Mach exception that raises it.
+        if let signal, let pair = machSignalPairs.first(where: { $0.signal == signal && (exception == nil || $0.exception == exception) }) {
+            return "\(pair.exception)/\(pair.signal)"
+        }
+        // A Mach exception alone, when it raises one signal only.
+        if signal == nil, let exception {
+            let pairs = machSignalPairs.filter { $0.exception == exception }
+            if pairs.count == 1 { return "\(pairs[0].exception)/\(pairs[0].signal)" }
+        }
+        let head = exception ?? "unknown"
+        guard let signal, signal != head else { return head }
+        return "\(head)/\(signal)"
     }
 
     /// A frame's build-independent name.

@@ -13,7 +13,11 @@ public struct CommandRunner: Sendable {
     public let executable: URL
 
     /// The `crashtrail` executable beside the test bundle, or nil when it was not built.
-    public static func locate() -> CommandRunner? {
+    public static func locate() -> CommandRunner? { locate(named: "crashtrail") }
+
+    /// An executable of this package (`crashtrail`, `crashtrail-corpus`) beside the test bundle, or nil when it was
+    /// not built.
+    public static func locate(named name: String) -> CommandRunner? {
         let candidates =
             [
                 Bundle.main.bundleURL,
@@ -21,7 +25,7 @@ public struct CommandRunner: Sendable {
                 URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent(),
             ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for folder in candidates {
-            let url = folder.appendingPathComponent("crashtrail")
+            let url = folder.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 return CommandRunner(executable: url)

@@ -64,6 +64,72 @@ struct SignatureTests {
         #expect(signature == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load() < objc_msgSend < UIApplicationMain")
     }
 
+    /// The pairs of SPEC-equivalent exceptions (docs/INGEST.md, "Signatures"): each row's exceptions, as different
+    /// reporters write them, must give one signature head.
+    static let equivalentExceptions: [(expected: String, exceptions: [ExceptionInfo])] = [
+        (
+            "EXC_CRASH/SIGABRT",
+            [
+                ExceptionInfo(type: "EXC_CRASH", signal: "SIGABRT"), ExceptionInfo(signal: "SIGABRT"), ExceptionInfo(type: "SIGABRT"),
+                ExceptionInfo(type: "SIGABRT", signal: "SIGABRT"), ExceptionInfo(type: "", signal: "SIGABRT"),
+            ]
+        ),
+        (
+            "EXC_BAD_ACCESS/SIGSEGV",
+            [ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGSEGV"), ExceptionInfo(signal: "SIGSEGV"), ExceptionInfo(type: "SIGSEGV")]
+        ),
+        (
+            "EXC_BAD_ACCESS/SIGBUS",
+            [ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGBUS"), ExceptionInfo(signal: "SIGBUS"), ExceptionInfo(type: "SIGBUS")]
+        ),
+        (
+            "EXC_BREAKPOINT/SIGTRAP",
+            [
+                ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), ExceptionInfo(signal: "SIGTRAP"), ExceptionInfo(type: "EXC_BREAKPOINT"),
+                ExceptionInfo(type: "SIGTRAP"),
+            ]
+        ),
+        ("EXC_BAD_INSTRUCTION/SIGILL", [ExceptionInfo(type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"), ExceptionInfo(signal: "SIGILL")]),
+        ("EXC_ARITHMETIC/SIGFPE", [ExceptionInfo(type: "EXC_ARITHMETIC"), ExceptionInfo(signal: "SIGFPE")]),
+    ]
+
+    @Test("A Mach exception and the signal it implies are one crash, however a reporter writes them", arguments: 0..<equivalentExceptions.count)
+    func equivalentExceptionsShareOneHead(index: Int) {
+        let (expected, exceptions) = Self.equivalentExceptions[index]
+        let frames = Self.frames(offsets: [20, 1412, 2204, 88])
+        for exception in exceptions {
+            let signature = CrashSignature.make(exception: exception, frames: frames)
+            #expect(signature.hasPrefix(expected + " @ "), "\(exception) gave \(signature)")
+        }
+    }
+
+    @Test(
+        "Exceptions that are not the same crash keep apart",
+        arguments: [
+            (ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGSEGV"), ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGBUS")),
+            (ExceptionInfo(signal: "SIGSEGV"), ExceptionInfo(signal: "SIGBUS")),
+            (ExceptionInfo(type: "EXC_CRASH", signal: "SIGABRT"), ExceptionInfo(type: "NSInvalidArgumentException", signal: "SIGABRT")),
+            (ExceptionInfo(type: "EXC_BAD_ACCESS"), ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGSEGV")),
+            (ExceptionInfo(type: "EXC_CRASH", signal: "SIGKILL"), ExceptionInfo(type: "EXC_CRASH", signal: "SIGABRT")),
+            (ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), ExceptionInfo(type: "EXC_BAD_INSTRUCTION", signal: "SIGILL")),
+        ])
+    func differentExceptionsKeepApart(lhs: ExceptionInfo, rhs: ExceptionInfo) {
+        let frames = Self.frames(offsets: [20, 1412, 2204, 88])
+        #expect(CrashSignature.make(exception: lhs, frames: frames) != CrashSignature.make(exception: rhs, frames: frames))
+    }
+
+    @Test("Heads of exceptions outside the pairs", arguments: [
+        (ExceptionInfo(type: "NSInvalidArgumentException", signal: "SIGABRT"), "NSInvalidArgumentException/SIGABRT"),
+        (ExceptionInfo(type: "EXC_BAD_ACCESS"), "EXC_BAD_ACCESS"),
+        (ExceptionInfo(type: "EXC_CRASH", signal: "SIGKILL"), "EXC_CRASH/SIGKILL"),
+        (ExceptionInfo(type: "MemoryTermination", signal: "SIGKILL"), "MemoryTermination/SIGKILL"),
+        (ExceptionInfo(signal: "SIGKILL"), "unknown/SIGKILL"),
+        (ExceptionInfo(), "unknown"),
+    ])
+    func otherHeads(exception: ExceptionInfo, expected: String) {
+        #expect(CrashSignature.canonicalException(type: exception.type, signal: exception.signal) == expected)
+    }
+
     @Test func aCrashWithoutFramesStillGetsOne() {
         #expect(CrashSignature.make(exception: ExceptionInfo(signal: "SIGKILL"), frames: []) == "unknown/SIGKILL @ (no frames)")
     }
