@@ -9,11 +9,14 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the stored crash groups, or the reports.",
         discussion: """
-            Groups are crashes with the same signature, most frequent first, then the most recently seen. With \
-            --reports, every stored report is listed, newest first. Example:
+            Groups are crashes with the same signature, most frequent first, then the most recently seen; each has an \
+            ID (the first 12 hex digits of the SHA-256 of its signature) that `list --group`, `show` and `paths` \
+            take, or any unique prefix of it. With --reports, every stored report is listed, newest first; with \
+            --group, the reports of one group. Examples:
 
               crashtrail list
               crashtrail list --reports --format json
+              crashtrail list --group 3f2a
             """
     )
 
@@ -24,6 +27,9 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "List the reports instead of the crash groups.")
     var reports = false
 
+    @Option(name: .long, help: ArgumentHelp("List the reports of one crash group: its ID or a unique prefix of it.", valueName: "id"))
+    var group: String?
+
     @Option(name: .long, help: "The output format: text or json.")
     var format: OutputFormat = .text
 
@@ -32,8 +38,9 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let store = try storeOptions.open()
-            if reports {
-                let list = try store.reports()
+            if reports || group != nil {
+                let list = try group.map { prefix throws(StoreError) in try store.reports(signature: store.group(matchingPrefix: prefix).signature) }
+                    ?? store.reports()
                 switch format {
                 case .json: print(CanonicalJSON.string(of: .array(list.map(Self.jsonValue(ofReport:)))))
                 case .text: print(Self.text(ofReports: list))
@@ -45,6 +52,10 @@ struct ListCommand: AsyncParsableCommand {
                 case .text: print(Self.text(ofGroups: groups))
                 }
             }
+        } catch let error as StoreError where error.code == .ambiguous {
+            printError("Error: \(error.message). The candidates:")
+            for candidate in error.candidates { printError("  \(candidate)") }
+            throw ExitCode.failure
         } catch {
             printError("Error: \(error)")
             throw ExitCode.failure
@@ -62,11 +73,11 @@ struct ListCommand: AsyncParsableCommand {
 
     static func text(ofGroups groups: [CrashGroup]) -> String {
         guard !groups.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }
-        var lines = ["COUNT  TRAILS  LAST SEEN                VERSIONS        SIGNATURE"]
+        var lines = ["GROUP         COUNT  TRAILS  LAST SEEN                VERSIONS        SIGNATURE"]
         for group in groups {
             let versions = group.versions.joined(separator: ",")
             lines.append(
-                pad(String(group.count), 7) + pad("\(group.withTrail)", 8) + pad(group.lastSeen ?? "-", 25)
+                pad(group.id, 14) + pad(String(group.count), 7) + pad("\(group.withTrail)", 8) + pad(group.lastSeen ?? "-", 25)
                     + pad(versions.isEmpty ? "-" : versions, 16) + group.signature)
         }
         return lines.joined(separator: "\n")

@@ -71,7 +71,7 @@ struct IngestCommandTests {
         // Then
         let groupArray = try #require(try JSONParser.parse(groups.stdoutBytes).arrayValue)
         #expect(!groupArray.isEmpty)
-        #expect(groupArray.allSatisfy { Self.keys($0) == ["count", "firstSeen", "lastSeen", "signature", "versions", "withTrail"] })
+        #expect(groupArray.allSatisfy { Self.keys($0) == ["count", "firstSeen", "id", "lastSeen", "signature", "versions", "withTrail"] })
         #expect(groupArray.reduce(0) { $0 + ($1["count"]?.intValue ?? 0) } == 11)
         let counts = groupArray.compactMap { $0["count"]?.intValue }
         #expect(counts == counts.sorted(by: >), "groups come by count first")
@@ -92,6 +92,37 @@ struct IngestCommandTests {
         #expect(report["id"]?.stringValue == id)
         #expect(Self.keys(report["trailInfo"]) == ["error", "source", "steps"])
         #expect(Self.keys(report["exception"]) == ["code", "reason", "signal", "type"])
+    }
+
+    @Test("Groups have IDs (SPEC section 13); list --group takes one or a unique prefix and lists that group's reports")
+    func groupIDs() throws {
+        // Given
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try Self.ingest(runner, in: folder)
+        let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let reports = try #require(try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        for group in groups {
+            // The ID is the first 12 hex digits of the SHA-256 of the signature, computed here by sha256sum's rule
+            let signature = try #require(group["signature"]?.stringValue)
+            let id = try #require(group["id"]?.stringValue)
+            #expect(id.count == 12 && id.allSatisfy(\.isHexDigit) && id == id.lowercased())
+            // When the group's reports are listed by a prefix of its ID
+            let listed = try runner.run(["list", "--group", String(id.prefix(8)), "--format", "json"], directory: folder.url)
+            // Then they are exactly the reports with its signature, in the same order
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let expected = reports.filter { $0["signature"]?.stringValue == signature }
+            #expect(try JSONParser.parse(listed.stdoutBytes).arrayValue == expected, "\(id)")
+            #expect(Int64(expected.count) == group["count"]?.intValue)
+        }
+        // An ID no group has, or a prefix shared by several, exits 1 and says what to do
+        let unknown = try runner.run(["list", "--group", "zzzz"], directory: folder.url)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no crash group has an ID starting with \"zzzz\""), "\(unknown.stderr)")
+        let text = try runner.run(["list"], directory: folder.url)
+        #expect(text.stdout.hasPrefix("GROUP "))
+        for group in groups { #expect(text.stdout.contains(group["id"]?.stringValue ?? "?")) }
     }
 
     @Test("--manifest takes a folder of manifests, as replay and trail do")

@@ -21,10 +21,10 @@ public struct CrashGroup: Hashable, Sendable {
         self.withTrail = withTrail
     }
 
-    /// The JSON form `crashtrail list --format json` prints.
+    /// The JSON form `crashtrail list --format json` prints (SPEC sections 8 and 13).
     public var jsonValue: JSONValue {
         .object([
-            "signature": .string(signature), "count": .int(Int64(count)),
+            "id": .string(id), "signature": .string(signature), "count": .int(Int64(count)),
             "firstSeen": firstSeen.map(JSONValue.string) ?? .null, "lastSeen": lastSeen.map(JSONValue.string) ?? .null,
             "versions": .array(versions.map(JSONValue.string)), "withTrail": .int(Int64(withTrail)),
         ])

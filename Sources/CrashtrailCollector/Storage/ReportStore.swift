@@ -250,9 +250,11 @@ public final class ReportStore: Sendable {
         return record
     }
 
-    /// Every report, newest first, then by ID (SPEC section 8), without payloads.
+    /// Every report, or those with one signature (a crash group's), newest first, then by ID (SPEC section 8),
+    /// without payloads.
+    /// - Parameter signature: the group's signature; nil for every report.
     /// - Throws: `StoreError` (`database`).
-    public func reports() throws(StoreError) -> [CrashReport] {
+    public func reports(signature: String? = nil) throws(StoreError) -> [CrashReport] {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -261,8 +263,9 @@ public final class ReportStore: Sendable {
                         exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
                         trailSource, trailSteps, trailError, NULL AS trail, pid, launchTime, source,
                         X'' AS payload, 0 AS payloadSize
-                    FROM reportWithTrail ORDER BY time IS NULL, time DESC, id
-                    """)
+                    FROM reportWithTrail \(signature == nil ? "" : "WHERE signature = ?")
+                    ORDER BY time IS NULL, time DESC, id
+                    """, arguments: StatementArguments(signature.map { [$0] } ?? []))
             return try rows.map { try ReportRecord(row: $0).report }
         }
     }
