@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailCLITests",
-            dependencies: ["crashtrail", "crashtrail-corpus", "CrashtrailTestSupport"]
+            dependencies: ["crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailTestSupport"]
         ),
         // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
         .testTarget(

@@ -19,6 +19,7 @@ struct Crashtrail: AsyncParsableCommand {
             ReplayCommand.self,
             ListCommand.self,
             ShowCommand.self,
+            PathsCommand.self,
             TrailCommand.self,
             ManifestCommand.self,
         ]

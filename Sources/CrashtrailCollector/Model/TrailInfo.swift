@@ -10,6 +10,9 @@ public struct TrailInfo: Hashable, Sendable {
         case missing
         /// The payload carried one that could not be decoded; `error` says why.
         case undecodable
+
+        /// Whether the report has a decoded trail (`embedded` or `joined`).
+        public var hasTrail: Bool { self == .embedded || self == .joined }
     }
 
     public var source: Source

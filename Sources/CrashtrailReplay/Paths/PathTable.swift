@@ -1,0 +1,68 @@
+public import CrashtrailCore
+
+/// Which last screens lead to a crash, and how often (SPEC section 13, `crashtrail paths`).
+public struct PathTable: Hashable, Sendable {
+    /// One distinct sequence of last screens.
+    public struct Row: Hashable, Sendable {
+        /// Destination names, oldest first, ending with the screen at the crash.
+        public var screens: [String]
+        /// How many reports end with these screens.
+        public var count: Int
+        /// `count` over the reports with a trail, as a whole-number percentage rounded half up.
+        public var share: Int
+
+        public init(screens: [String], count: Int, share: Int) {
+            self.screens = screens
+            self.count = count
+            self.share = share
+        }
+
+        /// `{"screens": [...], "count": N, "share": N}`, exactly these keys.
+        public var jsonValue: JSONValue {
+            .object(["screens": .array(screens.map(JSONValue.string)), "count": .int(Int64(count)), "share": .int(Int64(share))])
+        }
+    }
+
+    /// The rows, most reports first, then by sequence (compared element by element, names by code point).
+    public let rows: [Row]
+    /// The reports with a trail the shares are counted over.
+    public let reportsWithTrail: Int
+    /// How many last screens each row holds at most.
+    public let last: Int
+
+    /// Counts the last `last` screens of each screen path.
+    /// - Parameters:
+    ///   - paths: the screen paths of the reports whose trail was replayed.
+    ///   - last: how many screens to keep from the end of each path (SPEC default 5).
+    ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least `paths.count` (reports
+    ///     whose trail could not be replayed count here but in no row).
+    public init(paths: [[String]], last: Int = 5, reportsWithTrail: Int? = nil) {
+        let total = max(reportsWithTrail ?? paths.count, paths.count)
+        var counts: [[String]: Int] = [:]
+        for path in paths { counts[ScreenPath.lastScreens(path, count: last), default: 0] += 1 }
+        rows = counts.map { screens, count in Row(screens: screens, count: count, share: Self.percentage(count, of: total)) }
+            .sorted { lhs, rhs in
+                if lhs.count != rhs.count { return lhs.count > rhs.count }
+                return Self.precedes(lhs.screens, rhs.screens)
+            }
+        self.reportsWithTrail = total
+        self.last = last
+    }
+
+    /// The JSON `crashtrail paths --format json` prints: an array of rows.
+    public var jsonValue: JSONValue { .array(rows.map(\.jsonValue)) }
+
+    /// `part` over `whole` as a whole-number percentage, rounded half up; 0 when `whole` is 0.
+    public static func percentage(_ part: Int, of whole: Int) -> Int {
+        guard whole > 0 else { return 0 }
+        return (200 * part + whole) / (2 * whole)
+    }
+
+    /// Element by element, names by Unicode code point; a sequence that is a prefix of another comes first.
+    static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
+        for (left, right) in zip(lhs, rhs) where !left.utf8.elementsEqual(right.utf8) {
+            return CanonicalJSON.codePointPrecedes(left, right)
+        }
+        return lhs.count < rhs.count
+    }
+}
