@@ -17,6 +17,7 @@ struct ListCommand: AsyncParsableCommand {
               crashtrail list
               crashtrail list --reports --format json
               crashtrail list --group 3f2a
+              crashtrail list --app com.example.piratebay --version 3.2.0 --since 2026-11-01 --limit 10
             """
     )
 
@@ -30,26 +31,68 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("List the reports of one crash group: its ID or a unique prefix of it.", valueName: "id"))
     var group: String?
 
+    @Option(name: .long, help: ArgumentHelp("Only crashes of this app (its bundle ID).", valueName: "bundle-id"))
+    var app: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only crashes of this app version, as the report gives it (3.1.0).", valueName: "version"))
+    var version: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only crashes at or after this time: a date (2026-11-02, from its start, UTC) or an RFC 3339 time.", valueName: "time"))
+    var since: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only crashes at or before this time: a date (2026-11-02, through its end, UTC) or an RFC 3339 time.", valueName: "time"))
+    var until: String?
+
+    @Option(name: .long, help: ArgumentHelp("List at most this many groups or reports, the first in list order.", valueName: "n"))
+    var limit: Int?
+
     @Option(name: .long, help: "The output format: text or json.")
     var format: OutputFormat = .text
 
     @OptionGroup var storeOptions: StoreOptions
 
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit takes a count of 1 or more, for example --limit 20") }
+        for (name, value) in [("--since", since), ("--until", until)] {
+            if let value, TimeBound(value, endOfDay: false) == nil {
+                throw ValidationError(
+                    "\(name) takes a date such as 2026-11-02 or an RFC 3339 time such as 2026-11-02T14:45:05Z, not \"\(value)\"")
+            }
+        }
+        if let lower = since.flatMap({ TimeBound($0, endOfDay: false) }), let upper = until.flatMap({ TimeBound($0, endOfDay: true) }),
+            lower.milliseconds > upper.milliseconds
+        {
+            throw ValidationError("--since \(since ?? "") is after --until \(until ?? ""): no crash can be in between")
+        }
+    }
+
+    /// The filter the options ask for.
+    var filter: ReportFilter {
+        ReportFilter(
+            bundleID: app, appVersion: version, since: since.flatMap { TimeBound($0, endOfDay: false)?.milliseconds },
+            until: until.flatMap { TimeBound($0, endOfDay: true)?.milliseconds })
+    }
+
     func run() async throws {
         do {
             let store = try storeOptions.open()
+            var filter = self.filter
             if reports || group != nil {
-                let list = try group.map { prefix throws(StoreError) in try store.reports(signature: store.group(matchingPrefix: prefix).signature) }
-                    ?? store.reports()
+                if let group { filter.signature = try store.group(matchingPrefix: group).signature }
+                let list = Array(try store.reports(filter).prefix(limit ?? Int.max))
                 switch format {
                 case .json: print(CanonicalJSON.string(of: .array(list.map(Self.jsonValue(ofReport:)))))
-                case .text: print(Self.text(ofReports: list))
+                case .text: print(list.isEmpty && filter != .all ? Self.noMatch : Self.text(ofReports: list))
                 }
             } else {
-                let groups = try store.groups()
+                let groups = Array(try store.groups(filter).prefix(limit ?? Int.max))
                 switch format {
                 case .json: print(CanonicalJSON.string(of: .array(groups.map(\.jsonValue))))
-                case .text: print(Self.text(ofGroups: groups))
+                case .text: print(groups.isEmpty && filter != .all ? Self.noMatch : Self.text(ofGroups: groups))
                 }
             }
         } catch let error as StoreError where error.code == .ambiguous {
@@ -70,6 +113,9 @@ struct ListCommand: AsyncParsableCommand {
             "exception": report.exception.jsonValue, "trailInfo": report.trailInfo.jsonValue,
         ])
     }
+
+    /// What the text says when the store has crashes but none passes the filters.
+    static let noMatch = "No stored crash matches these filters; `crashtrail list` without them lists every group."
 
     static func text(ofGroups groups: [CrashGroup]) -> String {
         guard !groups.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }

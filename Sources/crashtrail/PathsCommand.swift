@@ -54,7 +54,7 @@ struct PathsCommand: AsyncParsableCommand {
             let manifests = try ManifestFiles.load(self.manifests)
             let store = try storeOptions.open()
             let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
-            let reports = try store.reports(signature: selected?.signature).filter { $0.trailInfo.source.hasTrail }
+            let reports = try store.reports(ReportFilter(signature: selected?.signature)).filter { $0.trailInfo.source.hasTrail }
             var paths: [[String]] = []
             var manifestByApp: [String: Manifest?] = [:]
             var warnings: [String] = []

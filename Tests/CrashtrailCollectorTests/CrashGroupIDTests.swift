@@ -38,7 +38,7 @@ struct GroupPrefixTests {
             #expect(try store.group(matchingPrefix: group.id).signature == group.signature)
             #expect(try store.group(matchingPrefix: String(group.id.prefix(length))).signature == group.signature)
             #expect(try store.group(matchingPrefix: group.id.uppercased()).signature == group.signature)
-            #expect(try store.reports(signature: group.signature).count == group.count)
+            #expect(try store.reports(ReportFilter(signature: group.signature)).count == group.count)
         }
         let missing = #expect(throws: StoreError.self) { try store.group(matchingPrefix: "xyz") }
         #expect(missing?.code == .notFound)

@@ -250,12 +250,12 @@ public final class ReportStore: Sendable {
         return record
     }
 
-    /// Every report, or those with one signature (a crash group's), newest first, then by ID (SPEC section 8),
-    /// without payloads.
-    /// - Parameter signature: the group's signature; nil for every report.
+    /// The reports `filter` takes (every report by default), newest first, then by ID (SPEC section 8), without
+    /// payloads.
     /// - Throws: `StoreError` (`database`).
-    public func reports(signature: String? = nil) throws(StoreError) -> [CrashReport] {
-        try read { db in
+    public func reports(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashReport] {
+        let (condition, arguments) = filter.sql
+        return try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -263,30 +263,35 @@ public final class ReportStore: Sendable {
                         exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
                         trailSource, trailSteps, trailError, NULL AS trail, pid, launchTime, source,
                         X'' AS payload, 0 AS payloadSize
-                    FROM reportWithTrail \(signature == nil ? "" : "WHERE signature = ?")
+                    FROM reportWithTrail WHERE \(condition)
                     ORDER BY time IS NULL, time DESC, id
-                    """, arguments: StatementArguments(signature.map { [$0] } ?? []))
+                    """, arguments: arguments)
             return try rows.map { try ReportRecord(row: $0).report }
         }
     }
 
-    /// The crash groups: by count, then last seen (newest first), then signature (SPEC section 8).
+    /// The crash groups of the reports `filter` takes (every report by default): by count, then last seen (newest
+    /// first), then signature (SPEC section 8).
     /// - Throws: `StoreError` (`database`).
-    public func groups() throws(StoreError) -> [CrashGroup] {
-        try read { db in
+    public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
+        let (condition, arguments) = filter.sql
+        return try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
                         SUM(trailSource IN ('embedded', 'joined')) AS withTrail
-                    FROM reportWithTrail GROUP BY signature
-                    """)
+                    FROM reportWithTrail WHERE \(condition) GROUP BY signature
+                    """, arguments: arguments)
             var groups: [CrashGroup] = []
             for row in rows {
                 let signature: String = row["signature"]
+                var versionFilter = filter
+                versionFilter.signature = signature
+                let (versionCondition, versionArguments) = versionFilter.sql
                 let versions = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT appVersion FROM report WHERE signature = ? AND appVersion IS NOT NULL",
-                    arguments: [signature])
+                    db, sql: "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
+                    arguments: versionArguments)
                 groups.append(
                     CrashGroup(
                         signature: signature, count: row["count"], firstSeen: row["firstSeen"], lastSeen: row["lastSeen"],
