@@ -7,13 +7,16 @@ import Foundation
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one stored crash report and the last screens of its trail.",
+        abstract: "Show one stored crash report and the last screens of its trail, or one crash group.",
         discussion: """
-            ID is a report ID or any prefix of one that only one report has; an ambiguous prefix lists the \
-            candidates. Example:
+            ID is a report ID or a crash group ID (from `crashtrail list`), or any prefix that only one of them \
+            has, letters in any case. A whole report ID always means the report; a prefix that starts both a \
+            report ID and a group ID is refused, naming both, so give more of it. An ambiguous prefix lists the \
+            candidates. A group shows its counts by app version and by day and its reports. Examples:
 
               crashtrail show 4d1f
               crashtrail show 4d1fe12f9eee --format json
+              crashtrail show ab8bd8a8
             """
     )
 
@@ -21,7 +24,7 @@ struct ShowCommand: AsyncParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The report ID, or a prefix only one report has.")
+    @Argument(help: "A report ID or a crash group ID, or a prefix only one of them has.")
     var id: String
 
     @Option(name: .long, help: "The output format: text or json.")
@@ -35,6 +38,13 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let store = try storeOptions.open()
+            if let detail = try Self.group(id, in: store) {
+                switch format {
+                case .json: print(CanonicalJSON.string(of: Self.jsonValue(of: detail)))
+                case .text: print(Self.text(of: detail))
+                }
+                return
+            }
             let record = try store.record(matchingPrefix: id)
             let report = record.report
             switch format {
@@ -49,6 +59,63 @@ struct ShowCommand: AsyncParsableCommand {
             printError("Error: \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// The group `id` names, or nil when it names a report or nothing (the report lookup then says which).
+    /// - Throws: `StoreError` (`ambiguous`) when `id` is a prefix of both a group ID and a report ID.
+    static func group(_ id: String, in store: ReportStore) throws(StoreError) -> CrashGroupDetail? {
+        if try store.record(id: id) != nil { return nil }
+        let detail: CrashGroupDetail
+        do {
+            detail = try store.groupDetail(matchingPrefix: id)
+        } catch let error where error.code == .notFound {
+            return nil
+        }
+        let report: ReportRecord?
+        do {
+            report = try store.record(matchingPrefix: id)
+        } catch let error where error.code == .notFound {
+            report = nil
+        } catch let error where error.code == .ambiguous {
+            throw StoreError(
+                .ambiguous, "\"\(id)\" starts the group ID \(detail.group.id) and several report IDs; give more of the ID",
+                candidates: [detail.group.id] + error.candidates)
+        }
+        if let report {
+            throw StoreError(
+                .ambiguous, "\"\(id)\" starts both the group ID \(detail.group.id) and the report ID \(report.id); give more of the ID",
+                candidates: [detail.group.id, report.id])
+        }
+        return detail
+    }
+
+    /// `show GROUP --format json`: the group's `list` fields, `byVersion` and `byDay` (objects of counts) and
+    /// `reports` (as `list --reports` writes them).
+    static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
+        guard case .object(var object) = detail.group.jsonValue else { return detail.group.jsonValue }
+        object["byVersion"] = .object(Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
+        object["byDay"] = .object(Dictionary(uniqueKeysWithValues: detail.byDay.map { ($0.day, JSONValue.int(Int64($0.count))) }))
+        object["reports"] = .array(detail.reports.map(ListCommand.jsonValue(ofReport:)))
+        return .object(object)
+    }
+
+    static func text(of detail: CrashGroupDetail) -> String {
+        let group = detail.group
+        func reports(_ count: Int) -> String { count == 1 ? "1 report" : "\(count) reports" }
+        var lines = [
+            ListCommand.pad("Group", 11) + group.id,
+            ListCommand.pad("Signature", 11) + group.signature,
+            ListCommand.pad("Reports", 11) + "\(reports(group.count)), \(group.withTrail) with a trail",
+        ]
+        if let first = group.firstSeen, let last = group.lastSeen { lines.append(ListCommand.pad("Seen", 11) + "\(first) to \(last)") }
+        lines.append("By app version:")
+        for (version, count) in detail.byVersion { lines.append("  " + ListCommand.pad(version, 16) + reports(count)) }
+        lines.append("By day (UTC):")
+        for (day, count) in detail.byDay { lines.append("  " + ListCommand.pad(day, 16) + reports(count)) }
+        lines.append("Reports, newest first:")
+        lines.append(ListCommand.text(ofReports: detail.reports).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        lines.append("Paths that lead here: crashtrail paths \(group.id) --manifest <manifest.yml>")
+        return lines.joined(separator: "\n")
     }
 
     static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
