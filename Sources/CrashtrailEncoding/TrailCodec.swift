@@ -162,7 +162,7 @@ public struct TrailCodec: Sendable {
                         + dictionaries.map { "\($0.idString) (\($0.manifest.app), \($0.manifest.source))" }.joined(separator: ", ")
                 throw TrailCodecError(
                     .missingDictionary,
-                    "the trail was encoded with the manifest whose dictionary id is \(ManifestDictionary.hex(id)), but \(given); pass that manifest with --manifest (crashtrail trail inspect --manifest M shows a manifest's id)"
+                    "the trail was encoded with the manifest whose dictionary id is \(ManifestDictionary.hex(id)), but \(given); pass that manifest with --manifest (crashtrail manifest check M prints a manifest's dictionary ID)"
                 )
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashtrailCore
+import CrashtrailEncoding
 import Foundation
 
 /// `crashtrail manifest check FILE…`
@@ -15,8 +16,9 @@ struct ManifestCommand: AsyncParsableCommand {
             commandName: "check",
             abstract: "Check that a manifest can work, and summarize it.",
             discussion: """
-                Refuses a manifest that cannot work with the file, line, destination and problem, and exits
-                with status 1. Example:
+                Refuses a manifest that cannot work with the file, line, destination and problem, and exits \
+                with status 1. A manifest that works is summarized with its dictionary ID, the ID an encoded \
+                trail names when it needs this manifest to decode. Example:
 
                   crashtrail manifest check Samples/PirateBay/Sources/PirateBay/piratebay.yml
                 """
@@ -31,9 +33,11 @@ struct ManifestCommand: AsyncParsableCommand {
                 do {
                     let manifest = try Manifest(contentsOfFile: file)
                     let linked = manifest.destinations.filter { $0.route != nil }.count
+                    let dictionary = ManifestDictionary(manifest: manifest)
                     print(
-                        "\(file): ok: \(manifest.app), \(manifest.destinations.count) destinations (\(linked) with a URL), "
-                            + "\(manifest.conditions.count) conditions, "
+                        "\(file): ok: \(manifest.app), dictionary ID \(dictionary.idString), "
+                            + "\(Self.count(manifest.destinations.count, "destination")) (\(linked) with a URL), "
+                            + "\(Self.count(manifest.conditions.count, "condition")), "
                             + (manifest.hasTabs ? "tabs \(manifest.tabs.joined(separator: ", "))" : "root \(manifest.root ?? "")"))
                 } catch {
                     failed = true
@@ -42,5 +46,8 @@ struct ManifestCommand: AsyncParsableCommand {
             }
             if failed { throw ExitCode.failure }
         }
+
+        /// `1 destination`, `2 destinations`.
+        static func count(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
     }
 }
