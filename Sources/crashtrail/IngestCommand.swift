@@ -111,7 +111,10 @@ struct IngestCommand: ParsableCommand {
         lines.append(
             "Ingested \(summary.inputs) input\(summary.inputs == 1 ? "" : "s") in \(String(format: "%.2f", summary.seconds)) s (\(String(format: "%.0f", summary.rate)) inputs/s).")
         if summary.stored == 0, summary.duplicates > 0 {
-            lines.append("Nothing new: all \(summary.duplicates) reports were already stored.")
+            lines.append(
+                summary.duplicates == 1
+                    ? "Nothing new: the one report was already stored."
+                    : "Nothing new: all \(summary.duplicates) reports were already stored.")
         }
         lines.append("  stored       \(summary.stored) new")
         lines.append("  duplicates   \(summary.duplicates)")

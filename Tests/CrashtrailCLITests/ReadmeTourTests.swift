@@ -54,3 +54,31 @@ struct ReadmeTourTests {
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("crashtrail.sqlite").path))
     }
 }
+
+@Suite("Counts in messages")
+struct PluralTests {
+    @Test("A second ingest of one report says so in the singular")
+    func oneDuplicate() throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.write(#"{"crashtrail":1,"id":"one","time":"2026-11-02T14:45:05Z"}"#, to: "in/one.json")
+        _ = try runner.run(["ingest", "in"], directory: folder.url)
+        let again = try runner.run(["ingest", "in"], directory: folder.url)
+        #expect(again.stdout.contains("Nothing new: the one report was already stored."), "\(again.stdout)")
+        #expect(!again.stdout.contains("1 reports"))
+    }
+
+    @Test("select on a one-tab bar says 1 tab")
+    func oneTab() throws {
+        let manifest = try Manifest(yaml: """
+            app: x
+            tabs: [home]
+            destinations:
+              home: { url: "x://home" }
+            """)
+        var engine = NavigationEngine(manifest: manifest)
+        let anomalies = engine.apply(Step(t: 0, .select(tab: 3)))
+        #expect(anomalies.first?.detail.contains("the tab bar has 1 tab,") == true, "\(anomalies)")
+    }
+}
