@@ -9,7 +9,8 @@ struct Crashtrail: AsyncParsableCommand {
         discussion: """
             Ingest a day's crash payloads into the default SQLite store, then replay one:
 
-              crashtrail ingest Samples/reports --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail ingest Samples/reports \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail list
               crashtrail replay <report-id> --format text
             """,

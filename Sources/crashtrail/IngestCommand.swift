@@ -41,13 +41,18 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(name: .long, help: "How many payloads to parse at once. Defaults to the number of cores.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(name: .long, help: "Where refused inputs are copied, each with a reason file beside it.")
     var quarantine: String = "crashtrail-quarantine"
 
     @Option(name: .long, help: "The largest input read, in bytes (default 64 MiB); larger ones are refused as too-large.")
-    var maxPayloadSize: Int = 64 << 20
+    var maxPayloadSize: Int?
+
+    /// The payloads parsed at once: `--jobs`, else one per core.
+    var resolvedJobs: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    /// The largest input read: `--max-payload-size`, else 64 MiB.
+    var resolvedMaxPayloadSize: Int { maxPayloadSize ?? 64 << 20 }
 
     @Flag(name: .long, help: "Print the summary as one JSON object.")
     var json = false
@@ -60,8 +65,8 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one file, folder or - to ingest.") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
-        guard maxPayloadSize >= 1 else { throw ValidationError("--max-payload-size must be at least 1 byte.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+        if let maxPayloadSize, maxPayloadSize < 1 { throw ValidationError("--max-payload-size must be at least 1 byte.") }
         for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("The input \(path) does not exist.")
         }
@@ -86,8 +91,8 @@ struct IngestCommand: ParsableCommand {
         do {
             let store = try storeOptions.open()
             let options = IngestOptions(
-                inputs: paths, trailsDirectory: trails, quarantineDirectory: quarantine, jobs: jobs,
-                excludedFiles: IngestOptions.storeFiles(storeOptions.resolvedPath()), maximumPayloadSize: maxPayloadSize)
+                inputs: paths, trailsDirectory: trails, quarantineDirectory: quarantine, jobs: resolvedJobs,
+                excludedFiles: IngestOptions.storeFiles(storeOptions.resolvedPath()), maximumPayloadSize: resolvedMaxPayloadSize)
             let pipeline = IngestPipeline(store: store, decoder: TrailCodec(manifests: manifests), options: options)
             let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
             let observer = showsProgress ? TerminalProgress() : nil

@@ -17,7 +17,8 @@ struct ListCommand: AsyncParsableCommand {
               crashtrail list
               crashtrail list --reports --format json
               crashtrail list --group 3f2a
-              crashtrail list --app com.example.piratebay --version 3.2.0 --since 2026-11-01 --limit 10
+              crashtrail list --app com.example.piratebay --version 3.2.0 \\
+                --since 2026-11-01 --limit 10
             """
     )
 

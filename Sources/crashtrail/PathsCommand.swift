@@ -16,7 +16,8 @@ struct PathsCommand: AsyncParsableCommand {
             with a trail, most first. GROUP is a group ID from `crashtrail list` (or a unique prefix); without \
             it, every report counts. Examples:
 
-              crashtrail paths --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail paths \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail paths 3f2a --last 3 --format json --manifest manifests/
             """
     )

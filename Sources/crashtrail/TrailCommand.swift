@@ -10,8 +10,10 @@ struct TrailCommand: AsyncParsableCommand {
             decode turns any form back into the trail's canonical JSON, and inspect shows the format version, \
             the manifest dictionary, the step count and the sizes.
 
-              crashtrail trail encode trail.json --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
-              crashtrail trail decode trail.ct1 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail trail encode trail.json \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail trail decode trail.ct1 \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
             """,
         subcommands: [TrailEncodeCommand.self, TrailDecodeCommand.self, TrailInspectCommand.self]
     )

@@ -11,7 +11,8 @@ struct TrailDecodeCommand: AsyncParsableCommand {
             The form is detected. A trail encoded with a manifest needs that manifest: pass it, or a folder of \
             manifests, and the one the trail names is used; if it is missing the error says which id it needs.
 
-              crashtrail trail decode trail.ctr --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail trail decode trail.ctr \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               echo 'ct1:x1QBAQ…' | crashtrail trail decode --manifest manifests/
             """
     )

@@ -14,7 +14,8 @@ struct TrailEncodeCommand: AsyncParsableCommand {
             for JSON fields and custom keys, keys is a JSON object {"crashtrail.0": …} whose values each fit \
             --key-limit characters (Crashlytics allows 1,024), binary is for attachments and files.
 
-              crashtrail trail encode trail.json --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail trail encode trail.json \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail trail encode trail.json --to keys --key-limit 1024
               crashtrail trail encode trail.json --to binary > trail.ctr
             """

@@ -12,7 +12,8 @@ struct TrailInspectCommand: AsyncParsableCommand {
             what encoding it would give. Each given manifest's dictionary id is listed too, so a trail that \
             needs a missing manifest can be matched to one.
 
-              crashtrail trail inspect trail.ct1 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
+              crashtrail trail inspect trail.ct1 \\
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail trail inspect trail.ctr --json
             """
     )
