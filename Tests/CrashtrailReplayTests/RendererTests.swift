@@ -113,9 +113,9 @@ struct RendererTests {
         let replay = try replay([Step(t: 1, .push(M.d("search", ["text": #"say "hi"\"#])))])
         let source = ReplayRenderer.render(replay, as: .xcuitest)
         #expect(source.contains("func testReplay_crash() throws {"))
-        #expect(source.contains("try XCTUnwrap(URL(string: link)"))
+        #expect(source.contains("try XCTUnwrap(URL(string: link.url)"))
         #expect(source.contains("app.open(url)"))
-        #expect(source.contains(#""piratebay://search?q=say%20%22hi%22%5C","#))
+        #expect(source.contains(#"("piratebay://search?q=say%20%22hi%22%5C", 1),"#))
         #expect(!source.contains("!)") && !source.contains("try!"))
         #expect(XCUITestRenderer.swiftStringLiteral("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u{1}""#)
     }

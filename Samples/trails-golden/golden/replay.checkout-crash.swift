@@ -6,14 +6,22 @@
 func testReplay_checkout_crash() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://home",
-        "piratebay://item/L-9",
-        "piratebay://marketplace",
-        "piratebay://pirate/P-6627/message",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://home", 1),
+        ("piratebay://item/L-9", 1),
+        ("piratebay://marketplace", 1),
+        ("piratebay://pirate/P-6627/message", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of Samples/trails-golden/trails/checkout-crash.json"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

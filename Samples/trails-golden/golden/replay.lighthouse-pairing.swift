@@ -6,13 +6,21 @@
 func testReplay_lighthouse_pairing() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "lighthouse://dashboard",
-        "lighthouse://lamps/LH-0042",
-        "lighthouse://lamps/LH-0042/schedule/5",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 0 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("lighthouse://dashboard", 1),
+        ("lighthouse://lamps/LH-0042", 1),
+        ("lighthouse://lamps/LH-0042/schedule/5", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of Samples/trails-golden/trails/lighthouse-pairing.json"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

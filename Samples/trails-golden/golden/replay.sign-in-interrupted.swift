@@ -6,15 +6,23 @@
 func testReplay_sign_in_interrupted() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://marketplace",
-        "piratebay://marketplace/page/3",
-        "piratebay://item/L-42",
-        "piratebay://pirate/P-7",
-        "piratebay://pirate/P-7/message",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://marketplace", 1),
+        ("piratebay://marketplace/page/3", 1),
+        ("piratebay://item/L-42", 1),
+        ("piratebay://pirate/P-7", 1),
+        ("piratebay://pirate/P-7/message", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of Samples/trails-golden/trails/sign-in-interrupted.json"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

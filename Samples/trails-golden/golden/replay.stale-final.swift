@@ -6,14 +6,22 @@
 func testReplay_stale_final() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://me",
-        "piratebay://settings",
-        "piratebay://settings/opt-out",
-        "piratebay://orders/A1?tab=summary",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://me", 1),
+        ("piratebay://settings", 1),
+        ("piratebay://settings/opt-out", 1),
+        ("piratebay://orders/A1?tab=summary", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of Samples/trails-golden/trails/stale-final.json"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

@@ -7,11 +7,19 @@
 func testReplay_unlinkable_screens() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://item/L-1",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://item/L-1", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of Samples/trails-golden/trails/unlinkable-screens.json"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

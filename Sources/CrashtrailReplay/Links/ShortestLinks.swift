@@ -29,6 +29,13 @@ public struct ShortestLinks: Hashable, Sendable {
     /// result differs.
     public var mismatch: StateDifference?
 
+    /// For each link, whether opening it after the ones before starts a modal transition (it changes the modal
+    /// roots), so the next link must wait ``modalTransition`` milliseconds or be dropped, as replay's
+    /// `transition-collision` says.
+    public var startsModalTransition: [Bool]
+    /// How long a modal transition lasts in the app, in milliseconds (the manifest's `transitions.modal`).
+    public var modalTransition: Int64
+
     /// The links' URLs, in order.
     public var urls: [String] { links.map(\.url) }
 
@@ -47,6 +54,8 @@ public struct ShortestLinks: Hashable, Sendable {
         self.preconditions = plan.preconditions.sorted(by: CanonicalJSON.codePointPrecedes)
         self.links = plan.links
         self.unreproducible = plan.unreproducible
+        self.modalTransition = manifest.modalTransition
+        self.startsModalTransition = Self.transitionStarts(urls: plan.links.map(\.url), preconditions: plan.preconditions, manifest: manifest)
         if plan.unreproducible.isEmpty {
             let reached = Self.apply(urls: plan.links.map(\.url), preconditions: plan.preconditions, manifest: manifest)
             self.mismatch = Self.difference(reached: reached, final: final)
@@ -73,6 +82,19 @@ public struct ShortestLinks: Hashable, Sendable {
             engine.apply(Step(t: Int64(index) * spacing, .open(.url(url))))
         }
         return engine.state
+    }
+
+    /// Whether each link, opened ``spacing(for:)`` after the one before from launch with `preconditions`, starts a
+    /// modal transition.
+    static func transitionStarts(urls: [String], preconditions: Set<String>, manifest: Manifest) -> [Bool] {
+        var launch = manifest.launchState
+        launch.conditions = preconditions
+        var engine = NavigationEngine(manifest: manifest, state: launch)
+        let spacing = spacing(for: manifest)
+        return urls.enumerated().map { index, url in
+            engine.apply(Step(t: Int64(index) * spacing, .open(.url(url))))
+            return manifest.modalTransition > 0 && engine.transition?.step == index
+        }
     }
 
     /// Where `reached` fails to reproduce `final` in what the links promise (tab, stacks, modals, the

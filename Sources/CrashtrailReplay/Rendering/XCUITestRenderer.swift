@@ -1,5 +1,6 @@
-/// The `xcuitest` format: one Swift XCTest method per report that launches the app and opens the shortest
-/// links in order with `XCUIApplication.open(_:)`, to paste into an `XCTestCase` of a UI test target.
+/// The `xcuitest` format: one Swift XCTest method per report that launches the app, opens the shortest links in
+/// order with `XCUIApplication.open(_:)`, waits after each for the app to settle (at least the modal transition a
+/// link starts), and attaches a screenshot of the screens reached, to paste into an `XCTestCase` of a UI test target.
 enum XCUITestRenderer {
     static func render(_ replay: Replay) -> String {
         let links = replay.links
@@ -22,24 +23,38 @@ enum XCUITestRenderer {
             "    let app = XCUIApplication()",
             "    app.launch()",
         ]
+        lines.append("    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), \"the app did not launch\")")
         if links.urls.isEmpty {
             lines.append("    // No links: the crash-time screens need none, or none could be linked.")
         } else {
-            lines.append("    let links = [")
-            for url in links.urls {
-                lines.append("        \(swiftStringLiteral(url)),")
+            lines.append("    // Each link with the seconds to let the app settle after it (a modal transition takes \(links.modalTransition) ms).")
+            lines.append("    let links: [(url: String, settle: TimeInterval)] = [")
+            for (index, url) in links.urls.enumerated() {
+                let settle = links.startsModalTransition[index] ? max(settleSeconds, Double(links.modalTransition) / 1000 + 0.25) : settleSeconds
+                lines.append("        (\(swiftStringLiteral(url)), \(SimctlScriptRenderer.seconds(settle))),")
             }
             lines += [
                 "    ]",
                 "    for link in links {",
-                "        let url = try XCTUnwrap(URL(string: link), \"not a valid URL: \\(link)\")",
+                "        let url = try XCTUnwrap(URL(string: link.url), \"not a valid URL: \\(link.url)\")",
                 "        app.open(url)",
+                "        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), \"the app left the foreground after \\(link.url)\")",
+                "        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))",
                 "    }",
             ]
         }
+        lines += [
+            "    let screenshot = XCTAttachment(screenshot: app.screenshot())",
+            "    screenshot.name = \(swiftStringLiteral("Crash-time screens of " + replay.report))",
+            "    screenshot.lifetime = .keepAlways",
+            "    add(screenshot)",
+        ]
         lines.append("}")
         return lines.map { $0 + "\n" }.joined()
     }
+
+    /// Seconds to let the app settle after a link that starts no modal transition.
+    static let settleSeconds = 1.0
 
     /// `testReplay_` and the report's name (a file's name without its folder and extensions), every character
     /// that cannot be in a Swift identifier replaced by `_`.

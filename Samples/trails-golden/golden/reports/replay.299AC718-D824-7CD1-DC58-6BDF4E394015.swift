@@ -6,14 +6,22 @@
 func testReplay_299AC718_D824_7CD1_DC58_6BDF4E394015() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://welcome",
-        "piratebay://login",
-        "piratebay://marketplace/page/99",
-        "piratebay://settings/export",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://welcome", 1),
+        ("piratebay://login", 1),
+        ("piratebay://marketplace/page/99", 1),
+        ("piratebay://settings/export", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 299AC718-D824-7CD1-DC58-6BDF4E394015"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

@@ -6,17 +6,25 @@
 func testReplay_2DCB1CE7_FA57_9700_BD91_959C4C6EFCC9() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://home",
-        "piratebay://pirate/L-42",
-        "piratebay://marketplace",
-        "piratebay://item/P-7",
-        "piratebay://orders/%C3%B8?tab=items",
-        "piratebay://search?q=L-42",
-        "piratebay://login",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://home", 1),
+        ("piratebay://pirate/L-42", 1),
+        ("piratebay://marketplace", 1),
+        ("piratebay://item/P-7", 1),
+        ("piratebay://orders/%C3%B8?tab=items", 1),
+        ("piratebay://search?q=L-42", 1),
+        ("piratebay://login", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 2DCB1CE7-FA57-9700-BD91-959C4C6EFCC9"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

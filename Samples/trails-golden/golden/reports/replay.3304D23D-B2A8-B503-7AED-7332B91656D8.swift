@@ -6,15 +6,23 @@
 func testReplay_3304D23D_B2A8_B503_7AED_7332B91656D8() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://home",
-        "piratebay://pirate/featured/seller",
-        "piratebay://settings",
-        "piratebay://me",
-        "piratebay://pirate/featured/seller",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://home", 1),
+        ("piratebay://pirate/featured/seller", 1),
+        ("piratebay://settings", 1),
+        ("piratebay://me", 1),
+        ("piratebay://pirate/featured/seller", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 3304D23D-B2A8-B503-7AED-7332B91656D8"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

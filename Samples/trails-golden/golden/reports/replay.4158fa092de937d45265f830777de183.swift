@@ -6,14 +6,22 @@
 func testReplay_4158fa092de937d45265f830777de183() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://marketplace",
-        "piratebay://pirate/featured/seller",
-        "piratebay://settings",
-        "piratebay://login",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://marketplace", 1),
+        ("piratebay://pirate/featured/seller", 1),
+        ("piratebay://settings", 1),
+        ("piratebay://login", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 4158fa092de937d45265f830777de183"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

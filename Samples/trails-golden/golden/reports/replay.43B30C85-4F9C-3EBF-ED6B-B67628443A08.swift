@@ -7,11 +7,19 @@
 func testReplay_43B30C85_4F9C_3EBF_ED6B_B67628443A08() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://me",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://me", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 43B30C85-4F9C-3EBF-ED6B-B67628443A08"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

@@ -6,14 +6,22 @@
 func testReplay_4E0E71AE_7429_58AE_C3E7_3DA74DAEA88B() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://welcome",
-        "piratebay://pirate/P-7/message",
-        "piratebay://item/L-1",
-        "piratebay://marketplace/page/21",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://welcome", 1),
+        ("piratebay://pirate/P-7/message", 1),
+        ("piratebay://item/L-1", 1),
+        ("piratebay://marketplace/page/21", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of 4E0E71AE-7429-58AE-C3E7-3DA74DAEA88B"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }

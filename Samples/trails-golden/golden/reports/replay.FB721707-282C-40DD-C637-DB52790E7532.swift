@@ -6,14 +6,22 @@
 func testReplay_FB721707_282C_40DD_C637_DB52790E7532() throws {
     let app = XCUIApplication()
     app.launch()
-    let links = [
-        "piratebay://home",
-        "piratebay://orders/%C3%B8?tab=summary",
-        "piratebay://me",
-        "piratebay://pirate/L-1/seller",
+    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app did not launch")
+    // Each link with the seconds to let the app settle after it (a modal transition takes 500 ms).
+    let links: [(url: String, settle: TimeInterval)] = [
+        ("piratebay://home", 1),
+        ("piratebay://orders/%C3%B8?tab=summary", 1),
+        ("piratebay://me", 1),
+        ("piratebay://pirate/L-1/seller", 1),
     ]
     for link in links {
-        let url = try XCTUnwrap(URL(string: link), "not a valid URL: \(link)")
+        let url = try XCTUnwrap(URL(string: link.url), "not a valid URL: \(link.url)")
         app.open(url)
+        XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), "the app left the foreground after \(link.url)")
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))
     }
+    let screenshot = XCTAttachment(screenshot: app.screenshot())
+    screenshot.name = "Crash-time screens of FB721707-282C-40DD-C637-DB52790E7532"
+    screenshot.lifetime = .keepAlways
+    add(screenshot)
 }
