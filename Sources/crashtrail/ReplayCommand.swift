@@ -18,6 +18,8 @@ struct ReplayCommand: AsyncParsableCommand {
               crashtrail replay Samples/trails-golden/trails/checkout-crash.json \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail replay 4d1fe12f --format simctl --pause 3 > reproduce.sh
+
+            A manifest of another app than the trail's is refused (exit 1) unless --force is given.
             """
     )
 
@@ -39,6 +41,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Seconds the simctl script waits between links.")
     var pause: Double = 2
 
+    @Flag(help: "Replay with the manifest given even when it is another app's (its rules and links will rarely fit).")
+    var force = false
+
     func validate() throws {
         guard pause.isFinite, pause >= 0, pause <= 3600 else {
             throw ValidationError("--pause takes a number of seconds from 0 to 3600, for example --pause 2 or --pause 0.5")
@@ -51,7 +56,14 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let manifests = try ManifestFiles.load(self.manifests)
         let source = try ReplaySource.resolve(report, manifests: manifests, storePath: storeOptions.resolvedPath())
-        let selection = try ManifestSelection(choosingFrom: manifests, forApp: source.trail.app.bundleID)
+        let app = source.trail.app.bundleID
+        let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)
+        guard selection.manifest.app == app || force else {
+            printError(
+                "Error: the trail is from \(app), but the manifest \(selection.manifest.source) is for \(selection.manifest.app); "
+                    + "pass the manifest of \(app) with --manifest, or add --force to replay with this one anyway")
+            throw ExitCode.failure
+        }
         for warning in selection.warnings { printError(warning) }
         let replay = Replayer(manifest: selection.manifest).replay(source.trail, report: source.name)
         let options = RenderOptions(colour: format == .text && Self.wantsColour(), pause: pause)

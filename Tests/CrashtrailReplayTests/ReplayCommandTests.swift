@@ -80,18 +80,22 @@ struct ReplayCommandTests {
         #expect(output["final"] == golden["final"])
     }
 
-    @Test("one manifest for another app is used with a warning on standard error")
-    func warnsAboutAnotherAppsManifest() throws {
+    @Test("one manifest for another app is refused, naming the app needed; --force replays with it and a warning")
+    func refusesAnotherAppsManifest() throws {
         let runner = try Self.runner()
-        let result = try runner.run(
-            [
-                "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml",
-                "--format", "urls",
-            ],
-            directory: GoldenSamples.packageRoot)
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("org.example.lighthouse"), "\(result.stderr)")
-        #expect(result.stderr.contains("com.example.piratebay"), "\(result.stderr)")
+        let arguments = [
+            "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--format", "urls",
+        ]
+        let refused = try runner.run(arguments, directory: GoldenSamples.packageRoot)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(
+            refused.stderr.contains("Error: the trail is from com.example.piratebay, but the manifest Samples/trails-golden/lighthouse.yml is for org.example.lighthouse"),
+            "\(refused.stderr)")
+        #expect(refused.stderr.contains("--force"))
+        let forced = try runner.run(arguments + ["--force"], directory: GoldenSamples.packageRoot)
+        #expect(forced.status == 0)
+        #expect(forced.stderr.contains("org.example.lighthouse") && forced.stderr.contains("com.example.piratebay"), "\(forced.stderr)")
     }
 
     @Test("several manifests, none for the trail's app: the error says which app it needs")
