@@ -80,24 +80,31 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifests: [Manifest]
+        let given: [ManifestFiles.Loaded]
         do {
-            manifests = try ManifestFiles.load(manifest)
+            given = try ManifestFiles.loadWithText(manifest)
         } catch {
             printError("Error: \(error)")
             throw ExitCode.failure
         }
         let summary: IngestSummary
+        var decodedLater = 0
         do {
             let store = try storeOptions.open()
+            // The store keeps every manifest it is given, so later commands need no --manifest and trails that came
+            // before their manifest are decoded now.
+            var added = 0
+            for loaded in given where try store.addManifest(loaded.manifest, text: loaded.text) { added += 1 }
+            let codec = TrailCodec(manifests: Self.merging(given.map(\.manifest), try store.storedManifests()))
             let options = IngestOptions(
                 inputs: paths, trailsDirectory: trails, quarantineDirectory: quarantine, jobs: resolvedJobs,
                 excludedFiles: IngestOptions.storeFiles(storeOptions.resolvedPath()), maximumPayloadSize: resolvedMaxPayloadSize)
-            let pipeline = IngestPipeline(store: store, decoder: TrailCodec(manifests: manifests), options: options)
+            let pipeline = IngestPipeline(store: store, decoder: codec, options: options)
             let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
             let observer = showsProgress ? TerminalProgress() : nil
             summary = try pipeline.run(observer: observer)
             observer?.finish()
+            if added > 0 { decodedLater = try store.decodePendingTrails(with: codec) }
         } catch {
             printError("Error: \(error)")
             throw ExitCode.failure
@@ -106,8 +113,17 @@ struct IngestCommand: ParsableCommand {
             print(CanonicalJSON.string(of: summary.jsonValue))
         } else if !quiet {
             print(Self.text(of: summary, quarantine: quarantine))
+            if decodedLater > 0 {
+                print("  stored reports whose trail is decoded now that its manifest is known: \(decodedLater)")
+            }
         }
         if strict, summary.rejected > 0 { throw ExitCode(2) }
+    }
+
+    /// `first`, then those of `second` whose dictionary ID `first` lacks.
+    static func merging(_ first: [Manifest], _ second: [Manifest]) -> [Manifest] {
+        var ids = Set(first.map { ManifestDictionary(manifest: $0).id })
+        return first + second.filter { ids.insert(ManifestDictionary(manifest: $0).id).inserted }
     }
 
     /// The summary for people.

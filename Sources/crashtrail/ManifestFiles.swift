@@ -1,20 +1,33 @@
+import CrashtrailCollector
 import CrashtrailCore
 import Foundation
 
 /// Reads the manifests named by `--manifest` options: files, or folders whose `.yml`, `.yaml` and `.json`
-/// files are read in name order.
+/// files are read in name order; without any, the manifests the store keeps.
 enum ManifestFiles {
+    /// A manifest and the text it was read from (which the store keeps).
+    struct Loaded {
+        let manifest: Manifest
+        let text: String
+    }
+
     /// The manifests at `paths`.
     /// - Throws: `ManifestError` for a missing or unreadable path, or a manifest that cannot work.
     static func load(_ paths: [String]) throws -> [Manifest] {
-        var manifests: [Manifest] = []
+        try loadWithText(paths).map(\.manifest)
+    }
+
+    /// The manifests at `paths`, with their text.
+    /// - Throws: `ManifestError` for a missing or unreadable path, or a manifest that cannot work.
+    static func loadWithText(_ paths: [String]) throws -> [Loaded] {
+        var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw ManifestError(.unreadable, source: path, "no such manifest file or folder; check the --manifest path")
             }
             guard isDirectory.boolValue else {
-                manifests.append(try Manifest(contentsOfFile: path))
+                files.append(path)
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -23,10 +36,30 @@ enum ManifestFiles {
             guard !names.isEmpty else {
                 throw ManifestError(.unreadable, source: path, "the folder holds no .yml, .yaml or .json manifest")
             }
-            for name in names {
-                manifests.append(try Manifest(contentsOfFile: (path as NSString).appendingPathComponent(name)))
-            }
+            files += names.map { (path as NSString).appendingPathComponent($0) }
         }
-        return manifests
+        return try files.map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ManifestError(.unreadable, source: file, "cannot read the manifest file; check its permissions")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ManifestError(.unreadable, source: file, "the manifest is not UTF-8 text")
+            }
+            return Loaded(manifest: try Manifest(yaml: text, source: file), text: text)
+        }
+    }
+
+    /// The manifests a command uses: those `--manifest` names, else those the store at `storePath` keeps.
+    /// - Parameter what: what the command needs them for, for the error.
+    /// - Throws: `ManifestError` when none is given and the store keeps none (or does not exist).
+    static func given(_ paths: [String], orStoredIn storePath: String, for what: String) throws -> [Manifest] {
+        if !paths.isEmpty { return try load(paths) }
+        if FileManager.default.fileExists(atPath: storePath) {
+            let stored = try ReportStore.open(path: storePath).storedManifests()
+            if !stored.isEmpty { return stored }
+        }
+        throw ManifestError(
+            .unreadable, source: "--manifest",
+            "\(what) needs the app's route manifest, and the store \(storePath) keeps none: pass --manifest FILE (or a folder), or store it once with crashtrail manifest add FILE")
     }
 }

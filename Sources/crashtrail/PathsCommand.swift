@@ -37,7 +37,7 @@ struct PathsCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("manifest"),
-        help: "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; each trail is replayed with its app's."
+        help: "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; each trail is replayed with its app's. Without it, the manifests the store keeps."
     )
     var manifests: [String] = []
 
@@ -45,14 +45,11 @@ struct PathsCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard last >= 1 else { throw ValidationError("--last takes a number of screens, 1 or more, for example --last 5") }
-        if manifests.isEmpty {
-            throw ValidationError("paths replays each trail and needs the app's route manifest: pass --manifest FILE (or a folder of manifests)")
-        }
     }
 
     func run() async throws {
         do {
-            let manifests = try ManifestFiles.load(self.manifests)
+            let manifests = try ManifestFiles.given(self.manifests, orStoredIn: storeOptions.resolvedPath(), for: "paths")
             let store = try storeOptions.open()
             let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
             let reports = try store.reports(ReportFilter(signature: selected?.signature)).filter { $0.trailInfo.source.hasTrail }

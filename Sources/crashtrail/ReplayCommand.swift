@@ -29,7 +29,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("manifest"),
         help:
-            "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; the one whose app is the trail's bundle ID is used."
+            "The app's route manifest (YAML or JSON), or a folder of them. Repeat for several apps; the one whose app is the trail's bundle ID is used. Without it, the manifests the store keeps."
     )
     var manifests: [String] = []
 
@@ -48,13 +48,10 @@ struct ReplayCommand: AsyncParsableCommand {
         guard pause.isFinite, pause >= 0, pause <= 3600 else {
             throw ValidationError("--pause takes a number of seconds from 0 to 3600, for example --pause 2 or --pause 0.5")
         }
-        if manifests.isEmpty {
-            throw ValidationError("replay needs the app's route manifest: pass --manifest FILE (or a folder of manifests)")
-        }
     }
 
     func run() async throws {
-        let manifests = try ManifestFiles.load(self.manifests)
+        let manifests = try ManifestFiles.given(self.manifests, orStoredIn: storeOptions.resolvedPath(), for: "replay")
         let source = try ReplaySource.resolve(report, manifests: manifests, storePath: storeOptions.resolvedPath())
         let app = source.trail.app.bundleID
         let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)

@@ -120,6 +120,19 @@ public final class ReportStore: Sendable {
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
                     """)
         }
+        // Manifests by dictionary ID, with their text, so stored reports replay without --manifest and trails that
+        // came before their manifest are decoded when it arrives (ReportStore+Manifests.swift).
+        migrator.registerMigration("v4: manifests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE manifest (
+                        dictionaryID TEXT PRIMARY KEY NOT NULL,
+                        app TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        text TEXT NOT NULL
+                    )
+                    """)
+        }
         return migrator
     }
 
@@ -211,7 +224,7 @@ public final class ReportStore: Sendable {
         }
     }
 
-    private func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.read(value)
         } catch {

@@ -1,0 +1,75 @@
+import CrashtrailCore
+import CrashtrailEncoding
+import GRDB
+
+/// The manifests a store keeps (`manifest` table, migration `v4: manifests`): every manifest `ingest --manifest` or
+/// `crashtrail manifest add` saw, by dictionary ID, so commands need no `--manifest` for stored reports and trails
+/// that arrived before their manifest are decoded once it comes.
+extension ReportStore {
+    /// Keeps a manifest, by its dictionary ID; the same ID again changes nothing.
+    /// - Parameters:
+    ///   - manifest: the manifest, read from `text`.
+    ///   - text: its YAML or JSON text, kept to read it again.
+    /// - Returns: whether it was new to the store.
+    /// - Throws: `StoreError` (`database`).
+    @discardableResult
+    public func addManifest(_ manifest: Manifest, text: String) throws(StoreError) -> Bool {
+        let id = ManifestDictionary(manifest: manifest).idString
+        return try write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO manifest (dictionaryID, app, source, text) VALUES (?, ?, ?, ?)",
+                arguments: [id, manifest.app, manifest.source, text])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Every stored manifest, oldest first.
+    /// - Throws: `StoreError`: `database`, or `damaged` naming a stored manifest that no longer reads.
+    public func storedManifests() throws(StoreError) -> [Manifest] {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT dictionaryID, source, text FROM manifest ORDER BY rowid") }
+        var manifests: [Manifest] = []
+        for row in rows {
+            let source: String = row["source"]
+            let text: String = row["text"]
+            do {
+                manifests.append(try Manifest(yaml: text, source: source))
+            } catch {
+                let id: String = row["dictionaryID"]
+                throw StoreError(.database, "the stored manifest \(id) (from \(source)) no longer reads: \(error); add it again with crashtrail manifest add")
+            }
+        }
+        return manifests
+    }
+
+    /// Decodes again every stored trail that could not be decoded when its report was stored (a manifest it needs was
+    /// missing), re-reading the report's own payload with `decoder`; the payload is never changed.
+    /// - Returns: how many reports have a trail now.
+    /// - Throws: `StoreError` (`database`).
+    public func decodePendingTrails(with decoder: any TrailDecoding) throws(StoreError) -> Int {
+        let pending = try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM report WHERE trailSource = 'undecodable' ORDER BY id")
+        }
+        let processor = PayloadProcessor(decoder: decoder)
+        var decoded = 0
+        for id in pending {
+            guard let stored = try record(id: id), let payload = try? stored.rawPayload() else { continue }
+            let outcomes = payload.withUnsafeBufferPointer { buffer in
+                stored.format == ReportFormat.crashlytics.rawValue
+                    ? processor.processLine(buffer, source: stored.source) : processor.process(buffer, source: stored.source).outcomes
+            }
+            // The payload yields the same report again (the same bytes, so the same digest), now with its trail.
+            let again = outcomes.lazy.compactMap { outcome -> ReportRecord? in
+                if case .record(let record) = outcome, record.sha256 == stored.sha256 { return record }
+                return nil
+            }.first
+            guard let again, again.trailSource == TrailInfo.Source.embedded.rawValue, let trail = again.trail else { continue }
+            try write { db in
+                try db.execute(
+                    sql: "UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'undecodable'",
+                    arguments: [again.trailSource, again.trailSteps, trail, id])
+            }
+            decoded += 1
+        }
+        return decoded
+    }
+}
