@@ -78,7 +78,7 @@ struct PathsCommandTests {
         #expect(checked >= 9)
     }
 
-    @Test("Text output, and clear errors for a bad group, a bad --last and a missing manifest")
+    @Test("Text output, the stored manifest by default, and clear errors for a bad group, a bad --last and no manifest")
     func textAndErrors() throws {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
         let folder = try TemporaryFolder()
@@ -97,9 +97,15 @@ struct PathsCommandTests {
         let badLast = try runner.run(["paths", "--last", "0", "--manifest", Self.manifestPath], directory: folder.url)
         #expect(badLast.status == 64)
         #expect(badLast.stderr.contains("--last takes a number of screens"))
-        let noManifest = try runner.run(["paths"], directory: folder.url)
-        #expect(noManifest.status == 64)
-        #expect(noManifest.stderr.contains("pass --manifest"))
+        // Without --manifest, the manifest ingest stored is used
+        let stored = try runner.run(["paths"], directory: folder.url)
+        #expect(stored.status == 0, "\(stored.stderr)")
+        #expect(stored.stdout == text.stdout)
+        let empty = try TemporaryFolder()
+        defer { empty.remove() }
+        let noManifest = try runner.run(["paths"], directory: empty.url)
+        #expect(noManifest.status == 1)
+        #expect(noManifest.stderr.contains("pass --manifest"), "\(noManifest.stderr)")
         // A manifest of another app leaves every trail out, and says so
         let harbor = samples.appendingPathComponent("Harbor/harbor.yml").path
         let other = try runner.run(["paths", "--manifest", harbor, "--manifest", harbor], directory: folder.url)

@@ -116,7 +116,7 @@ struct ReplayCommandTests {
     @Test(
         "bad input gets a clear error and exit status",
         arguments: [
-            (["replay", "no-such-report"], Int32(64), "--manifest"),
+            (["replay", "no-such-report", "--store", "/nonexistent/store.sqlite"], Int32(1), "--manifest"),
             (
                 ["replay", "no-such-report", "--manifest", "Samples/trails-golden/lighthouse.yml", "--store", "/nonexistent/store.sqlite"],
                 1, "no crash store"

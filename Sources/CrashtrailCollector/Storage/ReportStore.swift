@@ -15,8 +15,24 @@ public final class ReportStore: Sendable {
     /// - Throws: `StoreError` (`cannot-open`) when the migration fails.
     public init(_ writer: any DatabaseWriter) throws(StoreError) {
         self.writer = writer
+        let migrator = Self.migrator
+        let unknown: [String]
         do {
-            try Self.migrator.migrate(writer)
+            unknown = try writer.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                let known = Set(migrator.migrations)
+                return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
+            }
+        } catch {
+            throw StoreError(.cannotOpen, "could not read the crash store's schema: \(error)")
+        }
+        guard unknown.isEmpty else {
+            throw StoreError(
+                .cannotOpen,
+                "the crash store was written by a newer crashtrail (its schema has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which this version does not know); upgrade crashtrail to read it, or use another --store")
+        }
+        do {
+            try migrator.migrate(writer)
         } catch {
             throw StoreError(.cannotOpen, "could not prepare the crash store's tables: \(error)")
         }
