@@ -21,6 +21,7 @@ struct Crashtrail: AsyncParsableCommand {
             ListCommand.self,
             ShowCommand.self,
             PathsCommand.self,
+            ReprocessCommand.self,
             TrailCommand.self,
             ManifestCommand.self,
         ]

@@ -13,10 +13,16 @@ final class IngestProcess: @unchecked Sendable {
 
     /// Starts `crashtrail ingest ARGUMENTS --store STORE --quarantine QUARANTINE --json --quiet` in `directory`.
     /// - Throws: when the executable cannot be started.
-    init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
+    convenience init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
+        try self.init(
+            runner: runner, arguments: ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra,
+            directory: directory)
+    }
+
+    /// Starts `crashtrail ARGUMENTS` in `directory` (any command: `reprocess` is killed the same way).
+    init(runner: CommandRunner, arguments: [String], directory: URL) throws {
         process.executableURL = runner.executable
-        process.arguments =
-            ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra
+        process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardOutput = output
         process.standardError = error

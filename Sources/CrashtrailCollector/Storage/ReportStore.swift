@@ -149,6 +149,11 @@ public final class ReportStore: Sendable {
                     )
                     """)
         }
+        // How far an interrupted `crashtrail reprocess` got, so the next run resumes after it
+        // (ReportStore+Reprocess.swift).
+        migrator.registerMigration("v5: reprocess cursor") { db in
+            try db.execute(sql: "CREATE TABLE reprocessCursor (job TEXT PRIMARY KEY NOT NULL, lastID TEXT NOT NULL)")
+        }
         return migrator
     }
 
