@@ -118,28 +118,48 @@ struct ListCommand: AsyncParsableCommand {
     /// What the text says when the store has crashes but none passes the filters.
     static let noMatch = "No stored crash matches these filters; `crashtrail list` without them lists every group."
 
+    /// The width the text tables fit.
+    static let width = 100
+
     static func text(ofGroups groups: [CrashGroup]) -> String {
         guard !groups.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }
-        var lines = ["GROUP         COUNT  TRAILS  LAST SEEN                VERSIONS        SIGNATURE"]
+        var lines = ["GROUP        COUNT TRAILS LAST SEEN (UTC)   VERSIONS      SIGNATURE"]
         for group in groups {
             let versions = group.versions.joined(separator: ",")
-            lines.append(
-                pad(group.id, 14) + pad(String(group.count), 7) + pad("\(group.withTrail)", 8) + pad(group.lastSeen ?? "-", 25)
-                    + pad(versions.isEmpty ? "-" : versions, 16) + group.signature)
+            let head =
+                fit(group.id, 13) + fit(String(group.count), 6) + fit("\(group.withTrail)", 7) + fit(minutes(group.lastSeen), 18)
+                + fit(versions.isEmpty ? "-" : versions, 14)
+            lines.append(head + fit(group.signature, width - head.count, padded: false))
         }
         return lines.joined(separator: "\n")
     }
 
     static func text(ofReports reports: [CrashReport]) -> String {
         guard !reports.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }
-        var lines = ["TIME                     FORMAT           TRAIL        ID  SIGNATURE"]
+        var lines = ["TIME (UTC)        FORMAT          TRAIL        GROUP        ID"]
         for report in reports {
             let trail = report.trailInfo.steps.map { "\(report.trailInfo.source.rawValue) \($0)" } ?? report.trailInfo.source.rawValue
-            lines.append(
-                pad(report.time ?? "-", 25) + pad(report.format.rawValue, 17) + pad(trail, 13) + report.id + "  "
-                    + report.signature)
+            let head =
+                fit(minutes(report.time), 18) + fit(report.format.rawValue, 16) + fit(trail, 13)
+                + fit(CrashGroup.id(ofSignature: report.signature), 13)
+            // A long ID is cut: any unique prefix of it names the report.
+            lines.append(head + fit(report.id, width - head.count, padded: false))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// An RFC 3339 time to the minute (`2026-11-02 08:31`), or `-`.
+    static func minutes(_ time: String?) -> String {
+        guard let time, time.count >= 16 else { return time ?? "-" }
+        return time.prefix(10) + " " + time.dropFirst(11).prefix(5)
+    }
+
+    /// `text` in a column of `width` characters: cut with an ellipsis when longer (leaving a space), padded unless
+    /// it is the last column.
+    static func fit(_ text: String, _ width: Int, padded: Bool = true) -> String {
+        let room = padded ? width - 1 : width
+        let cut = text.count > room ? String(text.prefix(max(0, room - 1))) + "…" : text
+        return padded ? cut + String(repeating: " ", count: max(0, width - cut.count)) : cut
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

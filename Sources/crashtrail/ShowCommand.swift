@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailReplay
 import Foundation
 
 /// `crashtrail show ID`
@@ -160,10 +161,13 @@ struct ShowCommand: AsyncParsableCommand {
                 let index = trail.steps.count - shown.count + offset
                 lines.append("  " + ListCommand.pad("#\(index)", 6) + ListCommand.pad("\(step.t) ms", 11) + describe(step.op))
             }
-            if let top = trail.final?.topDestination {
-                lines.append("Screen at the crash: \(top.canonicalJSON)")
+            if let final = trail.final {
+                lines.append("Screens at the crash, as the app recorded them:")
+                lines += ReplayRenderer.screens(of: final).split(separator: "\n").dropFirst().map(String.init)
+            } else {
+                lines.append("The app recorded no screens at the crash; replay shows the screens the steps lead to.")
             }
-            lines.append("Replay it: crashtrail replay \(report.id) --manifest <manifest.yml>")
+            lines.append("Replay it: crashtrail replay \(report.id)  (with the manifest the store keeps, or --manifest M)")
         }
         return lines.joined(separator: "\n")
     }

@@ -63,6 +63,13 @@ struct ListFilterTests {
         #expect(limited.arrayValue == Array(all.prefix(7)))
         let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
         #expect(try JSONParser.parse(try runner.run(["list", "--limit", "2", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue == Array(groups.prefix(2)))
+        // The text tables fit 100 columns, long signatures and IDs cut with an ellipsis
+        for arguments in [["list"], ["list", "--reports"]] {
+            let text = try runner.run(arguments, directory: folder.url).stdout
+            let lines = text.split(separator: "\n")
+            #expect(lines.count > 5)
+            for line in lines { #expect(line.count <= 100, "\(arguments): \(line.count) characters: \(line)") }
+        }
         // Nothing matching says so, not that the store is empty
         let none = try runner.run(["list", "--app", "com.example.other"], directory: folder.url)
         #expect(none.stdout.contains("No stored crash matches these filters"), "\(none.stdout)")

@@ -70,7 +70,7 @@ struct TextReplayRenderer {
         return lines
     }
 
-    private func finalScreens(_ state: NavigationState) -> [String] {
+    func finalScreens(_ state: NavigationState) -> [String] {
         var lines = [style.apply(.bold, "Final screens") + " (each stack bottom to top)"]
         if let tab = state.tab {
             lines.append("  tabs")
