@@ -15,7 +15,7 @@ public enum FormatDetector {
     ]
 
     /// Detects the format of `bytes`.
-    /// - Throws: `RejectionError`: `empty`, `unsupported-format` (MetricKit, by name), or `unrecognized-format`.
+    /// - Throws: `RejectionError`: `empty`, or `unrecognized-format`.
     public static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> Detection {
         guard let firstByte = bytes.first(where: { !TopLevelKeys.isWhitespace($0) }) else {
             throw RejectionError(.empty, "the input is empty")
@@ -51,13 +51,11 @@ public enum FormatDetector {
     }
 
     /// The format a single JSON object with these top-level keys is.
-    /// - Throws: `RejectionError` for MetricKit (by name) and for objects of no known format.
+    /// - Throws: `RejectionError` for objects of no known format.
     static func classify(_ keys: Set<String>) throws(RejectionError) -> ReportFormat {
         if keys.contains("crashtrail") { return .crashtrail }
         if !keys.isDisjoint(with: metricKitKeys) || (keys.contains("timeStampBegin") && keys.contains("timeStampEnd")) {
-            throw RejectionError(
-                .unsupportedFormat,
-                "this is a MetricKit MXDiagnosticPayload, which SPEC section 7 does not support yet; export the crash as an .ips report instead")
+            return .metrickit
         }
         if keys.contains("bug_type") { return .ips }
         if keys.contains("report"), keys.contains("crash") { return .kscrash }

@@ -145,6 +145,9 @@ struct IngestCommand: ParsableCommand {
             rejected += " (\(reasons.joined(separator: ", "))), copied to \(quarantine)/"
         }
         lines.append(rejected)
+        if summary.skippedDiagnostics > 0 {
+            lines.append("  skipped      \(summary.skippedDiagnostics) MetricKit diagnostic\(summary.skippedDiagnostics == 1 ? "" : "s") that are not crashes (hangs, CPU and disk exceptions, launches)")
+        }
         lines.append(
             "  trails       embedded \(summary.trailsEmbedded), joined \(summary.trailsJoined), missing \(summary.trailsMissing), undecodable \(summary.trailsUndecodable)"
         )

@@ -111,16 +111,44 @@ struct FixtureTests {
         #expect(report.trailInfo == .missing)
     }
 
-    @Test func metricKitIsRefusedAsUnsupportedByName() throws {
-        guard let (summary, _, folder) = try ingest("metrickit/meter-real-ios14-2crashes.json") else { return }
+    @Test func metricKitCrashDiagnosticsAreStoredOneReportEach() throws {
+        guard let (summary, store, folder) = try ingest("metrickit/meter-real-ios14-2crashes.json") else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
+        // Two crash diagnostics: two reports, named by the payload's digest and their index
+        #expect(summary.stored == 2)
+        #expect(summary.rejected == 0)
+        let bytes = Array(try Data(contentsOf: try #require(TestFiles.fixtures).appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
+        let digest = bytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        let first = try #require(try store.record(id: "\(digest).0")).report
+        let second = try #require(try store.record(id: "\(digest).1")).report
+        #expect(first.format == .metrickit && second.format == .metrickit)
+        #expect(first.exception.type == "EXC_BREAKPOINT" && first.exception.signal == "SIGTRAP")
+        #expect(second.exception.type == "EXC_BAD_ACCESS" && second.exception.signal == "SIGSEGV")
+        #expect(first.signature.hasPrefix("EXC_BREAKPOINT/SIGTRAP @ "))
+        #expect(second.signature.hasPrefix("EXC_BAD_ACCESS/SIGSEGV @ MetricKitTest+"), "\(second.signature)")
+        for report in [first, second] {
+            #expect(report.app == CrashReport.App(bundleID: nil, version: "1.0", build: "1"))
+            #expect(report.os == CrashReport.OS(name: "iPhone OS", version: "14.0.1"))
+            #expect(report.device == "iPhone10,2")
+            #expect(report.time == "2020-10-11T03:59:00Z")
+            #expect(report.frames.count > 5)
+        }
+        // The crashing frame is the attributed stack's root, named by image and offset into it
+        #expect(second.frames.first == StackFrame(image: "MetricKitTest", symbol: nil, offset: 4_304_003_120 - 4_303_978_496, inApp: true))
+        // Again: both are duplicates
+        let again = try TestFiles.ingest([try #require(TestFiles.fixtures).appendingPathComponent("metrickit").path], store: store, folder: folder)
+        #expect(again.stored == 0 && again.duplicates >= 1)
+    }
+
+    @Test func metricKitDiagnosticsThatAreNotCrashesAreCountedAndSkipped() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let payload = #"{"timeStampBegin":"2020-10-10 04:00:00 +0000","timeStampEnd":"2020-10-11 03:59:00 +0000","hangDiagnostics":[{"version":"1.0.0"},{"version":"1.0.0"}],"cpuExceptionDiagnostics":[{"version":"1.0.0"}],"diskWriteExceptionDiagnostics":[{"version":"1.0.0"}]}"#
+        try Data(payload.utf8).write(to: folder.appendingPathComponent("hangs.json"))
+        let store = try TestFiles.memoryStore()
+        let summary = try TestFiles.ingest([folder.appendingPathComponent("hangs.json").path], store: store, folder: folder)
         #expect(summary.stored == 0)
-        #expect(summary.rejectedByReason == ["unsupported-format": 1])
-        let quarantine = folder.appendingPathComponent("quarantine")
-        let names = try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted()
-        #expect(names.count == 2)
-        let reasonName = try #require(names.first { $0.hasSuffix(".reason.txt") })
-        let reason = try String(contentsOf: quarantine.appendingPathComponent(reasonName), encoding: .utf8)
-        #expect(reason.contains("MetricKit"))
+        #expect(summary.rejected == 0)
+        #expect(summary.skippedDiagnostics == 4)
     }
 }

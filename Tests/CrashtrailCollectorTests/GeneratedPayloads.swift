@@ -176,6 +176,32 @@ struct GeneratedPayloads {
         ("trail", .trail), ("pid", .scalar),
     ])
 
+    /// A MetricKit payload: crash diagnostics with nested frames, and other diagnostics.
+    static let metrickitFrame = Shape.object([
+        ("binaryName", .string), ("binaryUUID", .hex), ("offsetIntoBinaryTextSegment", .scalar), ("address", .scalar),
+        ("sampleCount", .int), ("subFrames", .array(.object([("binaryName", .string), ("address", .scalar), ("offsetIntoBinaryTextSegment", .scalar)]), maximum: 4)),
+    ])
+    static let metrickit = Shape.object([
+        ("timeStampBegin", .oneOf(["\"2020-10-10 04:00:00 +0000\"", "\"yesterday\"", "1602302400"])), ("timeStampEnd", .string),
+        (
+            "crashDiagnostics",
+            .array(
+                .object([
+                    ("version", .string),
+                    (
+                        "diagnosticMetaData",
+                        .object([
+                            ("appVersion", .string), ("appBuildVersion", .string), ("bundleIdentifier", .string), ("osVersion", .string),
+                            ("deviceType", .string), ("exceptionType", .scalar), ("exceptionCode", .scalar), ("signal", .scalar),
+                            ("terminationReason", .string), ("pid", .scalar),
+                        ])
+                    ),
+                    ("callStackTree", .object([("callStacks", .array(.object([("threadAttributed", .bool), ("callStackRootFrames", .array(metrickitFrame, maximum: 2))]), maximum: 3))])),
+                ]), maximum: 3)
+        ),
+        ("hangDiagnostics", .array(.object([("version", .string)]), maximum: 2)),
+    ])
+
     /// One payload of `format`, as the bytes its parser is given.
     mutating func payload(_ format: ReportFormat) -> [UInt8] {
         switch format {
@@ -183,6 +209,7 @@ struct GeneratedPayloads {
         case .sentryEvent: return value(Self.sentryEvent, depth: 0)
         case .kscrash: return value(Self.kscrash, depth: 0)
         case .crashlytics: return value(Self.crashlytics, depth: 0)
+        case .metrickit: return value(Self.metrickit, depth: 0)
         case .ips: return value(Self.ipsHeader, depth: 0) + Array("\n".utf8) + value(Self.ipsBody, depth: 0)
         case .sentryEnvelope:
             var bytes = Array(#"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sent_at":"2026-11-03T05:12:12.577Z"}"#.utf8) + [0x0A]

@@ -26,6 +26,9 @@ public struct ParsedPayload: Sendable {
     /// The part of the input that is this payload's own bytes, when the input holds several (an envelope's
     /// event item); its SHA-256 is the ID of a payload without one.
     public var identityRange: Range<Int>?
+    /// For a payload that holds several crashes named by their place (a MetricKit payload's crash diagnostics), this
+    /// one's zero-based index: its ID is the payload's SHA-256, `.` and the index (SPEC section 8).
+    public var diagnosticIndex: Int?
 
     public init(format: ReportFormat, payloadID: String? = nil) {
         self.format = format

@@ -11,6 +11,7 @@ public enum PayloadParser {
         case .ips: [try IPSParser.parse(bytes)]
         case .kscrash: [try KSCrashParser.parse(bytes)]
         case .crashlytics: [try CrashlyticsParser.parse(bytes)]
+        case .metrickit: try MetricKitParser.parse(bytes).crashes
         }
     }
 }

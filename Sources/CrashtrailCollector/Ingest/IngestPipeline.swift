@@ -307,6 +307,8 @@ struct RunState {
                             }
                         case .outcome(.rejected(let reason, let source, let bytes)):
                             rejections.append((reason, source, bytes))
+                        case .outcome(.skipped(let count, _)):
+                            summary.skippedDiagnostics += count
                         case .tooLarge(let reason, let source):
                             tooLarge.append((reason, source))
                         case .alreadyStored:

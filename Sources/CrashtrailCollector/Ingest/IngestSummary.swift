@@ -18,6 +18,8 @@ public struct IngestSummary: Hashable, Sendable {
     public var trailsJoined = 0
     public var trailsMissing = 0
     public var trailsUndecodable = 0
+    /// Diagnostics read and not stored because they are not crashes (MetricKit hangs, CPU and disk exceptions, launches).
+    public var skippedDiagnostics = 0
     /// Wall-clock seconds the run took.
     public var seconds: Double = 0
 

@@ -11,6 +11,8 @@ public struct PayloadProcessor: Sendable {
         case record(ReportRecord)
         /// Refused: the bytes go to quarantine with the reason.
         case rejected(RejectionError, source: String, bytes: [UInt8])
+        /// Diagnostics that are not crashes (a MetricKit payload's hangs, CPU and disk exceptions): counted, not stored.
+        case skipped(count: Int, source: String)
     }
 
     /// What the ingest job makes of one payload: an outcome, or bytes already stored (not parsed again).
@@ -142,13 +144,21 @@ public struct PayloadProcessor: Sendable {
     ) -> [IngestStep] {
         var wholeDigest = wholeDigest
         let payloads: [ParsedPayload]
+        var skipped: [IngestStep] = []
         do {
-            payloads = try PayloadParser.parse(bytes, as: format)
+            if format == .metrickit {
+                let (crashes, others) = try MetricKitParser.parse(bytes)
+                payloads = crashes
+                if others > 0 { skipped = [.outcome(.skipped(count: others, source: source))] }
+            } else {
+                payloads = try PayloadParser.parse(bytes, as: format)
+            }
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
         let compressed = PayloadCompression.compressed(bytes)
-        return payloads.map { parsed in
+        return skipped + payloads.map { parsed in
+            var parsed = parsed
             let digest: String
             if let range = parsed.identityRange {
                 digest = Self.sha256(UnsafeBufferPointer(rebasing: bytes[range]))
@@ -157,6 +167,7 @@ public struct PayloadProcessor: Sendable {
                 wholeDigest = whole
                 digest = whole
             }
+            if let index = parsed.diagnosticIndex { parsed.payloadID = "\(digest).\(index)" }
             return .outcome(.record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source)))
         }
     }

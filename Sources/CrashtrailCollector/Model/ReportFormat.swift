@@ -12,4 +12,6 @@ public enum ReportFormat: String, Hashable, Sendable, CaseIterable, Codable {
     case kscrash
     /// One event of a Crashlytics BigQuery export (NDJSON, one event a line).
     case crashlytics
+    /// A MetricKit `MXDiagnosticPayload`: each crash diagnostic is one report.
+    case metrickit
 }
