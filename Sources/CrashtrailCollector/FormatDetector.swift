@@ -20,6 +20,7 @@ public enum FormatDetector {
         guard let firstByte = bytes.first(where: { !TopLevelKeys.isWhitespace($0) }) else {
             throw RejectionError(.empty, "the input is empty")
         }
+        if firstByte != UInt8(ascii: "{"), isAppleText(bytes) { return .single(.appleText) }
         guard firstByte == UInt8(ascii: "{"), let first = TopLevelKeys.scan(bytes) else {
             if bytes.count >= 5, Array(bytes[0..<5]) == Array("PATCH".utf8) {
                 throw RejectionError(
@@ -27,13 +28,14 @@ public enum FormatDetector {
             }
             throw RejectionError(
                 .unrecognizedFormat,
-                "the input does not start with a JSON object, so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics)")
+                "the input is neither a JSON object nor an Apple text crash report (no \"Incident Identifier:\" line, nor \"Process:\" and \"Exception Type:\" lines), so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics, MetricKit, Apple text)")
         }
         // An .ips header says so itself: its body (most of the file) need not be scanned here.
         if let end = first.end, first.keys.contains("bug_type"),
-            bytes[end...].contains(where: { !TopLevelKeys.isWhitespace($0) })
+            let bodyStart = bytes[end...].firstIndex(where: { !TopLevelKeys.isWhitespace($0) })
         {
-            return .single(.ips)
+            // `bug_type` 109 puts a legacy text report under the header line.
+            return .single(bytes[bodyStart] == UInt8(ascii: "{") ? .ips : .appleText)
         }
         if let end = first.end, let next = TopLevelKeys.scan(bytes, from: end), next.keys.isEmpty == false || next.end != nil {
             if next.keys.contains("type"), !next.keys.contains("event_id"), !first.keys.contains("issue_id") {
@@ -48,6 +50,20 @@ public enum FormatDetector {
                 .invalidJSON,
                 "the JSON ends before its top-level object closes, so the file is truncated or not JSON (\(bytes.count) bytes)")
         }
+    }
+
+    /// Whether `bytes` is an Apple text crash report: within its first lines, an `Incident Identifier:` line, or both a
+    /// `Process:` line and an `Exception Type:` line.
+    static func isAppleText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let head = String(decoding: bytes.prefix(16 << 10), as: UTF8.self)
+        var process = false
+        var exception = false
+        for line in head.split(whereSeparator: \.isNewline).prefix(200) {
+            if line.hasPrefix("Incident Identifier:") { return true }
+            if line.hasPrefix("Process:") { process = true }
+            if line.hasPrefix("Exception Type:") { exception = true }
+        }
+        return process && exception
     }
 
     /// The format a single JSON object with these top-level keys is.

@@ -210,6 +210,7 @@ struct GeneratedPayloads {
         case .kscrash: return value(Self.kscrash, depth: 0)
         case .crashlytics: return value(Self.crashlytics, depth: 0)
         case .metrickit: return value(Self.metrickit, depth: 0)
+        case .appleText: return appleText()
         case .ips: return value(Self.ipsHeader, depth: 0) + Array("\n".utf8) + value(Self.ipsBody, depth: 0)
         case .sentryEnvelope:
             var bytes = Array(#"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sent_at":"2026-11-03T05:12:12.577Z"}"#.utf8) + [0x0A]
@@ -226,6 +227,38 @@ struct GeneratedPayloads {
             }
             return bytes
         }
+    }
+
+    /// An Apple text crash report with odd values, missing lines and junk frames.
+    private mutating func appleText() -> [UInt8] {
+        var lines: [String] = []
+        func maybe(_ line: String) { if chance(0.85) { lines.append(line) } }
+        maybe("Incident Identifier: \(pick(["8461870D-9CC7-FE36-5053-D81AA5040714", "", "x"]))")
+        maybe("Hardware Model:      \(pick(["iPhone14,2", "", "é"]))")
+        maybe("Process:             \(pick(["PirateBay [4242]", "PirateBay [", "[]", "PirateBay [99999999999999999999]"]))")
+        maybe("Identifier:          com.example.piratebay")
+        maybe("Version:             \(pick(["3.1.0 (412)", "3.1.0", "(", ")(", ""]))")
+        maybe("Date/Time:           \(pick(["2026-11-02 08:06:30.6540 +0000", "soon", ""]))")
+        maybe("Launch Time:         \(pick(["2026-11-02 08:05:10.1230 +0000", "9999-99-99"]))")
+        maybe("OS Version:          \(pick(["iPhone OS 17.1 (21B80)", "iOS", "("]))")
+        maybe("Exception Type:  \(pick(["EXC_BAD_ACCESS (SIGSEGV)", "SIGSEGV", "EXC_CRASH (SIGABRT", "()", ""]))")
+        maybe("Exception Codes: KERN_INVALID_ADDRESS at 0x0000000000000010")
+        maybe("Triggered by Thread:  \(pick(["0", "1", "x"]))")
+        lines.append("")
+        lines.append(pick(["Thread 0 Crashed:", "Thread 1:", "Thread 0:"]))
+        for index in 0..<Int.random(in: 0...6, using: &random) {
+            lines.append(
+                pick([
+                    "\(index)   PirateBay                     \t0x0000000100f1d2c4 ListingCell.configure(with:) + 1412",
+                    "\(index)   libobjc.A.dylib               \t0x0000000180e3c1a0 objc_msgSend + 32",
+                    "\(index)   PirateBay                     \t0x0000000100f1e0a8 0x100f00000 + 122024",
+                    "\(index)   x 0xZZ + 1", "\(index) 0xffffffffffffffffff y", "\(index)   PirateBay 0x0000000000000001 0xffffffffffffffff + 1",
+                ]))
+        }
+        lines.append("")
+        lines.append("Binary Images:")
+        lines.append(pick(["0x100f00000 - 0x10103ffff PirateBay arm64  <a2251f9e14c3b1997337> /private/var/PirateBay.app/PirateBay", "0x - PirateBay", ""]))
+        return Array(lines.joined(separator: pick(["\n", "\r\n"])).utf8)
     }
 
     // MARK: - Values

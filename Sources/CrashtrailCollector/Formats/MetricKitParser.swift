@@ -48,13 +48,17 @@ enum MetricKitParser {
     }
 
     /// The crash diagnostics of a payload, and how many diagnostics of other kinds it held.
-    /// - Throws: `RejectionError` when the JSON is broken.
+    /// - Throws: `RejectionError` when the JSON is broken, or the payload holds no diagnostics at all.
     static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> (crashes: [ParsedPayload], otherDiagnostics: Int) {
         let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the MetricKit diagnostic payload")
         let others = [payload.hangDiagnostics, payload.cpuExceptionDiagnostics, payload.diskWriteExceptionDiagnostics, payload.appLaunchDiagnostics]
             .reduce(0) { $0 + ($1?.count ?? 0) }
         let crashes = (payload.crashDiagnostics ?? []).enumerated().map { index, diagnostic in
             report(diagnostic.value, index: index, payloadTime: payload.timeStampEnd ?? payload.timeStampBegin)
+        }
+        guard !crashes.isEmpty || others > 0 else {
+            throw RejectionError(
+                .invalidReport, "the MetricKit diagnostic payload holds no diagnostics (crash, hang, CPU, disk write or launch)")
         }
         return (crashes, others)
     }

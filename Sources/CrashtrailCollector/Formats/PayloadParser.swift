@@ -12,6 +12,7 @@ public enum PayloadParser {
         case .kscrash: [try KSCrashParser.parse(bytes)]
         case .crashlytics: [try CrashlyticsParser.parse(bytes)]
         case .metrickit: try MetricKitParser.parse(bytes).crashes
+        case .appleText: [try AppleTextParser.parse(bytes)]
         }
     }
 }

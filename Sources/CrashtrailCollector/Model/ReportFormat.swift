@@ -14,4 +14,7 @@ public enum ReportFormat: String, Hashable, Sendable, CaseIterable, Codable {
     case crashlytics
     /// A MetricKit `MXDiagnosticPayload`: each crash diagnostic is one report.
     case metrickit
+    /// An Apple text crash report: the legacy format, PLCrashReporter's text, or an `.ips` with a text body
+    /// (`bug_type` 109).
+    case appleText = "apple-text"
 }

@@ -1,0 +1,174 @@
+import CrashtrailCore
+
+/// Reads an Apple text crash report: the legacy format Xcode and devices write, PLCrashReporter's text, and the body
+/// of an `.ips` whose `bug_type` is `109` (a JSON header line over the text).
+///
+/// The report is `Key: value` lines (`Incident Identifier:`, `Process: NAME [PID]`, `Identifier:`, `Version: 3.1.0
+/// (412)`, `Launch Time:`, `Date/Time:`, `OS Version:`, `Hardware Model:`, `Exception Type: EXC_BAD_ACCESS (SIGSEGV)`,
+/// `Exception Codes:`, `Termination Reason:`), then each thread's frames under `Thread N Crashed:` or `Thread N:`,
+/// then `Binary Images:`. A frame line is `INDEX IMAGE ADDRESS SYMBOL + OFFSET` or, unsymbolicated,
+/// `INDEX IMAGE ADDRESS LOAD_ADDRESS + OFFSET`.
+enum AppleTextParser {
+    /// Parses a text report, or an `.ips` whose JSON header line sits over a text body.
+    /// - Throws: `RejectionError` when the header is not JSON or the text is not a crash report.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> ParsedPayload {
+        let start = bytes.firstIndex { !TopLevelKeys.isWhitespace($0) } ?? bytes.startIndex
+        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "{") else { return try parse(bytes, header: [:]) }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+        let header: JSONValue
+        do {
+            header = try JSONParser.parse(Array(bytes[start..<end]))
+        } catch {
+            throw RejectionError(.invalidJSON, "the .ips header line is not valid JSON: \(error)")
+        }
+        var fields: [String: String] = [:]
+        for (key, value) in header.objectValue ?? [:] {
+            if let text = value.stringValue { fields[key] = text }
+        }
+        return try parse(bytes[end...], header: fields)
+    }
+
+    /// - Parameter header: the `.ips` header's fields, for a `bug_type` 109 report (ID and bundle where the text lacks them).
+    /// - Throws: `RejectionError` (`invalid-payload`) when the text is not UTF-8 or has no `Exception Type:` line.
+    static func parse(_ bytes: some Collection<UInt8>, header: [String: String] = [:]) throws(RejectionError) -> ParsedPayload {
+        guard let text = String(validating: Array(bytes), as: UTF8.self) else {
+            throw RejectionError(.invalidReport, "the Apple text crash report is not UTF-8 text")
+        }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var fields: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":"), line.first?.isWhitespace == false else { continue }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty, key.count <= 40, fields[key] == nil else { continue }
+            fields[key] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard let exceptionType = fields["Exception Type"] else {
+            throw RejectionError(
+                .invalidReport, "an Apple text crash report needs an \"Exception Type:\" line, and this one has none; it may be truncated")
+        }
+        var parsed = ParsedPayload(format: .appleText, payloadID: fields["Incident Identifier"] ?? header["incident_id"])
+        let (process, pid) = processAndPID(fields["Process"])
+        let (version, build) = versionAndBuild(fields["Version"])
+        parsed.app = CrashReport.App(
+            bundleID: fields["Identifier"] ?? header["bundleID"], version: version ?? header["app_version"],
+            build: build ?? header["build_version"])
+        parsed.os = os(fields["OS Version"] ?? header["os_version"])
+        parsed.device = fields["Hardware Model"]
+        parsed.time = Timestamp.normalized(fields["Date/Time"] ?? header["timestamp"])
+        parsed.pid = pid
+        parsed.launchTime = fields["Launch Time"].flatMap(Timestamp.milliseconds(parsing:))
+        parsed.exception = exception(exceptionType, codes: fields["Exception Codes"], subtype: fields["Exception Subtype"], reason: fields["Termination Reason"])
+
+        let images = binaryImages(lines)
+        let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
+        parsed.frames = crashed.map { frame in
+            let image = images[frame.image]
+            var offset: Int64?
+            if let base = frame.loadAddress ?? image?.base, frame.address >= base { offset = Int64(clamping: frame.address - base) }
+            return StackFrame(
+                image: frame.image, symbol: frame.symbol, offset: offset,
+                inApp: frame.image == process || !SystemImages.isSystem(name: frame.image, path: image?.path))
+        }
+        return parsed
+    }
+
+    /// `PirateBay [4242]` as the name and the pid.
+    static func processAndPID(_ text: String?) -> (String?, Int64?) {
+        guard let text else { return (nil, nil) }
+        guard let open = text.lastIndex(of: "["), let close = text.lastIndex(of: "]"), open < close else { return (text, nil) }
+        let name = text[..<open].trimmingCharacters(in: .whitespaces)
+        return (name.isEmpty ? nil : name, Int64(text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// `3.1.0 (412)` as the version and the build.
+    static func versionAndBuild(_ text: String?) -> (String?, String?) {
+        guard let text, !text.isEmpty else { return (nil, nil) }
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return (text, nil) }
+        let version = text[..<open].trimmingCharacters(in: .whitespaces)
+        return (version.isEmpty ? nil : version, String(text[text.index(after: open)..<close]))
+    }
+
+    /// `iPhone OS 17.1 (21B80)` as a name and a version.
+    static func os(_ text: String?) -> CrashReport.OS {
+        guard let text else { return CrashReport.OS() }
+        let withoutBuild = text.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? text
+        var words = withoutBuild.split(separator: " ").map(String.init)
+        guard let last = words.last, last.first?.isNumber == true else { return CrashReport.OS(name: withoutBuild, version: nil) }
+        words.removeLast()
+        return CrashReport.OS(name: words.joined(separator: " "), version: last)
+    }
+
+    /// `EXC_BAD_ACCESS (SIGSEGV)`, or PLCrashReporter's bare `SIGSEGV`.
+    static func exception(_ type: String, codes: String?, subtype: String?, reason: String?) -> ExceptionInfo {
+        var name = type
+        var signal: String?
+        if let open = type.firstIndex(of: "("), let close = type.lastIndex(of: ")"), open < close {
+            name = type[..<open].trimmingCharacters(in: .whitespaces)
+            signal = String(type[type.index(after: open)..<close]).trimmingCharacters(in: .whitespaces)
+        }
+        if name.hasPrefix("SIG"), signal == nil { signal = name }
+        return ExceptionInfo(type: name.isEmpty ? nil : name, code: codes ?? subtype, signal: signal, reason: reason ?? subtype)
+    }
+
+    struct Frame {
+        var image: String
+        var address: UInt64
+        var symbol: String?
+        /// The image's load address, when the line gives it instead of a symbol.
+        var loadAddress: UInt64?
+    }
+
+    /// The frames under the crashed thread's heading (`Thread N Crashed:`), top first.
+    static func crashedThreadFrames(_ lines: [Substring], triggered: String?) -> [Frame] {
+        let wanted = triggered.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        var start: Int?
+        for (index, line) in lines.enumerated() where line.hasPrefix("Thread ") && line.hasSuffix("Crashed:") {
+            start = index + 1
+            break
+        }
+        if start == nil, let wanted {
+            start = lines.firstIndex { $0.hasPrefix("Thread \(wanted):") }.map { $0 + 1 }
+        }
+        guard let start else { return [] }
+        var frames: [Frame] = []
+        for line in lines[start...] {
+            guard let frame = frame(line) else { break }
+            frames.append(frame)
+        }
+        return frames
+    }
+
+    /// One frame line, or nil for a line that is not one.
+    static func frame(_ line: Substring) -> Frame? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 4, Int(words[0]) != nil, let addressIndex = words.firstIndex(where: { $0.hasPrefix("0x") }), addressIndex >= 2,
+            let address = UInt64(words[addressIndex].dropFirst(2), radix: 16)
+        else { return nil }
+        let image = words[1..<addressIndex].joined(separator: " ")
+        let rest = words[(addressIndex + 1)...]
+        guard let head = rest.first else { return nil }
+        // Unsymbolicated: `0x100f00000 + 122024`.
+        if head.hasPrefix("0x"), let load = UInt64(head.dropFirst(2), radix: 16) {
+            return Frame(image: image, address: address, symbol: nil, loadAddress: load)
+        }
+        // Symbolicated: `symbol + 32`, and sometimes `(File.swift:12)` after it.
+        var symbolWords = Array(rest)
+        if let plus = symbolWords.lastIndex(of: "+") { symbolWords.removeSubrange(plus...) }
+        let symbol = symbolWords.joined(separator: " ")
+        return Frame(image: image, address: address, symbol: symbol.isEmpty ? nil : symbol, loadAddress: nil)
+    }
+
+    /// `Binary Images:` lines (`0x100f00000 - 0x10103ffff PirateBay arm64 <uuid> /path`), by image name.
+    static func binaryImages(_ lines: [Substring]) -> [String: (base: UInt64, path: String?)] {
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Binary Images:") }) else { return [:] }
+        var images: [String: (base: UInt64, path: String?)] = [:]
+        for line in lines[(start + 1)...] {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 4, words[0].hasPrefix("0x"), let base = UInt64(words[0].dropFirst(2), radix: 16), words[1] == "-" else { continue }
+            let name = words[3].hasPrefix("+") ? String(words[3].dropFirst()) : String(words[3])
+            let path = words.first { $0.hasPrefix("/") }.map(String.init)
+            if images[name] == nil { images[name] = (base, path) }
+        }
+        return images
+    }
+}
