@@ -96,12 +96,8 @@ struct ListCommand: AsyncParsableCommand {
                 case .text: print(groups.isEmpty && filter != .all ? Self.noMatch : Self.text(ofGroups: groups))
                 }
             }
-        } catch let error as StoreError where error.code == .ambiguous {
-            printError("Error: \(error.message). The candidates:")
-            for candidate in error.candidates { printError("  \(candidate)") }
-            throw ExitCode.failure
         } catch {
-            printError("Error: \(error)")
+            printFailure(error)
             throw ExitCode.failure
         }
     }

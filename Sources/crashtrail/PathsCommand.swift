@@ -83,12 +83,8 @@ struct PathsCommand: AsyncParsableCommand {
             case .json: print(CanonicalJSON.string(of: table.jsonValue))
             case .text: print(table.text(title: selected.map { "group \($0.id)" } ?? "all reports"), terminator: "")
             }
-        } catch let error as StoreError where error.code == .ambiguous {
-            printError("Error: \(error.message). The candidates:")
-            for candidate in error.candidates { printError("  \(candidate)") }
-            throw ExitCode.failure
         } catch {
-            printError("Error: \(error)")
+            printFailure(error)
             throw ExitCode.failure
         }
     }

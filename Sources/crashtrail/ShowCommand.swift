@@ -52,12 +52,8 @@ struct ShowCommand: AsyncParsableCommand {
             case .json: print(CanonicalJSON.string(of: report.jsonValue))
             case .text: print(Self.text(of: report, trail: try record.decodedTrail(), lastSteps: lastSteps))
             }
-        } catch let error as StoreError where error.code == .ambiguous {
-            printError("Error: \(error.message). The candidates:")
-            for candidate in error.candidates { printError("  \(candidate)") }
-            throw ExitCode.failure
         } catch {
-            printError("Error: \(error)")
+            printFailure(error)
             throw ExitCode.failure
         }
     }

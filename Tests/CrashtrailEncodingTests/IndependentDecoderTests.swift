@@ -99,14 +99,7 @@ struct IndependentDecoderTests {
         for _ in 0..<4_000 {
             let sample = samples[Int.random(in: 0..<samples.count, using: &random)]
             var body = sample.body
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0:
-                let bit = Int.random(in: 0..<(body.count * 8), using: &random)
-                body[bit / 8] ^= UInt8(1 << (bit % 8))
-            case 1: body[Int.random(in: 0..<body.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-            case 2: body.removeSubrange(Int.random(in: 0..<body.count, using: &random)...)
-            default: body.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0...body.count, using: &random))
-            }
+            BodyMutation.mutate(&body, using: &random)
             // When both decoders read it
             var production = TrailBodyDecoder(body: body, dictionary: sample.dictionary)
             let produced = try? production.decode().trail

@@ -52,7 +52,7 @@ enum AppleTextParser {
         parsed.app = CrashReport.App(
             bundleID: fields["Identifier"] ?? header["bundleID"], version: version ?? header["app_version"],
             build: build ?? header["build_version"])
-        parsed.os = os(fields["OS Version"] ?? header["os_version"])
+        parsed.os = CrashReport.OS.parsing(fields["OS Version"] ?? header["os_version"])
         parsed.device = fields["Hardware Model"]
         parsed.time = Timestamp.normalized(fields["Date/Time"] ?? header["timestamp"])
         parsed.pid = pid
@@ -86,16 +86,6 @@ enum AppleTextParser {
         guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return (text, nil) }
         let version = text[..<open].trimmingCharacters(in: .whitespaces)
         return (version.isEmpty ? nil : version, String(text[text.index(after: open)..<close]))
-    }
-
-    /// `iPhone OS 17.1 (21B80)` as a name and a version.
-    static func os(_ text: String?) -> CrashReport.OS {
-        guard let text else { return CrashReport.OS() }
-        let withoutBuild = text.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? text
-        var words = withoutBuild.split(separator: " ").map(String.init)
-        guard let last = words.last, last.first?.isNumber == true else { return CrashReport.OS(name: withoutBuild, version: nil) }
-        words.removeLast()
-        return CrashReport.OS(name: words.joined(separator: " "), version: last)
     }
 
     /// `EXC_BAD_ACCESS (SIGSEGV)`, or PLCrashReporter's bare `SIGSEGV`.

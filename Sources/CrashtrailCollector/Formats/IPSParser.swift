@@ -126,12 +126,7 @@ enum IPSParser {
             version: nonEmpty(header.app_version) ?? bundle?.CFBundleShortVersionString,
             build: nonEmpty(header.build_version) ?? bundle?.CFBundleVersion)
         if let train = body.osVersion?.value?.train ?? header.os_version.map(stripBuild) {
-            let parts = train.split(separator: " ")
-            if let version = parts.last, parts.count > 1, version.first?.isNumber == true {
-                parsed.os = CrashReport.OS(name: parts.dropLast().joined(separator: " "), version: String(version))
-            } else {
-                parsed.os = CrashReport.OS(name: train, version: nil)
-            }
+            parsed.os = CrashReport.OS.parsing(train)
         }
         parsed.device = body.modelCode
         parsed.time = Timestamp.normalized(body.captureTime) ?? Timestamp.normalized(header.timestamp)

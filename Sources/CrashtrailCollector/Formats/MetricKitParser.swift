@@ -68,7 +68,7 @@ enum MetricKitParser {
         parsed.diagnosticIndex = index
         let meta = diagnostic?.diagnosticMetaData?.value
         parsed.app = CrashReport.App(bundleID: meta?.bundleIdentifier, version: meta?.appVersion, build: meta?.appBuildVersion)
-        parsed.os = os(meta?.osVersion)
+        parsed.os = CrashReport.OS.parsing(meta?.osVersion)
         parsed.device = meta?.deviceType
         parsed.time = Timestamp.normalized(diagnostic?.timeStamp ?? payloadTime)
         parsed.pid = meta?.pid?.int
@@ -92,16 +92,6 @@ enum MetricKitParser {
             depth += 1
         }
         return parsed
-    }
-
-    /// `iPhone OS 14.0.1 (18A393)` as a name and a version.
-    private static func os(_ text: String?) -> CrashReport.OS {
-        guard let text else { return CrashReport.OS() }
-        let withoutBuild = text.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? text
-        var words = withoutBuild.split(separator: " ").map(String.init)
-        guard let last = words.last, last.first?.isNumber == true else { return CrashReport.OS(name: withoutBuild, version: nil) }
-        words.removeLast()
-        return CrashReport.OS(name: words.joined(separator: " "), version: last)
     }
 
     /// Mach exception types by number (`<mach/exception_types.h>`).
