@@ -135,6 +135,10 @@ struct FixtureTests {
         }
         // The crashing frame is the attributed stack's root, named by image and offset into it
         #expect(second.frames.first == StackFrame(image: "MetricKitTest", symbol: nil, offset: 4_304_003_120 - 4_303_978_496, inApp: true))
+        // Reprocessing derives each report from the shared payload as itself
+        let reprocessed = try store.reprocess(with: try TestFiles.codec())
+        #expect(reprocessed.changed == 0 && reprocessed.unreadable.isEmpty)
+        #expect(try store.record(id: "\(digest).1")?.report == second)
         // Again: both are duplicates
         let again = try TestFiles.ingest([try #require(TestFiles.fixtures).appendingPathComponent("metrickit").path], store: store, folder: folder)
         #expect(again.stored == 0 && again.duplicates >= 1)

@@ -57,9 +57,9 @@ extension ReportStore {
                 stored.format == ReportFormat.crashlytics.rawValue
                     ? processor.processLine(buffer, source: stored.source) : processor.process(buffer, source: stored.source).outcomes
             }
-            // The payload yields the same report again (the same bytes, so the same digest), now with its trail.
+            // The payload yields the same report again, now with its trail.
             let again = outcomes.lazy.compactMap { outcome -> ReportRecord? in
-                if case .record(let record) = outcome, record.sha256 == stored.sha256 { return record }
+                if case .record(let record) = outcome, record.derives(stored) { return record }
                 return nil
             }.first
             guard let again, again.trailSource == TrailInfo.Source.embedded.rawValue, let trail = again.trail else { continue }

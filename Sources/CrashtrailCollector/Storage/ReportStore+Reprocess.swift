@@ -15,6 +15,14 @@ public struct ReprocessSummary: Hashable, Sendable {
     public init() {}
 }
 
+extension ReportRecord {
+    /// Whether this record, made again from a stored report's payload, is that report: the same payload digest and the
+    /// same ID (a MetricKit payload gives several reports with one digest), or the ID it was renamed from (`ID~…`).
+    func derives(_ stored: ReportRecord) -> Bool {
+        sha256 == stored.sha256 && (id == stored.id || stored.id.hasPrefix(id + "~"))
+    }
+}
+
 /// `crashtrail reprocess`: every stored report derived again from its stored payload, as this version derives it.
 extension ReportStore {
     /// The derived columns a reprocess may change: everything but the ID, the payload, its digest and size, and where
@@ -99,7 +107,7 @@ extension ReportStore {
         var refusal: String?
         for outcome in outcomes {
             switch outcome {
-            case .record(let record) where record.sha256 == stored.sha256: return .record(record)
+            case .record(let record) where record.derives(stored): return .record(record)
             case .rejected(let error, _, _): refusal = refusal ?? "\(error)"
             default: continue
             }
