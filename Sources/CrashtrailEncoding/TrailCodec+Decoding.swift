@@ -135,3 +135,25 @@ extension TrailCodec {
             jsonSize: json.count)
     }
 }
+
+extension TrailCodec {
+    /// The dictionary ID an encoded trail's header names (the manifest it was encoded with), read from the header
+    /// alone, without the manifest: binary, `ct1:` text or split keys. Nil for trail JSON, a trail encoded without a
+    /// manifest, or bytes that are no encoded trail.
+    public static func recordedDictionaryID(_ bytes: [UInt8]) -> String? {
+        var binary = bytes
+        let first = bytes.first { !isWhitespace($0) }
+        if first == UInt8(ascii: "c") {
+            guard let text = String(validating: bytes, as: UTF8.self), let decoded = try? TextForm.decode(text) else { return nil }
+            binary = decoded
+        } else if first == UInt8(ascii: "{") {
+            guard let object = (try? JSONParser.parse(bytes))?.objectValue else { return nil }
+            var keys: [String: String] = [:]
+            for (key, entry) in object where key.hasPrefix(SplitKeys.keyPrefix) { keys[key] = entry.stringValue }
+            guard !keys.isEmpty, let joined = try? SplitKeys.join(keys) else { return nil }
+            binary = joined
+        }
+        guard binary.first == TrailHeader.magic[0], let (header, _) = try? TrailHeader.read(binary) else { return nil }
+        return header.dictionaryID.map(ManifestDictionary.hex)
+    }
+}

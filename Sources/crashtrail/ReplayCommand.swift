@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashtrailCore
+import CrashtrailEncoding
 import CrashtrailReplay
 import Foundation
 
@@ -62,6 +63,14 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         for warning in selection.warnings { printError(warning) }
+        let chosen = ManifestDictionary(manifest: selection.manifest).idString
+        if let recorded = source.recordedDictionaryID, recorded != chosen {
+            let known = manifests.first { ManifestDictionary(manifest: $0).idString == recorded }
+            printError(
+                "warning: the trail was recorded with another version of the manifest (dictionary ID \(recorded)) than "
+                    + "\(selection.manifest.source) (\(chosen)); routes may differ, so the replay and its links may not match the app"
+                    + (known.map { "; \($0.source) is that version" } ?? ""))
+        }
         let replay = Replayer(manifest: selection.manifest).replay(source.trail, report: source.name)
         let options = RenderOptions(colour: format == .text && Self.wantsColour(), pause: pause)
         print(ReplayRenderer.render(replay, as: format, options: options), terminator: "")

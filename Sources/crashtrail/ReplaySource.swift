@@ -9,6 +9,9 @@ struct ReplaySource {
     /// How the output names the report: the stored ID, or the file given.
     let name: String
     let trail: Trail
+    /// The dictionary ID of the manifest the trail was encoded with, when it rode encoded (binary, `ct1:` text or
+    /// split keys) and named one; nil for trail JSON or a trail encoded without a manifest.
+    var recordedDictionaryID: String? = nil
 
     /// Why REPORT gave no trail: a code, and a message that says what to do.
     struct Failure: Error, CustomStringConvertible {
@@ -71,7 +74,10 @@ struct ReplaySource {
             )
         }
         do {
-            return ReplaySource(name: record.id, trail: try Trail(json: Array(json.utf8)))
+            let payload = try? record.rawPayload()
+            return ReplaySource(
+                name: record.id, trail: try Trail(json: Array(json.utf8)),
+                recordedDictionaryID: payload.flatMap { recordedDictionary(ofPayload: $0, format: ReportFormat(rawValue: record.format)) })
         } catch {
             throw Failure(.invalidTrail, "report \(record.id): its stored trail is not valid: \(error)")
         }
@@ -81,7 +87,8 @@ struct ReplaySource {
     private static func fromFile(_ bytes: [UInt8], path: String, codec: TrailCodec) throws -> ReplaySource {
         let trailError: TrailCodecError
         do {
-            return ReplaySource(name: path, trail: try codec.decode(bytes))
+            let trail = try codec.decode(bytes)
+            return ReplaySource(name: path, trail: trail, recordedDictionaryID: TrailCodec.recordedDictionaryID(bytes))
         } catch {
             // A trail file's own problem is the answer; otherwise it may be a crash payload.
             if looksLikeTrail(bytes) { throw Failure(.invalidTrail, "\(path): not a valid trail: \(error)") }
@@ -120,7 +127,9 @@ struct ReplaySource {
             throw Failure(.noTrail, "the crash payload \(path) carries no usable trail (trail \(record.trailSource)\(why))\(hint)")
         }
         do {
-            return ReplaySource(name: path, trail: try Trail(json: Array(json.utf8)))
+            return ReplaySource(
+                name: path, trail: try Trail(json: Array(json.utf8)),
+                recordedDictionaryID: recordedDictionary(ofPayload: bytes, format: ReportFormat(rawValue: record.format)))
         } catch {
             throw Failure(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
         }
@@ -133,5 +142,22 @@ struct ReplaySource {
         if significant.starts(with: Array("ct1:".utf8)) { return true }
         guard let value = try? JSONParser.parse(bytes), let object = value.objectValue else { return false }
         return object["steps"] != nil && object["version"] != nil && object["crashtrail"] == nil
+    }
+
+    /// The dictionary ID the trail a crash payload carries names, read again from the payload.
+    static func recordedDictionary(ofPayload bytes: [UInt8], format: ReportFormat?) -> String? {
+        bytes.withUnsafeBufferPointer { buffer -> String? in
+            guard let format = format ?? (try? FormatDetector.detect(buffer)).flatMap({ if case .single(let format) = $0 { format } else { nil } }),
+                let carrier = (try? PayloadParser.parse(buffer, as: format))?.lazy.compactMap(\.trail).first
+            else { return nil }
+            switch carrier {
+            case .text(let text): return TrailCodec.recordedDictionaryID(Array(text.utf8))
+            case .bytes(let bytes): return TrailCodec.recordedDictionaryID(bytes)
+            case .keys(let keys):
+                let object = JSONValue.object(keys.mapValues(JSONValue.string))
+                return TrailCodec.recordedDictionaryID(CanonicalJSON.bytes(of: object))
+            case .object: return nil
+            }
+        }
     }
 }

@@ -63,4 +63,27 @@ struct StoredManifestTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("Error: "), "\(refused.stderr)")
     }
+
+    @Test("replay warns when the manifest is another version than the one the trail was recorded with, naming both")
+    func warnsAboutAnotherManifestVersion() throws {
+        // Given the samples stored with their manifest, and another version of it (one more destination)
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ingest = try runner.run(["ingest", Self.samples.appendingPathComponent("reports").path, "--manifest", Self.manifest, "--quiet"], directory: folder.url)
+        try #require(ingest.status == 0, "\(ingest.stderr)")
+        let original = try String(contentsOfFile: Self.manifest, encoding: .utf8)
+        let other = try folder.write(original + "  settingsNew: { url: \"piratebay://settings/new\" }\n", to: "other.yml")
+        // When a report whose trail rode as ct1: text (dictionary 1ea41409) is replayed with each
+        let withOther = try runner.run(["replay", "3304D23D", "--manifest", other.path, "--format", "urls"], directory: folder.url)
+        let withStored = try runner.run(["replay", "3304D23D", "--format", "urls"], directory: folder.url)
+        // Then only the other version draws a warning, which names both dictionary IDs; the replay still runs
+        #expect(withOther.status == 0, "\(withOther.stderr)")
+        #expect(withOther.stderr.contains("recorded with another version of the manifest (dictionary ID 1ea41409)"), "\(withOther.stderr)")
+        #expect(withOther.stderr.contains(other.path))
+        #expect(withStored.status == 0 && withStored.stderr.isEmpty, "\(withStored.stderr)")
+        // A trail that rode as a JSON object names no manifest, so there is nothing to compare
+        let objectTrail = try runner.run(["replay", "2DCB", "--manifest", other.path, "--format", "urls"], directory: folder.url)
+        #expect(objectTrail.status == 0 && !objectTrail.stderr.contains("another version"), "\(objectTrail.stderr)")
+    }
 }
