@@ -81,6 +81,7 @@ let package = Package(
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailEncoding",
+                "CrashtrailRecording",
                 "CrashtrailReplay",
                 "CrashtrailCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

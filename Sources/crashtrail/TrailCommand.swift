@@ -15,6 +15,6 @@ struct TrailCommand: AsyncParsableCommand {
               crashtrail trail decode trail.ct1 \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
             """,
-        subcommands: [TrailEncodeCommand.self, TrailDecodeCommand.self, TrailInspectCommand.self]
+        subcommands: [TrailEncodeCommand.self, TrailDecodeCommand.self, TrailInspectCommand.self, TrailFromStatesCommand.self]
     )
 }

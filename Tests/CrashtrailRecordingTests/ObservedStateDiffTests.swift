@@ -1,0 +1,91 @@
+import CrashtrailCore
+import CrashtrailRecording
+import CrashtrailTestSupport
+import Testing
+
+/// SPEC section 11: observed states become the fewest steps that reach them, and the trail's replay passes through
+/// every observed state.
+@Suite("Observed states")
+struct ObservedStateDiffTests {
+
+    @Test("Property: replaying the steps passes through every observed state, at or before its time (300 sequences)")
+    func replayPassesThroughEveryState() throws {
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        var observed = 0
+        for seed in 0..<300 {
+            // Given states an app went through (the engine's states after random steps: known screens, no pending
+            // destination, a tab bar; a gate's reset is not an observable change)
+            var generator = RandomStepGenerator(manifest: manifest, seed: UInt64(seed) &* 0x51)
+            var engine = NavigationEngine(manifest: manifest)
+            var states: [NavigationState] = [engine.state]
+            for step in generator.steps(count: 1 + seed % 30) {
+                engine.apply(step)
+                let screens = Array(engine.state.stacks.joined()) + Array(engine.state.modals.joined())
+                let known = screens.allSatisfy { manifest.spec(named: $0.name) != nil }
+                if known, engine.state.pending == nil, engine.state.tab != nil, engine.state != states.last { states.append(engine.state) }
+            }
+            // When each is observed 10 s after the one before
+            var diff = try ObservedStateDiff(manifest: manifest, first: states[0])
+            var replay = NavigationEngine(manifest: manifest, state: states[0])
+            for (index, state) in states.enumerated().dropFirst() {
+                let t = Int64(index) * 10_000
+                let steps = try diff.steps(to: state, at: t, after: t - 10_000)
+                // Then replaying the steps reaches it, all within the interval, with no anomaly
+                for step in steps {
+                    #expect(step.t > t - 10_000 && step.t <= t, "seed \(seed)")
+                    #expect(replay.apply(step).isEmpty, "seed \(seed): \(step)")
+                }
+                #expect(replay.state == state, "seed \(seed), observation \(index)")
+                observed += 1
+            }
+        }
+        #expect(observed > 1_000)
+    }
+
+    @Test("The fewest steps: popToRoot instead of pops, select, present then push, conditions before and after")
+    func fewestSteps() throws {
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        let d = { (name: String, id: String?) in Destination(name, id.map { ["id": JSONValue.string($0)] } ?? [:]) }
+        var start = manifest.launchState
+        start.stacks[0] += [d("item", "L-1"), d("item", "L-2"), d("item", "L-3")]
+        var diff = try ObservedStateDiff(manifest: manifest, first: start)
+        // Back to the root of tab 0
+        var target = start
+        target.stacks[0] = [d("home", nil)]
+        #expect(try diff.steps(to: target, at: 1_000, after: 0).map(\.op) == [.popToRoot])
+        // To tab 1 with an item, signed in, and a compose sheet over it
+        var next = target
+        next.tab = 1
+        next.stacks[1] += [d("item", "L-9")]
+        next.conditions = ["signedIn"]
+        next.modals = [[d("compose", "P-1")]]
+        let ops = try diff.steps(to: next, at: 20_000, after: 1_000).map(\.op)
+        #expect(ops == [.satisfy("signedIn"), .select(tab: 1), .push(d("item", "L-9")), .present(d("compose", "P-1"))])
+        // One pop, not popToRoot, when one screen goes
+        var back = next
+        back.modals = []
+        back.stacks[1] = [d("marketplace", nil)]
+        back.conditions = []
+        #expect(try diff.steps(to: back, at: 40_000, after: 20_000).map(\.op) == [.dismiss, .pop, .revoke("signedIn")])
+    }
+
+    @Test("Changes too close for the modal transition, states the manifest cannot have, and unreachable ones are refused")
+    func refusals() throws {
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        var diff = try ObservedStateDiff(manifest: manifest, first: manifest.launchState)
+        var two = manifest.launchState
+        two.modals = [[Destination("login")], [Destination("compose", ["id": "P"])]]
+        two.conditions = ["signedIn"]
+        let close = #expect(throws: ObservedStateError.self) { try diff.steps(to: two, at: 300, after: 0) }
+        #expect(close?.code == .tooClose, "\(String(describing: close))")
+        #expect(try diff.steps(to: two, at: 2_000, after: 300).count == 3)
+        var unknown = manifest.launchState
+        unknown.stacks[0].append(Destination("nowhere"))
+        #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: unknown, at: 9_000, after: 2_000) })?.code == .invalidState)
+        let noTabs = NavigationState(tab: nil, stacks: [[Destination("welcome")]])
+        #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: noTabs, at: 9_000, after: 2_000) })?.code == .unreachable)
+        var twoTabs = manifest.launchState
+        twoTabs.stacks.removeLast()
+        #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: twoTabs, at: 9_000, after: 2_000) })?.code == .invalidState)
+    }
+}
