@@ -97,6 +97,23 @@ public final class TrailRecorder {
         append(step)
     }
 
+    /// Records the fewest steps that take the app from the state it last showed to `state`, the state it shows now
+    /// (SPEC section 11), for apps that keep their own navigation and report what they show.
+    ///
+    /// ```swift
+    /// try recorder.record(observedState: NavigationState(tab: 1, stacks: stacks), at: clock.milliseconds)
+    /// ```
+    /// - Parameters:
+    ///   - state: the state the app settled in (a cancelled interactive transition is not an observation).
+    ///   - t: milliseconds since the session started, after the last recorded step.
+    /// - Throws: `ObservedStateError` when the state breaks the manifest, cannot be reached with the observable steps,
+    ///   or comes too soon after a modal transition; nothing is recorded then.
+    public func record(observedState state: NavigationState, at t: Int64) throws(ObservedStateError) {
+        let previous = lastTime ?? -1
+        var diff = ObservedStateDiff(engine: liveEngine, lastTime: lastTime)
+        for step in try diff.steps(to: state, at: t, after: previous) { append(step) }
+    }
+
     /// Stops recording; the trail so far stays available.
     public func stop() {
         observation?.cancel()

@@ -88,4 +88,26 @@ struct ObservedStateDiffTests {
         twoTabs.stacks.removeLast()
         #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: twoTabs, at: 9_000, after: 2_000) })?.code == .invalidState)
     }
+
+    @MainActor
+    @Test("The recorder records observed states as the differ's steps; a refused observation records nothing")
+    func recorderEntryPoint() throws {
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        let recorder = TrailRecorder(
+            manifest: manifest, app: .init(bundleID: manifest.app, version: "1", build: "1"),
+            session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1))
+        var diff = try ObservedStateDiff(manifest: manifest, first: manifest.launchState)
+        var shown = manifest.launchState
+        shown.tab = 2
+        shown.conditions = ["signedIn"]
+        shown.stacks[2].append(Destination("item", ["id": "L-7"]))
+        try recorder.record(observedState: shown, at: 5_000)
+        #expect(recorder.trail().steps == (try diff.steps(to: shown, at: 5_000, after: -1)))
+        #expect(recorder.trail(stampingFinal: true).final == shown)
+        var broken = shown
+        broken.stacks[0].append(Destination("nowhere"))
+        #expect(throws: ObservedStateError.self) { try recorder.record(observedState: broken, at: 9_000) }
+        #expect(recorder.recordedStepCount == 3)
+        #expect(recorder.currentState == shown)
+    }
 }

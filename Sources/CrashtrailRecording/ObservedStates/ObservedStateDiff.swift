@@ -52,6 +52,13 @@ public struct ObservedStateDiff {
         self.engine = NavigationEngine(manifest: manifest, state: state)
     }
 
+    /// Starts at `engine`'s state, with the modal transition it has running, if any.
+    init(engine: NavigationEngine, lastTime: Int64?) {
+        self.manifest = engine.manifest
+        self.engine = engine
+        self.lastTime = lastTime
+    }
+
     /// The steps from the last observed state to `state`, observed at `t` milliseconds.
     /// - Parameters:
     ///   - state: the state the app now shows.
