@@ -1,6 +1,6 @@
 import CrashtrailCore
 
-/// Records the steps a ``Navigator`` carries out into a bounded ``Trail``.
+/// Records the steps a `Navigator` carries out into a bounded `Trail`.
 ///
 /// It keeps at most ``Limits/maximumSteps`` steps and at most ``Limits/maximumBytes`` bytes of step JSON,
 /// letting the oldest go. What it lets go is folded into `base` (the state before the first kept step) and
@@ -63,10 +63,13 @@ public final class TrailRecorder {
 
     /// Starts recording steps that the app hands over itself (``record(_:)``), from `state` or the launch state.
     ///
-    /// For apps that navigate without a ``Navigator``, and for tools that record a trail step by step.
+    /// For apps that navigate without a `Navigator`, and for tools that record a trail step by step.
     /// - Parameters:
     ///   - manifest: the app's manifest; its rules give the state after each step.
     ///   - state: the state before the first step; nil for the manifest's launch state.
+    ///   - app: the app the trail names (bundle ID, version, build).
+    ///   - session: the session the trail names; its `id`, `started` and `pid` join the trail to a crash report.
+    ///   - limits: the bounds in steps and bytes; what goes past them is folded into `base` and counted in `dropped`.
     public init(
         manifest: Manifest, state: NavigationState? = nil, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits()
     ) {
@@ -83,7 +86,7 @@ public final class TrailRecorder {
     /// Records one step the app carried out, applying it by the manifest's rules.
     ///
     /// Use it when the recorder was made with ``init(manifest:state:app:session:limits:)``; a recorder that observes a
-    /// ``Navigator`` records its steps by itself.
+    /// `Navigator` records its steps by itself.
     /// - Parameter step: the step; its `t` must not be lower than the previous step's.
     /// - Throws: `TrailError` (`non-monotonic-time`) when `t` is negative or lower than the previous step's; nothing is
     ///   recorded then.

@@ -40,7 +40,7 @@ extension Snapshotting where Value == Trail, Format == String {
 }
 
 extension Snapshotting where Value == Replay, Format == String {
-    /// A snapshot strategy that pins an already computed ``Replay`` rendered as `format`.
+    /// A snapshot strategy that pins an already computed `Replay` rendered as `format`.
     /// - Parameters:
     ///   - format: the output to pin.
     ///   - options: rendering options.

@@ -1,5 +1,5 @@
 /// The app-facing Navigator: push, pop, present, dismiss, tabs, gates and intermediate flows, with the rules of
-/// SPEC section 4 and any number of observers (a ``TrailRecorder``, analytics, a test) side by side.
+/// SPEC section 4 and any number of observers (a `TrailRecorder` from `CrashtrailRecording`, analytics, a test) side by side.
 ///
 /// It drives the same ``NavigationEngine`` the replayer uses, so a recorded trail replays to the same state.
 /// Anomalies are returned and reported to observers, never thrown.

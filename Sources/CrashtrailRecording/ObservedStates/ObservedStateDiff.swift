@@ -63,7 +63,7 @@ public struct ObservedStateDiff {
     /// - Parameters:
     ///   - state: the state the app now shows.
     ///   - t: when, in milliseconds since the session started; after the previous observation.
-    ///   - after: the previous observation's time (the steps come after it).
+    ///   - previous: the previous observation's time (the steps come after it).
     /// - Throws: `ObservedStateError` saying why the change cannot be recorded.
     public mutating func steps(to state: NavigationState, at t: Int64, after previous: Int64) throws(ObservedStateError) -> [Step] {
         try Self.check(state, manifest: manifest)
