@@ -80,6 +80,17 @@ public struct TrailCodec: Sendable {
         TextForm.encode(try encodeBinary(trail))
     }
 
+    /// The `ct1:` text of an already encoded binary form.
+    public static func text(ofBinary binary: [UInt8]) -> String {
+        TextForm.encode(binary)
+    }
+
+    /// The split keys of an already encoded binary form, each value at most `limit` characters.
+    /// - Throws: `TrailCodecError` (`keyLimitTooSmall`).
+    public static func keys(ofBinary binary: [UInt8], limit: Int = 1024) throws(TrailCodecError) -> [String: String] {
+        try SplitKeys.split(binary, limit: limit)
+    }
+
     /// The split keys of `trail`, `crashtrail.0` … `crashtrail.N`, each value at most `limit` characters.
     /// - Throws: `TrailCodecError` (`invalidTrail`, `keyLimitTooSmall`).
     public func encodeKeys(_ trail: Trail, limit: Int = 1024) throws(TrailCodecError) -> [String: String] {

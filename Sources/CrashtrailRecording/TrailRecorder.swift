@@ -1,4 +1,6 @@
-import CrashtrailCore
+public import CrashtrailCore
+public import CrashtrailEncoding
+public import Foundation
 
 /// Records the steps a `Navigator` carries out into a bounded `Trail`.
 ///
@@ -32,18 +34,8 @@ public final class TrailRecorder {
     public let app: Trail.AppInfo
     public let session: Trail.Session
     public let limits: Limits
-    /// The engine at the state before the first kept step, with the transition the let-go steps left running.
-    private var baseEngine: NavigationEngine
-    private let startedAtBase: Bool
-    private var steps: [Step] = []
-    private var stepSizes: [Int] = []
-    /// Index in `steps` of the first kept step (the array is compacted now and then).
-    private var head = 0
-    private var byteCount = 0
-    private var dropped: Int64 = 0
-    /// The engine at the state after the last recorded step.
-    private var liveEngine: NavigationEngine
-    private var lastTime: Int64?
+    /// The steps kept, their `base` and `dropped`, by the rule above.
+    private var kept: BoundedTrail
     private var observation: NavigationObservation?
 
     /// Starts recording `navigator` from its current state.
@@ -53,9 +45,10 @@ public final class TrailRecorder {
         self.app = app
         self.session = session
         self.limits = limits
-        self.baseEngine = navigator.engine
-        self.liveEngine = navigator.engine
-        self.startedAtBase = navigator.state == navigator.manifest.launchState && navigator.engine.transition == nil
+        self.kept = BoundedTrail(
+            engine: navigator.engine,
+            startedAtBase: navigator.state == navigator.manifest.launchState && navigator.engine.transition == nil,
+            limits: limits)
         self.observation = navigator.addObserver { [weak self] event in
             self?.append(event.step)
         }
@@ -77,9 +70,7 @@ public final class TrailRecorder {
         self.session = session
         self.limits = limits
         let engine = NavigationEngine(manifest: manifest, state: state)
-        self.baseEngine = engine
-        self.liveEngine = engine
-        self.startedAtBase = engine.state == manifest.launchState
+        self.kept = BoundedTrail(engine: engine, startedAtBase: engine.state == manifest.launchState, limits: limits)
         self.observation = nil
     }
 
@@ -91,7 +82,7 @@ public final class TrailRecorder {
     /// - Throws: `TrailError` (`non-monotonic-time`) when `t` is negative or lower than the previous step's; nothing is
     ///   recorded then.
     public func record(_ step: Step) throws(TrailError) {
-        let previous = lastTime ?? 0
+        let previous = kept.lastTime ?? 0
         guard step.t >= previous else {
             throw TrailError(
                 .nonMonotonicTime, at: "steps[\(recordedStepCount)].t",
@@ -112,8 +103,8 @@ public final class TrailRecorder {
     /// - Throws: `ObservedStateError` when the state breaks the manifest, cannot be reached with the observable steps,
     ///   or comes too soon after a modal transition; nothing is recorded then.
     public func record(observedState state: NavigationState, at t: Int64) throws(ObservedStateError) {
-        let previous = lastTime ?? -1
-        var diff = ObservedStateDiff(engine: liveEngine, lastTime: lastTime)
+        let previous = kept.lastTime ?? -1
+        var diff = ObservedStateDiff(engine: kept.liveEngine, lastTime: kept.lastTime)
         for step in try diff.steps(to: state, at: t, after: previous) { append(step) }
     }
 
@@ -124,44 +115,96 @@ public final class TrailRecorder {
     }
 
     /// The number of steps kept.
-    public var keptStepCount: Int { steps.count - head }
+    public var keptStepCount: Int { kept.keptStepCount }
 
     /// The number of steps recorded, kept or let go.
-    public var recordedStepCount: Int { Int(dropped) + keptStepCount }
+    public var recordedStepCount: Int { Int(kept.dropped) + kept.keptStepCount }
 
     /// The state after the last recorded step, as the app shows it.
-    public var currentState: NavigationState { liveEngine.state }
+    public var currentState: NavigationState { kept.liveEngine.state }
 
     /// The trail so far.
-    /// - Parameter stampingFinal: include the current state as `final` (at crash time).
+    /// - Parameter stampingFinal: include the current state as `final`.
     /// - Returns: the kept steps with their `base`, `dropped` and, when stamped, `final`.
     public func trail(stampingFinal: Bool = false) -> Trail {
-        let base = (dropped == 0 && startedAtBase) ? nil : baseEngine.state
-        return Trail(
-            app: app, session: session, base: base, dropped: dropped, steps: Array(steps[head...]),
-            final: stampingFinal ? liveEngine.state : nil)
+        kept.trail(app: app, session: session, stampingFinal: stampingFinal)
     }
 
-    private func append(_ step: Step) {
-        liveEngine.apply(step)
-        lastTime = step.t
-        let size = CanonicalJSON.bytes(of: step.jsonValue).count + 1
-        steps.append(step)
-        stepSizes.append(size)
-        byteCount += size
-        while head < steps.count {
-            let overLimit = steps.count - head > limits.maximumSteps || byteCount > limits.maximumBytes
-            guard overLimit || baseEngine.isTransitionRunning(at: steps[head].t) else { break }
-            baseEngine.apply(steps[head])
-            byteCount -= stepSizes[head]
-            dropped += 1
-            head += 1
-        }
-        // Compact now and then, so memory stays bounded by the limits.
-        if head > 1024, head * 2 > steps.count {
-            steps.removeFirst(head)
-            stepSizes.removeFirst(head)
-            head = 0
-        }
+    // MARK: The journal
+
+    /// Starts keeping the trail in a journal file at `url` (SPEC section 10), replacing any file there: the trail
+    /// so far is written at once, then every step before the call that records it returns.
+    ///
+    /// Recover the previous session's journal (``TrailJournal/recover(at:)``) before starting this one. The
+    /// journal stays within about twice the limits: when it holds as many let-go steps as the limits again, it is
+    /// rewritten with the kept steps only, into a new file renamed over the old one.
+    /// - Parameters:
+    ///   - url: the journal file, in a folder the app keeps (Application Support, not Caches).
+    ///   - synchronizingToDisk: `fsync` after every step, so steps survive power loss too. Off by default: a step
+    ///     is in the file, safe from any end of the process, as soon as it is written.
+    /// - Throws: ``JournalError`` (`write-failed`) when the file cannot be created; the recorder goes on in memory.
+    public func startJournal(at url: URL, synchronizingToDisk: Bool = false) throws(JournalError) {
+        journal = nil
+        journal = try newJournal(path: url.path, synchronizes: synchronizingToDisk)
+        journalFailure = nil
     }
+
+    /// Why the journal stopped, if it did: a write that failed (a full disk). The recorder goes on in memory, and
+    /// the journal keeps the steps before the failure.
+    public private(set) var journalFailure: JournalError?
+
+    /// The manifest written into every journal header, so recovery needs no manifest file.
+    private lazy var manifestText = kept.liveEngine.manifest.documentText
+
+    private func newJournal(path: String, synchronizes: Bool) throws(JournalError) -> JournalWriter {
+        let header = JournalLayout.Header(
+            app: app, session: session, limits: limits, base: kept.base, dropped: kept.dropped, manifestText: manifestText)
+        return try JournalWriter(
+            path: path, header: header, steps: kept.keptSteps.map { CanonicalJSON.bytes(of: $0.jsonValue) },
+            firstSequence: UInt64(kept.dropped), synchronizes: synchronizes)
+    }
+
+    // MARK: Sinks
+
+    /// Hands the trail, encoded as `sink` asks, to `sink` after every step from now on (and the trail so far at once).
+    public func addSink(_ sink: TrailSink) {
+        if sinks == nil { sinks = SinkPump(manifest: kept.liveEngine.manifest) }
+        sinks?.add(sink)
+        sinks?.submit(trail(stampingFinal: true))
+    }
+
+    /// Waits until the sinks have been handed the trail of every step recorded so far (for tests and tools; an
+    /// app never needs to wait). Blocks the calling thread meanwhile.
+    public func waitForSinks() {
+        sinks?.waitUntilDelivered()
+    }
+
+    /// Why the sinks were last not handed a trail, if they were not: it could not be encoded.
+    public var sinkFailure: TrailCodecError? { sinks?.failure }
+
+    private var sinks: SinkPump?
+
+    // MARK: Recording
+
+    private func append(_ step: Step) {
+        let json = CanonicalJSON.bytes(of: step.jsonValue)
+        let sequence = UInt64(kept.dropped) + UInt64(kept.keptStepCount)
+        kept.append(step, size: json.count)
+        if let journal {
+            do {
+                try journal.append(json, sequence: sequence)
+                if journal.recordCount >= kept.keptStepCount + max(64, limits.maximumSteps)
+                    || journal.recordBytes >= kept.byteCount + max(16 << 10, limits.maximumBytes)
+                {
+                    self.journal = try newJournal(path: journal.path, synchronizes: journal.synchronizes)
+                }
+            } catch {
+                journalFailure = error
+                self.journal = nil
+            }
+        }
+        sinks?.submit(trail(stampingFinal: true))
+    }
+
+    private var journal: JournalWriter?
 }

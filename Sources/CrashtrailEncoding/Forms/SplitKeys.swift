@@ -52,12 +52,14 @@ enum SplitKeys {
 
     /// The binary form the parts hold.
     ///
-    /// Keys that do not start with `crashtrail.` are ignored (a crash report's custom keys hold other values too).
+    /// Keys that do not start with `crashtrail.` are ignored (a crash report's custom keys hold other values too), and
+    /// so are keys whose value is empty: reporters cannot delete a custom key, so a recorder's sink clears the parts a
+    /// shorter trail no longer uses by setting them to "".
     /// - Throws: `TrailCodecError`: `invalidPart`, `foreignPart`, `repeatedPart`, `reorderedPart`, `missingPart`,
     ///   `invalidText` (a chunk that is not base64url) or `unsupportedVersion`.
     static func join(_ keys: [String: String]) throws(TrailCodecError) -> [UInt8] {
         var parts: [Part] = []
-        for (key, value) in keys where key.hasPrefix(keyPrefix) {
+        for (key, value) in keys where key.hasPrefix(keyPrefix) && !value.isEmpty {
             parts.append(try parse(key: key, value: value))
         }
         guard !parts.isEmpty else {

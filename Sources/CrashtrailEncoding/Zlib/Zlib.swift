@@ -158,6 +158,21 @@ enum RawDeflate {
     }
 }
 
+/// The CRC-32 (ISO-HDLC, as in gzip and PNG) of the system zlib, for other parts' own checksums (the journal's
+/// records).
+public enum CRC32 {
+    /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
+    public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+        return UInt32(truncatingIfNeeded: CZlib.crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+    }
+
+    /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
+    public static func checksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0, continuing: crc) }
+    }
+}
+
 /// One-shot zlib streams (RFC 1950): how stores written before zstd kept the collector's raw crash payloads.
 public enum ZlibStream {
     /// Why a stream could not be restored.
