@@ -23,6 +23,7 @@ struct Crashtrail: AsyncParsableCommand {
             PathsCommand.self,
             ReprocessCommand.self,
             TrailCommand.self,
+            JournalCommand.self,
             ManifestCommand.self,
         ]
     )

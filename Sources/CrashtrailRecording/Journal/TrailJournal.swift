@@ -60,6 +60,12 @@ public enum TrailJournal {
                 .unsupportedVersion, path: path,
                 "journal format version \(version) is not supported; this build reads version \(JournalLayout.version), so recover it with a newer crashtrail")
         }
+        let flags = JournalLayout.readLittleEndian(raw, at: 6, count: 2)
+        guard flags == 0 else {
+            throw JournalError(
+                .unsupportedVersion, path: path,
+                "the journal sets flags \(flags) that this build does not know (a damaged header, or a newer crashtrail wrote it)")
+        }
         let headerLength = Int(JournalLayout.readLittleEndian(raw, at: 8, count: 4))
         guard headerLength <= JournalLayout.maximumHeaderSize else {
             throw JournalError(.damagedHeader, path: path, "the header claims \(headerLength) bytes, more than a journal's header can hold")
@@ -106,7 +112,7 @@ public enum TrailJournal {
             let checksum = UInt32(JournalLayout.readLittleEndian(raw, at: offset + 4, count: 4))
             let start = offset + JournalLayout.recordPrefixSize
             if length == 0 {
-                let zeros = raw[offset...].allSatisfy { $0 == 0 }
+                let zeros = raw[offset..<start].allSatisfy { $0 == 0 }
                 stop(zeros ? "zero bytes where record \(records) should start" : "record \(records) is empty")
                 break
             }

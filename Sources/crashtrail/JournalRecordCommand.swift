@@ -1,0 +1,103 @@
+import ArgumentParser
+import CrashtrailCore
+import CrashtrailRecording
+import Foundation
+
+/// `crashtrail journal record`: steps from standard input into a journal, each line number printed once durable.
+struct JournalRecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record steps from standard input into a journal, printing each line's number once it is durable.",
+        discussion: """
+            Standard input holds one JSON step a line, as trails write steps ({"t": MS, "op": "push", "to": …}, t \
+            never decreasing). Each is recorded through the recorder, with its limits and redaction, into \
+            JOURNAL (replaced if it exists); once the step is in the file, its zero-based line number is printed \
+            on standard output. A line that is not a valid step stops the command with exit status 1, naming the \
+            line; the steps before it stay in the journal. Example:
+
+              printf '%s\\n' '{"t":100,"op":"select","tab":1}' '{"t":900,"op":"push","to":{"item":{"id":"L-42"}}}' |
+                crashtrail journal record session.ctj \\
+                  --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml --app-version 3.1.0
+            """
+    )
+
+    @Argument(help: "The journal file to write (replaced if it exists).")
+    var journal: String
+
+    @Option(name: .customLong("manifest"), help: "The app's route manifest (YAML or JSON).")
+    var manifestPath: String
+
+    @Option(name: .customLong("app-version"), help: "The app version the trail names.")
+    var appVersion = ""
+
+    @Option(help: "The app build the trail names.")
+    var build = ""
+
+    @Option(help: "The session ID (a UUID); a new one when absent.")
+    var session: String?
+
+    @Option(help: "The most steps the recorder keeps; older ones are folded into the trail's base.")
+    var maxSteps = TrailRecorder.Limits().maximumSteps
+
+    @Option(help: "The most bytes of step JSON the recorder keeps.")
+    var maxBytes = TrailRecorder.Limits().maximumBytes
+
+    func validate() throws {
+        if let session, UUID(uuidString: session) == nil {
+            throw ValidationError("--session must be a UUID, such as 9C0A4E61-2B7D-4F3A-8D1E-5A6B7C8D9E0F; got \(session)")
+        }
+        guard maxSteps >= 0, maxBytes >= 0 else { throw ValidationError("--max-steps and --max-bytes cannot be negative") }
+    }
+
+    func run() async throws {
+        do {
+            let manifest = try Manifest(contentsOfFile: manifestPath)
+            try await MainActor.run { try record(manifest: manifest) }
+        } catch {
+            printFailure(error)
+            throw ExitCode.failure
+        }
+    }
+
+    @MainActor
+    private func record(manifest: Manifest) throws {
+        let app = Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build)
+        let session = Trail.Session(
+            id: (session ?? UUID().uuidString).uppercased(), started: Self.timestamp(Date()), pid: Int64(getpid()))
+        let recorder = TrailRecorder(
+            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes))
+        try recorder.startJournal(at: URL(fileURLWithPath: journal))
+        var index = 0
+        while let line = readLine(strippingNewline: true) {
+            defer { index += 1 }
+            func fail(_ message: String) -> LineError {
+                LineError(description: "standard input, line \(index) (zero-based; line \(index + 1) counting from 1): \(message); the \(index) steps before it are in \(journal)")
+            }
+            let step: Step
+            do {
+                step = try Step(jsonValue: try JSONParser.parse(Array(line.utf8)), path: "step")
+            } catch {
+                throw fail(line.allSatisfy(\.isWhitespace) ? "an empty line, where a JSON step was expected" : "not a step: \(error)")
+            }
+            do {
+                try recorder.record(step)
+            } catch {
+                throw fail(error.description)
+            }
+            if let failure = recorder.journalFailure { throw failure }
+            writeStandardOutput(Array("\(index)\n".utf8))
+        }
+    }
+
+    struct LineError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// RFC 3339 in UTC with milliseconds, as trails write `session.started`.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}
