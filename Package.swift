@@ -95,7 +95,14 @@ let package = Package(
         // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
-            dependencies: ["CrashtrailCore"]
+            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
+        ),
+        // Records steps with `crashtrail journal record`, ends it by SIGKILL, SIGSEGV or SIGABRT at random moments
+        // and checks each recovery (docs/RELIABILITY.md).
+        .executableTarget(
+            name: "crashtrail-journal-faults",
+            dependencies: ["CrashtrailCore", "CrashtrailTestSupport"],
+            path: "Tools/JournalFaults"
         ),
 
         // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
