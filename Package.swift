@@ -159,7 +159,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailCLITests",
-            dependencies: ["crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailTestSupport"]
+            dependencies: [
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailRecording", "CrashtrailEncoding",
+                "CrashtrailTestSupport",
+            ]
         ),
         // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
         .testTarget(

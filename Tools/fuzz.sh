@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="$root/.build-fuzz"
 corpus_seeds="$root/Tools/Fuzz/Corpus"
-targets_all=(fuzz-trail-json fuzz-trail-binary fuzz-trail-text fuzz-trail-keys fuzz-manifest fuzz-url fuzz-payload fuzz-payload-formats)
+targets_all=(fuzz-trail-json fuzz-trail-binary fuzz-trail-text fuzz-trail-keys fuzz-manifest fuzz-url fuzz-payload fuzz-payload-formats fuzz-journal)
 # Swift's own crash backtracer is slow and interactive; libFuzzer reports traps (SIGILL) itself.
 export SWIFT_BACKTRACE=enable=no
 

@@ -36,11 +36,14 @@ let package = Package(
             name: "fuzz-payload", dependencies: ["FuzzDriver", "FuzzSupport", core, encoding, collector], path: "Sources/PayloadFuzz"),
         .executableTarget(
             name: "fuzz-payload-formats", dependencies: ["FuzzDriver", "FuzzSupport", collector], path: "Sources/PayloadFormatsFuzz"),
+        .executableTarget(
+            name: "fuzz-journal", dependencies: ["FuzzDriver", "FuzzSupport", core, recording], path: "Sources/JournalFuzz"),
         // Writes the seed corpus (`fuzz-seeds Corpus`); not a fuzz target.
-        .executableTarget(name: "fuzz-seeds", dependencies: ["FuzzSupport", core, encoding], path: "Sources/SeedWriter"),
+        .executableTarget(name: "fuzz-seeds", dependencies: ["FuzzSupport", core, encoding, recording], path: "Sources/SeedWriter"),
     ]
 )
 
 var core: Target.Dependency { .product(name: "CrashtrailCore", package: "crashtrail") }
 var encoding: Target.Dependency { .product(name: "CrashtrailEncoding", package: "crashtrail") }
+var recording: Target.Dependency { .product(name: "CrashtrailRecording", package: "crashtrail") }
 var collector: Target.Dependency { .product(name: "CrashtrailCollector", package: "crashtrail") }

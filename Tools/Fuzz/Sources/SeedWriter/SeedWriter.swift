@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailRecording
 import Foundation
 import FuzzSupport
 
@@ -46,7 +47,25 @@ enum SeedWriter {
             let format = formatSelector[String(name.split(separator: ".")[0])] ?? 0
             try seed("fuzz-payload-formats", name, [format] + payload)
         }
+        for (index, trail) in trails.enumerated() {
+            guard let manifest = FuzzManifests.all.first(where: { $0.app == trail.app.bundleID }) else { continue }
+            for (name, limits) in [("", TrailRecorder.Limits()), ("-bounded", TrailRecorder.Limits(maximumSteps: 3, maximumBytes: 400))] {
+                try seed("fuzz-journal", "journal-\(index)\(name).ctj", try journal(of: trail, manifest: manifest, limits: limits))
+            }
+        }
         print("wrote \(written) seeds under \(root.path)")
+    }
+
+    /// The journal a recorder writes for `trail`'s steps.
+    static func journal(of trail: Trail, manifest: Manifest, limits: TrailRecorder.Limits) throws -> [UInt8] {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-seed-\(UUID().uuidString).ctj")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try MainActor.assumeIsolated {
+            let recorder = TrailRecorder(manifest: manifest, state: trail.base, app: trail.app, session: trail.session, limits: limits)
+            try recorder.startJournal(at: url)
+            for step in trail.steps { try recorder.record(step) }
+        }
+        return Array(try Data(contentsOf: url))
     }
 
     /// The first byte that makes `fuzz-payload-formats` parse a seed as its own format (`ReportFormat.allCases`
