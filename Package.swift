@@ -91,7 +91,8 @@ let package = Package(
         ),
         // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
         .executableTarget(
-            name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding"], path: "Tools/TrailBench"),
+            name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
+            path: "Tools/TrailBench"),
         // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",

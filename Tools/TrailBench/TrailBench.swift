@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailTestSupport
 import Foundation
 
 /// `crashtrail-trail-bench`: crashtrail's trail encoding against general-purpose compressors.

@@ -8,7 +8,7 @@ import FuzzSupport
 /// the damage it reports lies inside the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzInput(data, size)
+    let bytes = Array(fuzzInput(data, size))
     guard let recovered = try? TrailJournal.recover(bytes, path: "fuzz.ctj") else { return 0 }
     let trail = recovered.trail
     fuzzRequire(trail.steps.count <= recovered.limits.maximumSteps, "more steps kept than the journal's limits allow")

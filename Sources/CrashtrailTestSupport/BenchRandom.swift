@@ -1,12 +1,12 @@
 /// SplitMix64: a small seedable generator, so every benchmark run measures the same trails.
-struct BenchRandom: RandomNumberGenerator {
+public struct BenchRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,19 +15,19 @@ struct BenchRandom: RandomNumberGenerator {
     }
 
     /// A uniform double in [0, 1).
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 
     /// A standard normal sample (Box–Muller).
-    mutating func normal() -> Double {
+    public mutating func normal() -> Double {
         let u = max(unit(), 1e-12)
         let v = unit()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 
     /// An index in 0..<count drawn from a Zipf distribution with exponent `s`: the first items are popular.
-    mutating func zipf(_ count: Int, s: Double = 1.1) -> Int {
+    public mutating func zipf(_ count: Int, s: Double = 1.1) -> Int {
         var total = 0.0
         for rank in 1...max(count, 1) { total += 1 / pow(Double(rank), s) }
         var target = unit() * total

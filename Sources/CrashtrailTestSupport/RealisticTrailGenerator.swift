@@ -1,4 +1,4 @@
-import CrashtrailCore
+public import CrashtrailCore
 import Foundation
 
 /// Generates trails that look like real sessions of an app described by a manifest.
@@ -8,8 +8,8 @@ import Foundation
 /// that dropped early steps.
 /// Every step is applied to a headless ``NavigationEngine``, so the choices follow the app's real state and
 /// `final` is the state the app would have stamped at the crash.
-struct RealisticTrailGenerator {
-    let manifest: Manifest
+public struct RealisticTrailGenerator {
+    public let manifest: Manifest
     private var random: BenchRandom
     private var pools: [String: [JSONValue]] = [:]
     private let words = [
@@ -17,13 +17,13 @@ struct RealisticTrailGenerator {
         "barrel", "chest", "coin", "flag", "hook", "cannon", "deck", "keel",
     ]
 
-    init(manifest: Manifest, seed: UInt64) {
+    public init(manifest: Manifest, seed: UInt64) {
         self.manifest = manifest
         random = BenchRandom(seed: seed)
     }
 
     /// A trail of exactly `count` kept steps.
-    mutating func trail(steps count: Int) -> Trail {
+    public mutating func trail(steps count: Int) -> Trail {
         let uuid = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         let hex = uuid.map { byte in String(byte, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
         let id = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
