@@ -139,6 +139,14 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
+        // Recording cost per step with the journal and a sink, against JSON lines with FileHandle; allocations are
+        // counted by interposing malloc in this executable only (CMallocCount).
+        .target(name: "CMallocCount", path: "Tools/RecordBench/CMallocCount"),
+        .executableTarget(
+            name: "crashtrail-record-bench",
+            dependencies: ["CMallocCount", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"],
+            path: "Tools/RecordBench/Bench"
+        ),
         .executableTarget(
             name: "crashtrail-replay-bench",
             dependencies: ["CrashtrailCore", "CrashtrailReplay", "CrashtrailTestSupport"],

@@ -160,17 +160,15 @@ public final class TrailRecorder {
         let header = JournalLayout.Header(
             app: app, session: session, limits: limits, base: kept.base, dropped: kept.dropped, manifestText: manifestText)
         return try JournalWriter(
-            path: path, header: header, steps: kept.keptSteps.map { CanonicalJSON.bytes(of: $0.jsonValue) },
-            firstSequence: UInt64(kept.dropped), synchronizes: synchronizes)
+            path: path, header: header, steps: kept.keptSteps, firstSequence: UInt64(kept.dropped), synchronizes: synchronizes)
     }
 
     // MARK: Sinks
 
     /// Hands the trail, encoded as `sink` asks, to `sink` after every step from now on (and the trail so far at once).
     public func addSink(_ sink: TrailSink) {
-        if sinks == nil { sinks = SinkPump(manifest: kept.liveEngine.manifest) }
+        if sinks == nil { sinks = SinkPump(mirroring: kept, app: app, session: session) }
         sinks?.add(sink)
-        sinks?.submit(trail(stampingFinal: true))
     }
 
     /// Waits until the sinks have been handed the trail of every step recorded so far (for tests and tools; an
@@ -187,24 +185,39 @@ public final class TrailRecorder {
     // MARK: Recording
 
     private func append(_ step: Step) {
-        let json = CanonicalJSON.bytes(of: step.jsonValue)
         let sequence = UInt64(kept.dropped) + UInt64(kept.keptStepCount)
-        kept.append(step, size: json.count)
+        var size: Int?
         if let journal {
             do {
-                try journal.append(json, sequence: sequence)
-                if journal.recordCount >= kept.keptStepCount + max(64, limits.maximumSteps)
-                    || journal.recordBytes >= kept.byteCount + max(16 << 10, limits.maximumBytes)
-                {
-                    self.journal = try newJournal(path: journal.path, synchronizes: journal.synchronizes)
-                }
+                size = try journal.append(step, sequence: sequence)
             } catch {
                 journalFailure = error
                 self.journal = nil
             }
         }
-        sinks?.submit(trail(stampingFinal: true))
+        if size == nil {
+            scratch.removeAll(keepingCapacity: true)
+            step.writeCanonicalJSON(into: &scratch)
+            size = scratch.count
+        }
+        kept.append(step, size: size)
+        sinks?.submit(step, size: size ?? 0)
+        // Rewrite the journal with the kept steps only once it holds as many let-go steps as the limits again.
+        if let journal,
+            journal.recordCount >= kept.keptStepCount + max(64, limits.maximumSteps)
+                || journal.recordBytes >= kept.byteCount + max(16 << 10, limits.maximumBytes)
+        {
+            do {
+                self.journal = try newJournal(path: journal.path, synchronizes: journal.synchronizes)
+            } catch {
+                journalFailure = error
+                self.journal = nil
+            }
+        }
     }
+
+    /// Reused for each step's JSON when there is no journal to write it into.
+    private var scratch: [UInt8] = []
 
     private var journal: JournalWriter?
 }

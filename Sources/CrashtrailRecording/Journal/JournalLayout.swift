@@ -106,15 +106,21 @@ enum JournalLayout {
         return out
     }
 
-    /// Appends one record holding `json`, the canonical JSON of the step numbered `sequence`.
-    static func appendRecord(_ json: [UInt8], sequence: UInt64, to out: inout [UInt8]) {
-        var sequenceBytes: [UInt8] = []
-        appendLittleEndian(sequence, bytes: 8, to: &sequenceBytes)
-        let crc = CRC32.checksum(json, continuing: CRC32.checksum(sequenceBytes))
-        appendLittleEndian(UInt64(json.count), bytes: 4, to: &out)
-        appendLittleEndian(UInt64(crc), bytes: 4, to: &out)
-        out += sequenceBytes
-        out += json
+    /// Appends one record: the step numbered `sequence`, whose canonical JSON `writeJSON` appends.
+    /// - Returns: the length of the JSON.
+    @discardableResult
+    static func appendRecord(sequence: UInt64, to out: inout [UInt8], json writeJSON: (inout [UInt8]) -> Void) -> Int {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 8))
+        appendLittleEndian(sequence, bytes: 8, to: &out)
+        writeJSON(&out)
+        let length = out.count - start - recordPrefixSize
+        let crc = out.withUnsafeBytes { raw in CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...])) }
+        for index in 0..<4 {
+            out[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index))
+            out[start + 4 + index] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * index))
+        }
+        return length
     }
 
     static func appendLittleEndian(_ value: UInt64, bytes: Int, to out: inout [UInt8]) {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CrashtrailCore
 
 /// The journal file a recorder appends to: one `write` a step, so a step is in the file once the call returns,
 /// whatever happens to the process next (SPEC section 10).
@@ -20,10 +21,10 @@ final class JournalWriter {
     private(set) var recordBytes = 0
     private var buffer: [UInt8] = []
 
-    /// Writes a journal holding `header` and one record for each of `steps` (canonical JSON, numbered from
-    /// `firstSequence`), replacing any file at `path` at once.
+    /// Writes a journal holding `header` and one record for each of `steps` (numbered from `firstSequence`),
+    /// replacing any file at `path` at once.
     init(
-        path: String, header: JournalLayout.Header, steps: [[UInt8]], firstSequence: UInt64, synchronizes: Bool
+        path: String, header: JournalLayout.Header, steps: some Collection<Step>, firstSequence: UInt64, synchronizes: Bool
     ) throws(JournalError) {
         self.path = path
         self.synchronizes = synchronizes
@@ -31,9 +32,8 @@ final class JournalWriter {
         guard bytes.count - JournalLayout.headerPrefixSize <= JournalLayout.maximumHeaderSize else {
             throw JournalError(.writeFailed, path: path, "the journal header would take \(bytes.count) bytes, more than \(JournalLayout.maximumHeaderSize); use a smaller manifest")
         }
-        for (index, json) in steps.enumerated() {
-            JournalLayout.appendRecord(json, sequence: firstSequence + UInt64(index), to: &bytes)
-            recordBytes += json.count
+        for (index, step) in steps.enumerated() {
+            recordBytes += JournalLayout.appendRecord(sequence: firstSequence + UInt64(index), to: &bytes) { step.writeCanonicalJSON(into: &$0) }
         }
         recordCount = steps.count
         let temporary = path + ".new"
@@ -53,14 +53,16 @@ final class JournalWriter {
 
     deinit { close(descriptor) }
 
-    /// Appends the record of one step; it is in the file when this returns.
-    func append(_ json: [UInt8], sequence: UInt64) throws(JournalError) {
+    /// Appends the record of `step`, numbered `sequence`; it is in the file when this returns.
+    /// - Returns: the length of the step's canonical JSON.
+    func append(_ step: Step, sequence: UInt64) throws(JournalError) -> Int {
         buffer.removeAll(keepingCapacity: true)
-        JournalLayout.appendRecord(json, sequence: sequence, to: &buffer)
+        let length = JournalLayout.appendRecord(sequence: sequence, to: &buffer) { step.writeCanonicalJSON(into: &$0) }
         try Self.write(buffer, to: descriptor, path: path)
         if synchronizes, fsync(descriptor) != 0 { throw Self.failure(path: path, doing: "could not flush the journal to disk") }
         recordCount += 1
-        recordBytes += json.count
+        recordBytes += length
+        return length
     }
 
     /// Writes all of `bytes`, going on after a partial write or an interrupted call.
