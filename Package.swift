@@ -54,7 +54,7 @@ let package = Package(
         // What an app links to record its trail: the recorder (and, with it, the encoded forms its sinks hand over).
         .target(
             name: "CrashtrailRecording",
-            dependencies: ["CrashtrailCore", "CrashtrailEncoding"]
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "CrashtrailReplay",
@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailRecordingTests",
-            dependencies: ["CrashtrailRecording", "CrashtrailCore", "CrashtrailTestSupport"]
+            dependencies: ["CrashtrailRecording", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTestSupport"]
         ),
         .testTarget(
             name: "CrashtrailEncodingTests",

@@ -41,16 +41,31 @@ public final class TrailRecorder {
     /// Starts recording `navigator` from its current state.
     ///
     /// Every step the Navigator carries out is recorded before the Navigator's call returns.
-    public init(navigator: Navigator, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits()) {
+    /// - Parameters:
+    ///   - navigator: the app's Navigator.
+    ///   - app: the app the trail names (bundle ID, version, build).
+    ///   - session: the session the trail names; its `id`, `started` and `pid` join the trail to a crash report.
+    ///   - limits: the bounds in steps and bytes; what goes past them is folded into `base` and counted in `dropped`.
+    ///   - redactionKey: the install's secret for the manifest's `redact` stand-ins (``RedactionKey``); without
+    ///     one, a random key for this recorder (stand-ins then differ between sessions).
+    public init(
+        navigator: Navigator, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits(), redactionKey: [UInt8]? = nil
+    ) {
         self.app = app
         self.session = session
         self.limits = limits
+        let redactor = Self.redactor(for: navigator.manifest, key: redactionKey)
+        self.redactor = redactor
+        var engine = navigator.engine
+        if let redactor, redactor.redact(engine.state) != engine.state {
+            engine = NavigationEngine(manifest: navigator.manifest, state: redactor.redact(engine.state))
+        }
         self.kept = BoundedTrail(
-            engine: navigator.engine,
+            engine: engine,
             startedAtBase: navigator.state == navigator.manifest.launchState && navigator.engine.transition == nil,
             limits: limits)
         self.observation = navigator.addObserver { [weak self] event in
-            self?.append(event.step)
+            self?.redactAndAppend(event.step)
         }
     }
 
@@ -63,13 +78,18 @@ public final class TrailRecorder {
     ///   - app: the app the trail names (bundle ID, version, build).
     ///   - session: the session the trail names; its `id`, `started` and `pid` join the trail to a crash report.
     ///   - limits: the bounds in steps and bytes; what goes past them is folded into `base` and counted in `dropped`.
+    ///   - redactionKey: the install's secret for the manifest's `redact` stand-ins (``RedactionKey``); without
+    ///     one, a random key for this recorder (stand-ins then differ between sessions).
     public init(
-        manifest: Manifest, state: NavigationState? = nil, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits()
+        manifest: Manifest, state: NavigationState? = nil, app: Trail.AppInfo, session: Trail.Session, limits: Limits = Limits(),
+        redactionKey: [UInt8]? = nil
     ) {
         self.app = app
         self.session = session
         self.limits = limits
-        let engine = NavigationEngine(manifest: manifest, state: state)
+        let redactor = Self.redactor(for: manifest, key: redactionKey)
+        self.redactor = redactor
+        let engine = NavigationEngine(manifest: manifest, state: state.map { redactor?.redact($0) ?? $0 })
         self.kept = BoundedTrail(engine: engine, startedAtBase: engine.state == manifest.launchState, limits: limits)
         self.observation = nil
     }
@@ -88,7 +108,7 @@ public final class TrailRecorder {
                 .nonMonotonicTime, at: "steps[\(recordedStepCount)].t",
                 "t is \(step.t), lower than \(previous), the time of the step before; times count milliseconds since the session started and never decrease")
         }
-        append(step)
+        redactAndAppend(step)
     }
 
     /// Records the fewest steps that take the app from the state it last showed to `state`, the state it shows now
@@ -103,8 +123,10 @@ public final class TrailRecorder {
     /// - Throws: `ObservedStateError` when the state breaks the manifest, cannot be reached with the observable steps,
     ///   or comes too soon after a modal transition; nothing is recorded then.
     public func record(observedState state: NavigationState, at t: Int64) throws(ObservedStateError) {
+        let state = redactor?.redact(state) ?? state
         let previous = kept.lastTime ?? -1
         var diff = ObservedStateDiff(engine: kept.liveEngine, lastTime: kept.lastTime)
+        // The steps come from the redacted state, so they hold stand-ins already.
         for step in try diff.steps(to: state, at: t, after: previous) { append(step) }
     }
 
@@ -184,6 +206,12 @@ public final class TrailRecorder {
 
     // MARK: Recording
 
+    /// Redacts `step`, then records it.
+    private func redactAndAppend(_ step: Step) {
+        append(redactor?.redact(step) ?? step)
+    }
+
+    /// Records a step whose values are redacted already.
     private func append(_ step: Step) {
         let sequence = UInt64(kept.dropped) + UInt64(kept.keptStepCount)
         var size: Int?
@@ -214,6 +242,14 @@ public final class TrailRecorder {
                 self.journal = nil
             }
         }
+    }
+
+    /// Replaces the manifest's `redact` values; nil when it redacts nothing.
+    private let redactor: Redactor?
+
+    private static func redactor(for manifest: Manifest, key: [UInt8]?) -> Redactor? {
+        guard manifest.destinations.contains(where: { !$0.redact.isEmpty }) else { return nil }
+        return Redactor(manifest: manifest, key: key ?? RedactionKey.random())
     }
 
     /// Reused for each step's JSON when there is no journal to write it into.

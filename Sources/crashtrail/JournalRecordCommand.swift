@@ -36,6 +36,12 @@ struct JournalRecordCommand: AsyncParsableCommand {
     @Option(help: "The session ID (a UUID); a new one when absent.")
     var session: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The file holding the install's redaction key, created with a new random key when missing; without it, a random key for this run. Values the manifest marks redact are replaced by stand-ins keyed by it.",
+            valueName: "file"))
+    var redactionKey: String?
+
     @Option(help: "The most steps the recorder keeps; older ones are folded into the trail's base.")
     var maxSteps = TrailRecorder.Limits().maximumSteps
 
@@ -64,8 +70,10 @@ struct JournalRecordCommand: AsyncParsableCommand {
         let app = Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build)
         let session = Trail.Session(
             id: (session ?? UUID().uuidString).uppercased(), started: Self.timestamp(Date()), pid: Int64(getpid()))
+        let key = try redactionKey.map { try RedactionKey.loadOrCreate(at: URL(fileURLWithPath: $0)) }
         let recorder = TrailRecorder(
-            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes))
+            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes),
+            redactionKey: key)
         try recorder.startJournal(at: URL(fileURLWithPath: journal))
         var index = 0
         while let line = readLine(strippingNewline: true) {

@@ -22,7 +22,10 @@ struct SinkIngestTests {
     }
 
     /// Records seeded steps with a keys, a text and a binary sink on, and returns what they were handed.
-    static func record(steps count: Int, limits: TrailRecorder.Limits, keyLimit: Int, seed: UInt64) throws -> (TrailRecorder, Handed) {
+    /// - Parameter paced: wait for the sinks after each step, as an app's steps come seconds apart.
+    static func record(
+        steps count: Int, limits: TrailRecorder.Limits, keyLimit: Int, seed: UInt64, paced: Bool = false
+    ) throws -> (TrailRecorder, Handed) {
         let manifest = try Manifest(contentsOfFile: manifestPath)
         // The session of the .ips below: pid 321, launched at 14:45:05.
         let recorder = TrailRecorder(
@@ -39,7 +42,10 @@ struct SinkIngestTests {
         recorder.addSink(.text { text in handed.lock.withLock { handed.text = text } })
         recorder.addSink(.binary { bytes in handed.lock.withLock { handed.binary = bytes } })
         var generator = RandomStepGenerator(manifest: manifest, seed: seed)
-        for step in generator.steps(count: count) { try recorder.record(step) }
+        for step in generator.steps(count: count) {
+            try recorder.record(step)
+            if paced { recorder.waitForSinks() }
+        }
         recorder.waitForSinks()
         return (recorder, handed)
     }
@@ -105,7 +111,7 @@ struct SinkIngestTests {
         let codec = TrailCodec(manifests: [manifest])
         var shrank = 0
         for seed in UInt64(0)..<20 {
-            let (recorder, handed) = try Self.record(steps: 80, limits: .init(maximumSteps: 12), keyLimit: 48, seed: seed)
+            let (recorder, handed) = try Self.record(steps: 80, limits: .init(maximumSteps: 12), keyLimit: 48, seed: seed, paced: true)
             let live = handed.keys.filter { !$0.value.isEmpty }.count
             if live < handed.keys.count { shrank += 1 }
             #expect(try codec.decode(keys: handed.keys) == recorder.trail(stampingFinal: true), "seed \(seed)")

@@ -53,6 +53,7 @@ extension Manifest {
             if let route = spec.route { fields["url"] = .string(route.text) }
             if !spec.requires.isEmpty { fields["requires"] = .array(spec.requires.map { .string($0) }) }
             if spec.gate { fields["gate"] = .bool(true) }
+            if !spec.redact.isEmpty { fields["redact"] = .array(spec.redact.map { .string($0.joined(separator: ".")) }) }
             CanonicalJSON.write(.object(fields), into: &out)
         }
         out.append(UInt8(ascii: "}"))

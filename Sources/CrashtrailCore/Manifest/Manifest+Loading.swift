@@ -105,7 +105,7 @@ extension Manifest {
     }
 
     private static func destination(name: String, node: ManifestNode, source: String) throws(ManifestError) -> DestinationSpec {
-        let fields = try node.mapping(allowed: ["url", "presentation", "requires", "gate"], destination: name)
+        let fields = try node.mapping(allowed: ["url", "presentation", "requires", "gate", "redact"], destination: name)
         var route: RouteTemplate?
         if let url = fields["url"] {
             let text = try url.string()
@@ -134,7 +134,26 @@ extension Manifest {
             }
         }
         let gate = try fields["gate"]?.bool() ?? false
-        return DestinationSpec(name: name, route: route, presentation: presentation, requires: requires, gate: gate)
+        var redact: [[String]] = []
+        if let node = fields["redact"] {
+            let keys =
+                node.isSequence ? try node.sequence().map { (element) throws(ManifestError) in try element.string() } : [try node.string()]
+            // A key names a placeholder's payload path, or the start of one (`id` for `{id.rawValue}`).
+            let paths = route?.placeholders.map(\.path) ?? []
+            for key in keys {
+                let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                guard !path.contains(""), paths.contains(where: { $0.starts(with: path) }) else {
+                    let known = paths.map { $0.joined(separator: ".") }
+                    throw ManifestError(
+                        .invalidRedact, source: source, line: node.line, destination: name,
+                        "redact names \"\(key)\", which is no placeholder or payload path of \(name)'s template"
+                            + (known.isEmpty ? " (it has no placeholders)" : "; its placeholders are \(known.joined(separator: ", "))"))
+                }
+                if !redact.contains(path) { redact.append(path) }
+            }
+        }
+        return DestinationSpec(
+            name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact)
     }
 }
 

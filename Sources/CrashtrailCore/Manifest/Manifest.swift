@@ -90,9 +90,12 @@ public struct Manifest: Sendable {
         /// Conditions, checked in order.
         public var requires: [String] { storage.requires }
         public var gate: Bool { storage.gate }
+        /// Payload paths whose values never leave the device (SPEC section 12), each split at its dots, in manifest
+        /// order: the recorder replaces them with keyed stand-ins.
+        public var redact: [[String]] { storage.redact }
 
-        init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
-            storage = Storage(name: name, route: route, presentation: presentation, requires: requires, gate: gate)
+        init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]] = []) {
+            storage = Storage(name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact)
         }
 
         private final class Storage: Sendable {
@@ -101,13 +104,15 @@ public struct Manifest: Sendable {
             let presentation: Presentation
             let requires: [String]
             let gate: Bool
+            let redact: [[String]]
 
-            init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool) {
+            init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]]) {
                 self.name = name
                 self.route = route
                 self.presentation = presentation
                 self.requires = requires
                 self.gate = gate
+                self.redact = redact
             }
         }
 
@@ -115,7 +120,7 @@ public struct Manifest: Sendable {
         public static func == (lhs: DestinationSpec, rhs: DestinationSpec) -> Bool {
             if lhs.storage === rhs.storage { return true }
             return lhs.name == rhs.name && lhs.route == rhs.route && lhs.presentation == rhs.presentation
-                && lhs.requires == rhs.requires && lhs.gate == rhs.gate
+                && lhs.requires == rhs.requires && lhs.gate == rhs.gate && lhs.redact == rhs.redact
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -124,6 +129,7 @@ public struct Manifest: Sendable {
             hasher.combine(presentation)
             hasher.combine(requires)
             hasher.combine(gate)
+            hasher.combine(redact)
         }
     }
 

@@ -17,6 +17,8 @@ public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let duplicateTemplate = Code(name: "duplicate-template")
         public static let duplicateDestination = Code(name: "duplicate-destination")
         public static let invalidTemplate = Code(name: "invalid-template")
+        /// A `redact` key that names no placeholder or payload path of the destination's template.
+        public static let invalidRedact = Code(name: "invalid-redact")
     }
 
     public var code: Code

@@ -58,7 +58,8 @@ struct LinkPlanner {
         for item in items(pendingLink: pendingLink) {
             switch check(item) {
             case .success(let url):
-                links.append(ShortestLinks.Link(url: url, destination: item.destination))
+                links.append(
+                    ShortestLinks.Link(url: url, destination: item.destination, redacted: manifest.holdsStandIn(item.destination)))
                 if item.role == .pending {
                     preconditions.formUnion(pendingLink?.conditionsBefore ?? [])
                 } else {

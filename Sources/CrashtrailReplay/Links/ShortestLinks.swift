@@ -15,6 +15,9 @@ public struct ShortestLinks: Hashable, Sendable {
         public var url: String
         /// The screen it opens (for the pending destination, the screen that then waits for its flow).
         public var destination: Destination
+        /// Whether the screen holds a recorder's stand-in for a redacted value (SPEC section 12): the link rebuilds
+        /// the screen with a stand-in record.
+        public var redacted: Bool = false
     }
 
     /// Conditions to satisfy before the links run, in canonical order.

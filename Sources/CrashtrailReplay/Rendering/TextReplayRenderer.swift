@@ -42,7 +42,8 @@ struct TextReplayRenderer {
         let rows = replay.steps.map { step -> [String] in
             [
                 String(step.index), TimeText.format(milliseconds: step.t), step.op,
-                step.to?.shortText ?? step.argument ?? (step.op == "open" ? "(no destination)" : ""), step.url ?? "",
+                (step.to?.shortText ?? step.argument ?? (step.op == "open" ? "(no destination)" : "")) + (step.redacted ? " (redacted)" : ""),
+                step.url ?? "",
                 String(step.depth),
                 step.anomalies.map(\.rawValue).joined(separator: ", "),
             ]
@@ -129,7 +130,7 @@ struct TextReplayRenderer {
         for (index, link) in links.links.enumerated() {
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
-            lines.append("  \(padded). \(style.apply(.cyan, link.url))")
+            lines.append("  \(padded). \(style.apply(.cyan, link.url))" + (link.redacted ? "  (redacted: a stand-in record)" : ""))
         }
         for screen in links.unreproducible {
             lines.append(

@@ -31,8 +31,9 @@ extension Replay {
 
 extension ReplayedStep {
     /// The JSON form of one step of SPEC section 9.
+    /// `redacted: true` is added when the destination holds a stand-in for a redacted value (SPEC section 12).
     public var jsonValue: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "index": .int(Int64(index)),
             "t": .int(t),
             "op": .string(op),
@@ -42,19 +43,25 @@ extension ReplayedStep {
             "depth": .int(Int64(depth)),
             "modals": .int(Int64(modals)),
             "anomalies": .array(anomalies.map { .string($0.rawValue) }),
-        ])
+        ]
+        if redacted { object["redacted"] = .bool(true) }
+        return .object(object)
     }
 }
 
 extension ShortestLinks {
-    /// The JSON form of SPEC section 9: `preconditions`, `urls`, `reproduces`, `unreproducible`.
+    /// The JSON form of SPEC section 9: `preconditions`, `urls`, `reproduces`, `unreproducible`, and `redacted`
+    /// (the indices of the links that rebuild a screen with a stand-in record, SPEC section 12) when there are any.
     public var jsonValue: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "preconditions": .array(preconditions.map(JSONValue.string)),
             "urls": .array(urls.map(JSONValue.string)),
             "reproduces": .bool(reproduces),
             "unreproducible": .array(
                 unreproducible.map { .object(["screen": $0.screen.jsonValue, "reason": .string($0.reason.code)]) }),
-        ])
+        ]
+        let redacted = links.indices.filter { links[$0].redacted }
+        if !redacted.isEmpty { object["redacted"] = .array(redacted.map { .int(Int64($0)) }) }
+        return .object(object)
     }
 }

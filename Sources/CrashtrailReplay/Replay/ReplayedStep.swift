@@ -24,6 +24,8 @@ public struct ReplayedStep: Hashable, Sendable {
     /// For ops without a destination, their argument as people read it (`tab 1`, `success`, `signedIn`);
     /// not part of the JSON form.
     public var argument: String?
+    /// Whether `to` holds a recorder's stand-in for a redacted value (SPEC section 12).
+    public var redacted: Bool
 
     /// A replayed step.
     /// - Parameters:
@@ -37,10 +39,12 @@ public struct ReplayedStep: Hashable, Sendable {
     ///   - modals: the modal count after it.
     ///   - anomalies: its anomaly kinds.
     ///   - argument: the argument of an op without a destination.
+    ///   - redacted: whether `to` holds a stand-in for a redacted value.
     public init(
         index: Int, t: Int64, op: String, to: Destination?, url: String?, top: Destination?, depth: Int, modals: Int,
-        anomalies: [NavigationAnomaly.Kind], argument: String? = nil
+        anomalies: [NavigationAnomaly.Kind], argument: String? = nil, redacted: Bool = false
     ) {
+        self.redacted = redacted
         self.index = index
         self.t = t
         self.op = op

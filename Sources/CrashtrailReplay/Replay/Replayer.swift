@@ -41,7 +41,7 @@ public struct Replayer: Sendable {
                 ReplayedStep(
                     index: index, t: step.t, op: step.op.name, to: to, url: url, top: top.last, depth: top.count,
                     modals: engine.state.modals.count, anomalies: stepAnomalies.map(\.kind),
-                    argument: Self.argument(of: step.op)))
+                    argument: Self.argument(of: step.op), redacted: to.map(manifest.holdsStandIn) ?? false))
         }
         let final = engine.state
         let difference = trail.final.flatMap { StateDifference.first(replayed: final, recorded: $0) }

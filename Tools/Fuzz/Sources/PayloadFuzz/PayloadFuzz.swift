@@ -23,6 +23,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fuzzRequire(record.sha256.utf8.count == 64, "a record whose sha256 is \(record.sha256)")
         case .rejected(let reason, _, _):
             fuzzRequire(!reason.message.isEmpty, "a rejection without a message")
+        case .skipped(let count, _):
+            fuzzRequire(count > 0, "a skip of no diagnostics")
         }
     }
     _ = processor.processLine(bytes, source: "-:1")
