@@ -109,13 +109,13 @@ let package = Package(
         // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
         .target(
             name: "PirateBay",
-            dependencies: ["CrashtrailCore"],
+            dependencies: ["CrashtrailCore", "CrashtrailRecording"],
             path: "Samples/PirateBay/Sources/PirateBay",
             resources: [.copy("piratebay.yml")]
         ),
         .testTarget(
             name: "PirateBayTests",
-            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailReplay", "CrashtrailTesting"],
+            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting"],
             path: "Samples/PirateBay/Tests/PirateBayTests",
             exclude: ["__Snapshots__"]
         ),

@@ -32,6 +32,9 @@ public struct JournalFaultRun: Sendable {
     public let manifest: Manifest
     public let limits: (steps: Int, bytes: Int)
 
+    /// The redaction key the recordings use, so the expected steps can be redacted as the recorder redacts them.
+    static let redactionKey: [UInt8] = Array(100..<132)
+
     public init(executable: URL, manifestPath: String, limits: (steps: Int, bytes: Int)) throws {
         self.executable = executable
         self.manifestPath = manifestPath
@@ -44,11 +47,16 @@ public struct JournalFaultRun: Sendable {
     /// Records `steps` into `journal`, sends `signal` after `delay` seconds, then recovers and checks.
     public func run(steps: [Step], journal: URL, signal: Int32, delay: Double) throws -> Outcome {
         try? FileManager.default.removeItem(at: journal)
+        let keyFile = journal.deletingLastPathComponent().appendingPathComponent("redaction.key")
+        try Data(Self.redactionKey).write(to: keyFile)
+        // Steps are recorded as given, except where the manifest's redaction replaces values (SPEC section 10).
+        let redactor = Redactor(manifest: manifest, key: Self.redactionKey)
+        let recorded = steps.map(redactor.redact)
         let process = Process()
         process.executableURL = executable
         process.arguments = [
             "journal", "record", journal.path, "--manifest", manifestPath, "--app-version", "1.0", "--build", "1",
-            "--session", "00000000-0000-4000-8000-00000000FA17", "--max-steps", String(limits.steps), "--max-bytes",
+            "--session", "00000000-0000-4000-8000-00000000FA17", "--redaction-key", keyFile.path, "--max-steps", String(limits.steps), "--max-bytes",
             String(limits.bytes),
         ]
         let input = Pipe()
@@ -112,7 +120,7 @@ public struct JournalFaultRun: Sendable {
         }
         if count > Int64(steps.count) { outcome.failures.append("\(count) steps recovered from \(steps.count) given") }
         if count <= Int64(steps.count) {
-            let expected = Array(steps[Int(trail.dropped)..<Int(count)])
+            let expected = Array(recorded[Int(trail.dropped)..<Int(count)])
             if trail.steps != expected {
                 outcome.failures.append("the recovered steps are not the input steps \(trail.dropped)..<\(count)")
             }
@@ -121,7 +129,7 @@ public struct JournalFaultRun: Sendable {
             var expectedDropped: Int64 = 0
             var bytes = 0
             var kept: [Int] = []
-            for step in steps[..<Int(count)] { kept.append(CanonicalJSON.bytes(of: step.jsonValue).count + 1) }
+            for step in recorded[..<Int(count)] { kept.append(CanonicalJSON.bytes(of: step.jsonValue).count + 1) }
             bytes = kept.reduce(0, +)
             var first = 0
             while first < kept.count, kept.count - first > limits.steps || bytes > limits.bytes {

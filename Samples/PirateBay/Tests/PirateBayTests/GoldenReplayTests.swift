@@ -22,7 +22,9 @@ struct GoldenReplayTests {
         let navigator = Navigator(manifest: manifest, clock: { now })
         let recorder = TrailRecorder(
             navigator: navigator, app: .init(bundleID: PirateBay.bundleID, version: "3.1.0", build: "412"),
-            session: .init(id: "0B9E8D7C-6A5F-4E3D-9C2B-1A0F9E8D7C6B", started: "2026-11-07T12:00:00Z", pid: 5150))
+            session: .init(id: "0B9E8D7C-6A5F-4E3D-9C2B-1A0F9E8D7C6B", started: "2026-11-07T12:00:00Z", pid: 5150),
+            // The manifest redacts search text: a fixed key (an install's) keeps the stand-ins, and so the golden, stable.
+            redactionKey: Array(repeating: 7, count: 32))
         now = 800
         navigator.select(tab: 1)
         now = 2_100

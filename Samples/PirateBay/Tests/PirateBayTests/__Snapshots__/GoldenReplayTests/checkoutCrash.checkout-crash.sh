@@ -21,4 +21,4 @@ xcrun simctl openurl booted 'piratebay://pirate/P-7/seller'
 sleep 2
 xcrun simctl openurl booted 'piratebay://pirate/P-7/message'
 sleep 2
-xcrun simctl openurl booted 'piratebay://search?q=doubloons'
+xcrun simctl openurl booted 'piratebay://search?q=redacted-b057efd0'
