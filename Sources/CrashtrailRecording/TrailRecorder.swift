@@ -96,7 +96,7 @@ public final class TrailRecorder {
 
     /// Records one step the app carried out, applying it by the manifest's rules.
     ///
-    /// Use it when the recorder was made with ``init(manifest:state:app:session:limits:)``; a recorder that observes a
+    /// Use it when the recorder was made with ``init(manifest:state:app:session:limits:redactionKey:)``; a recorder that observes a
     /// `Navigator` records its steps by itself.
     /// - Parameter step: the step; its `t` must not be lower than the previous step's.
     /// - Throws: `TrailError` (`non-monotonic-time`) when `t` is negative or lower than the previous step's; nothing is
@@ -145,7 +145,8 @@ public final class TrailRecorder {
     /// The state after the last recorded step, as the app shows it.
     public var currentState: NavigationState { kept.liveEngine.state }
 
-    /// The trail so far.
+    /// The trail so far, in memory. At a crash, the journal has it (``startJournal(at:synchronizingToDisk:)``):
+    /// nothing needs to run then.
     /// - Parameter stampingFinal: include the current state as `final`.
     /// - Returns: the kept steps with their `base`, `dropped` and, when stamped, `final`.
     public func trail(stampingFinal: Bool = false) -> Trail {

@@ -7,9 +7,9 @@
 /// ```swift
 /// let navigator = Navigator(manifest: manifest)
 /// let recorder = TrailRecorder(navigator: navigator, app: app, session: session)
+/// try recorder.startJournal(at: journalURL)        // every step survives a crash or a kill
 /// try navigator.push(PirateBayDestination.item(id: LootID("L-42")))
 /// navigator.pop()
-/// let trail = recorder.trail(stampingFinal: true)
 /// ```
 @MainActor
 public final class Navigator {

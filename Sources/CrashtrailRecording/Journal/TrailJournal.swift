@@ -36,7 +36,9 @@ public enum TrailJournal {
     static let maximumReadSize = 256 << 20
 
     /// Reads journal bytes (as ``recover(at:)`` does after reading the file).
-    /// - Parameter path: the file's name, for messages.
+    /// - Parameters:
+    ///   - bytes: the journal file's bytes.
+    ///   - path: the file's name, for messages.
     public static func recover(_ bytes: [UInt8], path: String) throws(JournalError) -> RecoveredJournal {
         var result: Result<RecoveredJournal, JournalError>!
         bytes.withUnsafeBytes { raw in

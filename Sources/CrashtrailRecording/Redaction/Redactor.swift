@@ -6,7 +6,7 @@ public import Foundation
 /// encoded form (SPEC section 12).
 ///
 /// A string becomes `"redacted-"` and 8 lowercase hex digits, an integer the non-negative integer those digits
-/// spell; the digits are the first 8 of HMAC-SHA256 over the value's canonical JSON, keyed by ``key``. The same
+/// spell; the digits are the first 8 of HMAC-SHA256 over the value's canonical JSON, keyed by the install's secret. The same
 /// value gives the same stand-in under one key, so keep one key per install (``RedactionKey``): a user who opens
 /// one item twice still shows one item, and nobody without the key can tell which item it was.
 public struct Redactor: Sendable {
