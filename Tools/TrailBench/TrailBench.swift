@@ -25,6 +25,8 @@ struct TrailBench {
         var manifests: [String] = []
         var decodeFolder: String?
         var passes = 3
+        /// Where to write every measured trail's JSON, to look at or decode with other tools.
+        var dumpFolder: String?
     }
 
     static func main() {
@@ -53,8 +55,9 @@ struct TrailBench {
             case "--manifest": options.manifests.append(try value())
             case "--decode": options.decodeFolder = try value()
             case "--passes": options.passes = Int(try value()) ?? options.passes
+            case "--dump": options.dumpFolder = try value()
             case "-h", "--help":
-                print("usage: crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]…")
+                print("usage: crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]… [--dump FOLDER]")
                 print("       crashtrail-trail-bench --decode FOLDER [--passes N] [--manifest M]…")
                 exit(0)
             default: throw BenchError("unknown argument \(arguments[index])")
@@ -112,6 +115,13 @@ struct TrailBench {
                     manifest: manifest, seed: options.seed &+ 1_000 &* UInt64(manifestIndex + 1) &+ UInt64(lengthIndex + 1))
                 let trails = (0..<options.trails).map { _ in generator.trail(steps: length) }
                 let jsons = trails.map(\.canonicalJSON)
+                if let folder = options.dumpFolder {
+                    let url = URL(fileURLWithPath: folder).appendingPathComponent("\(manifest.app)-\(length)")
+                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                    for (index, json) in jsons.enumerated() {
+                        try Data(json).write(to: url.appendingPathComponent(String(format: "%03d.json", index)))
+                    }
+                }
                 var perStep: [[Double]] = Array(repeating: [], count: 6)
                 var texts: [Int] = []
                 for (trail, json) in zip(trails, jsons) {
