@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         // Only `swift package generate-documentation` uses it; it adds nothing to what apps link.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTML pages (replay --format html, report --html) are Mustache templates.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -58,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "CrashtrailReplay",
-            dependencies: ["CrashtrailCore"]
+            dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache")]
         ),
         .target(
             name: "CrashtrailCollector",

@@ -21,6 +21,7 @@ struct Crashtrail: AsyncParsableCommand {
             ListCommand.self,
             ShowCommand.self,
             PathsCommand.self,
+            ReportCommand.self,
             ReprocessCommand.self,
             TrailCommand.self,
             JournalCommand.self,

@@ -10,6 +10,8 @@ public enum ReplayFormat: String, Hashable, Sendable, CaseIterable {
     case simctl
     /// A Swift XCTest method that opens the links in order.
     case xcuitest
+    /// One self-contained HTML page: the timeline, the crash-time screens and the links with copy buttons.
+    case html
 
     /// The file extension golden files of this format use.
     public var fileExtension: String {
@@ -19,6 +21,7 @@ public enum ReplayFormat: String, Hashable, Sendable, CaseIterable {
         case .urls: "urls.txt"
         case .simctl: "sh"
         case .xcuitest: "swift"
+        case .html: "html"
         }
     }
 }

@@ -31,6 +31,7 @@ public enum ReplayRenderer {
         case .urls: replay.links.urls.map { $0 + "\n" }.joined()
         case .simctl: SimctlScriptRenderer(pause: options.pause).render(replay)
         case .xcuitest: XCUITestRenderer.render(replay)
+        case .html: HTMLReplayRenderer.render(replay)
         }
     }
 }

@@ -1,0 +1,188 @@
+import CrashtrailCore
+
+/// A static triage site (`crashtrail report --html DIR`): an index of crash groups, a page per group with the
+/// paths that lead to it, and a replay page per report.
+///
+/// Pure: built from values, it returns every page's relative path and HTML, in a fixed order, and the same
+/// values give the same bytes, so a site can be pinned by golden files and published by a CI job.
+public struct TriageSite: Sendable {
+    /// One crash group and what its pages show.
+    public struct Group: Sendable {
+        public var id: String
+        public var signature: String
+        public var count: Int
+        public var firstSeen: String?
+        public var lastSeen: String?
+        public var versions: [String]
+        /// Reports with a trail.
+        public var withTrail: Int
+        /// Reports per UTC day, oldest first.
+        public var byDay: [(day: String, count: Int)]
+        /// The screen paths that lead to the crash.
+        public var paths: PathTable
+        public var reports: [Report]
+
+        public init(
+            id: String, signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int,
+            byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report]
+        ) {
+            self.id = id
+            self.signature = signature
+            self.count = count
+            self.firstSeen = firstSeen
+            self.lastSeen = lastSeen
+            self.versions = versions
+            self.withTrail = withTrail
+            self.byDay = byDay
+            self.paths = paths
+            self.reports = reports
+        }
+    }
+
+    /// One report of a group; with a replay when it has a trail the site could replay.
+    public struct Report: Sendable {
+        public var id: String
+        public var time: String?
+        public var version: String?
+        public var format: String
+        /// How its trail came (embedded, joined, missing, undecodable), in words.
+        public var trail: String
+        public var replay: Replay?
+
+        public init(id: String, time: String?, version: String?, format: String, trail: String, replay: Replay?) {
+            self.id = id
+            self.time = time
+            self.version = version
+            self.format = format
+            self.trail = trail
+            self.replay = replay
+        }
+    }
+
+    public var groups: [Group]
+    /// The app the site was limited to, if any.
+    public var app: String?
+    /// The first day the site covers, if limited.
+    public var since: String?
+    /// Where the data came from, for the pages' footers (a store's file name).
+    public var source: String
+
+    public init(groups: [Group], app: String? = nil, since: String? = nil, source: String) {
+        self.groups = groups
+        self.app = app
+        self.since = since
+        self.source = source
+    }
+
+    /// Every page: `index.html`, `groups/ID.html`, `reports/NAME.html`, in that order.
+    public func pages() -> [(path: String, html: String)] {
+        var pages: [(path: String, html: String)] = [("index.html", indexPage())]
+        for group in groups {
+            pages.append(("groups/\(Self.fileName(for: group.id)).html", groupPage(group)))
+            for report in group.reports {
+                guard let replay = report.replay else { continue }
+                let navigation = HTMLReplayRenderer.Navigation(
+                    up: "../groups/\(Self.fileName(for: group.id)).html", label: "Crash group \(group.id)")
+                pages.append(("reports/\(Self.fileName(for: report.id)).html", HTMLReplayRenderer.render(replay, navigation: navigation)))
+            }
+        }
+        return pages
+    }
+
+    func indexPage() -> String {
+        let groups: [[String: Any]] = groups.map { group in
+            [
+                "id": group.id, "signature": group.signature, "count": group.count,
+                "href": "groups/\(Self.fileName(for: group.id)).html",
+                "versions": group.versions.joined(separator: ", "),
+                "withTrail": PathTable.percentage(group.withTrail, of: group.count),
+                "topPath": group.paths.rows.first.map { $0.screens.joined(separator: " › ") } ?? "(no trail)",
+                "bars": Self.bars(group.byDay, width: 160, label: "Reports per day of group \(group.id)"),
+            ]
+        }
+        return PageTemplates.render(
+            "index",
+            [
+                "title": "Crashes" + (app.map { " of \($0)" } ?? ""), "app": app ?? "", "hasApp": app != nil, "since": since ?? "",
+                "hasSince": since != nil,
+                "reportCount": self.groups.reduce(0) { $0 + $1.count }, "groupCount": self.groups.count, "groups": groups,
+                "source": source,
+            ])
+    }
+
+    func groupPage(_ group: Group) -> String {
+        let reports: [[String: Any]] = group.reports.map { report in
+            [
+                "id": report.id, "time": report.time ?? "", "version": report.version ?? "", "format": report.format,
+                "trail": report.trail,
+                "href": "../reports/\(Self.fileName(for: report.id)).html", "hasHref": report.replay != nil,
+            ]
+        }
+        let paths: [[String: Any]] = group.paths.rows.map { row in
+            ["path": row.screens.joined(separator: " › "), "count": row.count, "share": row.share]
+        }
+        return PageTemplates.render(
+            "group",
+            [
+                "title": "Crash group \(group.id)", "up": "../index.html", "id": group.id, "signature": group.signature,
+                "count": group.count, "withTrail": PathTable.percentage(group.withTrail, of: group.count),
+                "firstSeen": group.firstSeen ?? "unknown", "lastSeen": group.lastSeen ?? "unknown",
+                "versions": group.versions.isEmpty ? "unknown" : group.versions.joined(separator: ", "),
+                "bars": Self.bars(group.byDay, width: 600, label: "Reports per day"),
+                "last": group.paths.last, "paths": paths, "pathCount": min(8, group.paths.rows.count),
+                "converge": Self.converge(group.paths), "reports": reports, "source": source,
+            ])
+    }
+
+    /// Bars of reports per day, scaled to the busiest day.
+    static func bars(_ days: [(day: String, count: Int)], width: Int, label: String) -> [String: Any] {
+        let most = max(1, days.map(\.count).max() ?? 1)
+        // At most 14 units a day, so one busy day is a bar, not a block.
+        let slot = days.isEmpty ? 0 : min(14, Double(width) / Double(days.count))
+        let bars: [[String: Any]] = days.enumerated().map { index, day in
+            let height = max(1, Int((Double(day.count) / Double(most) * 36).rounded()))
+            return [
+                "x": HTMLReplayRenderer.format2(Double(index) * slot), "w": HTMLReplayRenderer.format2(max(1, slot - 2)),
+                "y": 40 - height, "h": height, "day": day.day, "count": day.count,
+            ]
+        }
+        return ["width": width, "days": bars, "label": label + ": " + days.map { "\($0.day) \($0.count)" }.joined(separator: ", ")]
+    }
+
+    /// The most frequent paths, one row each, right-aligned on the crash screen, so the screens where paths
+    /// converge line up in the last columns; each cell's opacity is the row's share.
+    static func converge(_ table: PathTable) -> [String: Any] {
+        let rows = Array(table.rows.prefix(8))
+        let columns = max(1, table.last)
+        let cellWidth = 150
+        let width = columns * (cellWidth + 8) + 8
+        var cells: [[String: Any]] = []
+        for (rowIndex, row) in rows.enumerated() {
+            let offset = columns - row.screens.count
+            for (index, screen) in row.screens.enumerated() {
+                let x = 8 + (offset + index) * (cellWidth + 8)
+                let y = 8 + rowIndex * 24
+                cells.append([
+                    "x": x, "y": y, "w": cellWidth, "tx": x + 6, "ty": y + 13,
+                    "opacity": HTMLReplayRenderer.format2(0.25 + 0.75 * Double(row.share) / 100),
+                    "text": screen.count > 20 ? String(screen.prefix(19)) + "…" : screen,
+                ])
+            }
+        }
+        return ["width": width, "height": max(40, 16 + rows.count * 24), "cells": cells]
+    }
+
+    /// A file name for an ID: its safe characters (at most 48), then a hash of the whole ID, so any ID, however long
+    /// or hostile, names one file inside the site.
+    public static func fileName(for id: String) -> String {
+        var safe = String(id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.prefix(48).map(Character.init))
+        if safe.isEmpty { safe = "report" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return safe + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
