@@ -12,6 +12,11 @@ public struct CommandRunner: Sendable {
 
     public let executable: URL
 
+    /// Runs `executable` (any program, not only this package's).
+    public init(executable: URL) {
+        self.executable = executable
+    }
+
     /// The `crashtrail` executable beside the test bundle, or nil when it was not built.
     public static func locate() -> CommandRunner? { locate(named: "crashtrail") }
 
