@@ -52,8 +52,8 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let started = Date()
         do {
+            let store = try storeOptions.openExisting()
             let manifests = try ManifestFiles.given(self.manifests, orStoredIn: storeOptions.resolvedPath(), for: "report")
-            let store = try storeOptions.open()
             let filter = ReportFilter(bundleID: app, since: since.flatMap { TimeBound($0, endOfDay: false)?.milliseconds })
             var manifestByApp: [String: Manifest?] = [:]
             func manifest(for app: String) -> Manifest? {
@@ -62,6 +62,16 @@ struct ReportCommand: AsyncParsableCommand {
                 manifestByApp[app] = chosen
                 return chosen
             }
+            let root = URL(fileURLWithPath: folder)
+            var written = 0
+            func write(_ page: (path: String, html: String)) throws {
+                let url = root.appendingPathComponent(page.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(page.html.utf8).write(to: url, options: .atomic)
+                written += 1
+            }
+            // Each report is replayed, its page written and the replay let go before the next, so memory stays
+            // bounded however many reports the store holds; groups keep only their summaries.
             var groups: [TriageSite.Group] = []
             let stored = try store.groups(filter)
             for (index, group) in stored.enumerated() {
@@ -72,17 +82,20 @@ struct ReportCommand: AsyncParsableCommand {
                 var paths: [[String]] = []
                 var siteReports: [TriageSite.Report] = []
                 for report in reports {
-                    var replay: Replay?
+                    var hasPage = false
                     if report.trailInfo.source.hasTrail, let json = try store.record(id: report.id)?.trail,
                         let trail = try? Trail(json: Array(json.utf8)), let manifest = manifest(for: trail.app.bundleID)
                     {
-                        replay = Replayer(manifest: manifest).replay(trail, report: report.id)
+                        let replay = Replayer(manifest: manifest).replay(trail, report: report.id)
+                        try write(TriageSite.reportPage(replay, reportID: report.id, groupID: group.id))
+                        hasPage = true
+                        if !quiet, written % 1_000 == 0 { printError("wrote \(written) report pages") }
                         paths.append(ScreenPath.names(of: trail, manifest: manifest))
                     }
                     siteReports.append(
                         TriageSite.Report(
                             id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
-                            trail: report.trailInfo.source.rawValue, replay: replay))
+                            trail: report.trailInfo.source.rawValue, hasPage: hasPage))
                 }
                 groups.append(
                     TriageSite.Group(
@@ -96,14 +109,7 @@ struct ReportCommand: AsyncParsableCommand {
             let site = TriageSite(
                 groups: groups, app: app, since: since,
                 source: URL(fileURLWithPath: storeOptions.resolvedPath()).lastPathComponent)
-            let root = URL(fileURLWithPath: folder)
-            var written = 0
-            for page in site.pages() {
-                let url = root.appendingPathComponent(page.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(page.html.utf8).write(to: url, options: .atomic)
-                written += 1
-            }
+            for page in site.pages() { try write(page) }
             if !quiet {
                 let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
                 print("Wrote \(written) pages to \(folder) (\(groups.count) groups, \(groups.reduce(0) { $0 + $1.count }) reports) in \(seconds) s; open \(root.appendingPathComponent("index.html").path)")

@@ -29,4 +29,20 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> ReportStore {
         try ReportStore.open(path: resolvedPath())
     }
+
+    /// Opens the store, refusing to create one: for commands that only read it.
+    /// - Throws: `MissingStore` naming the path and how to fill a store, or `StoreError`.
+    func openExisting() throws -> ReportStore {
+        let path = resolvedPath()
+        guard FileManager.default.fileExists(atPath: path) else { throw MissingStore(path: path) }
+        return try ReportStore.open(path: path)
+    }
+
+    /// No store where a reading command looked.
+    struct MissingStore: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "there is no crash store at \(path); fill one with crashtrail ingest PATH…, or pass --store (or set $\(StoreOptions.environmentVariable)) to the store it filled"
+        }
+    }
 }

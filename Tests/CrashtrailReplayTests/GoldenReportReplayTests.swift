@@ -15,7 +15,7 @@ import Testing
 struct GoldenReportReplayTests {
     static let folder = GoldenSamples.goldenFolder.appendingPathComponent("reports")
     static let formats: [(name: String, fileExtension: String)] = [
-        ("json", "json"), ("text", "txt"), ("urls", "urls.txt"), ("simctl", "sh"), ("xcuitest", "swift"),
+        ("json", "json"), ("text", "txt"), ("urls", "urls.txt"), ("simctl", "sh"), ("xcuitest", "swift"), ("html", "html"),
     ]
 
     /// The sample report files and the separate trail files (binary `.ctr`, `ct1:` text), relative to the

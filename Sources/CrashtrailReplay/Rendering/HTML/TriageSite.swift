@@ -3,8 +3,10 @@ import CrashtrailCore
 /// A static triage site (`crashtrail report --html DIR`): an index of crash groups, a page per group with the
 /// paths that lead to it, and a replay page per report.
 ///
-/// Pure: built from values, it returns every page's relative path and HTML, in a fixed order, and the same
-/// values give the same bytes, so a site can be pinned by golden files and published by a CI job.
+/// Pure: built from values, it returns each page's relative path and HTML, and the same values give the same bytes,
+/// so a site can be pinned by golden files and published by a CI job. The groups hold no replays: a report's page
+/// is made from its replay alone (``reportPage(_:reportID:groupID:)``), so a writer can replay, write and forget one
+/// report at a time and a site of any size takes bounded memory.
 public struct TriageSite: Sendable {
     /// One crash group and what its pages show.
     public struct Group: Sendable {
@@ -39,7 +41,7 @@ public struct TriageSite: Sendable {
         }
     }
 
-    /// One report of a group; with a replay when it has a trail the site could replay.
+    /// One report of a group.
     public struct Report: Sendable {
         public var id: String
         public var time: String?
@@ -47,15 +49,16 @@ public struct TriageSite: Sendable {
         public var format: String
         /// How its trail came (embedded, joined, missing, undecodable), in words.
         public var trail: String
-        public var replay: Replay?
+        /// Whether the site has its replay page (it had a trail that could be replayed).
+        public var hasPage: Bool
 
-        public init(id: String, time: String?, version: String?, format: String, trail: String, replay: Replay?) {
+        public init(id: String, time: String?, version: String?, format: String, trail: String, hasPage: Bool) {
             self.id = id
             self.time = time
             self.version = version
             self.format = format
             self.trail = trail
-            self.replay = replay
+            self.hasPage = hasPage
         }
     }
 
@@ -74,19 +77,15 @@ public struct TriageSite: Sendable {
         self.source = source
     }
 
-    /// Every page: `index.html`, `groups/ID.html`, `reports/NAME.html`, in that order.
+    /// The index and every group's page: `index.html`, then `groups/ID-HASH.html` in group order.
     public func pages() -> [(path: String, html: String)] {
-        var pages: [(path: String, html: String)] = [("index.html", indexPage())]
-        for group in groups {
-            pages.append(("groups/\(Self.fileName(for: group.id)).html", groupPage(group)))
-            for report in group.reports {
-                guard let replay = report.replay else { continue }
-                let navigation = HTMLReplayRenderer.Navigation(
-                    up: "../groups/\(Self.fileName(for: group.id)).html", label: "Crash group \(group.id)")
-                pages.append(("reports/\(Self.fileName(for: report.id)).html", HTMLReplayRenderer.render(replay, navigation: navigation)))
-            }
-        }
-        return pages
+        [("index.html", indexPage())] + groups.map { ("groups/\(Self.fileName(for: $0.id)).html", groupPage($0)) }
+    }
+
+    /// The replay page of a report of the group `groupID`, at `reports/ID-HASH.html`, linking back to its group.
+    public static func reportPage(_ replay: Replay, reportID: String, groupID: String) -> (path: String, html: String) {
+        let navigation = HTMLReplayRenderer.Navigation(up: "../groups/\(fileName(for: groupID)).html", label: "Crash group \(groupID)")
+        return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation))
     }
 
     func indexPage() -> String {
@@ -115,7 +114,7 @@ public struct TriageSite: Sendable {
             [
                 "id": report.id, "time": report.time ?? "", "version": report.version ?? "", "format": report.format,
                 "trail": report.trail,
-                "href": "../reports/\(Self.fileName(for: report.id)).html", "hasHref": report.replay != nil,
+                "href": "../reports/\(Self.fileName(for: report.id)).html", "hasHref": report.hasPage,
             ]
         }
         let paths: [[String: Any]] = group.paths.rows.map { row in

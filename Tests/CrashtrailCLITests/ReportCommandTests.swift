@@ -1,0 +1,74 @@
+import CrashtrailCore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// `crashtrail report --html DIR`: the same store gives the same site, filters apply, bad input is refused clearly.
+@Suite("report --html")
+struct ReportCommandTests {
+    static let root = PackageRoot.url.path
+    static let manifest = "\(root)/Samples/PirateBay/Sources/PirateBay/piratebay.yml"
+
+    static func files(in folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[String(url.path.dropFirst(folder.path.count))] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    @Test("The same store gives the same bytes; every report with a trail has a page; --app and --since filter")
+    func deterministicSite() throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("report")
+        defer { folder.remove() }
+        let ingest = try runner.run(
+            ["ingest", "\(Self.root)/Samples/reports", "--trails", "\(Self.root)/Samples/trails", "--manifest", Self.manifest, "--quiet"],
+            directory: folder.url)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let first = try runner.run(["report", "--html", "one"], directory: folder.url)
+        let second = try runner.run(["report", "--html", "two", "--quiet"], directory: folder.url)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        #expect(first.stdout.hasPrefix("Wrote ") && second.stdout.isEmpty)
+        let one = try Self.files(in: folder.url.appendingPathComponent("one"))
+        let two = try Self.files(in: folder.url.appendingPathComponent("two"))
+        #expect(one == two && !one.isEmpty)
+        let listed = try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdout)
+        let withTrail = try #require(listed.arrayValue).filter {
+            ["embedded", "joined"].contains($0.objectValue?["trailInfo"]?.objectValue?["source"]?.stringValue ?? "")
+        }
+        let reportPages = one.keys.filter { $0.hasPrefix("/reports/") }
+        #expect(!withTrail.isEmpty)
+        #expect(reportPages.count == withTrail.count, "\(reportPages.count) pages for \(withTrail.count) reports with a trail")
+        #expect(one.keys.contains("/index.html"))
+        // --app of an app with no crashes gives an index that says so
+        let other = try runner.run(["report", "--html", "none", "--app", "org.example.nothing", "--quiet"], directory: folder.url)
+        #expect(other.status == 0)
+        let index = try String(contentsOf: folder.url.appendingPathComponent("none/index.html"), encoding: .utf8)
+        #expect(index.contains("No crashes in the store for org.example.nothing"))
+        // --since after every crash: no groups
+        let late = try runner.run(["report", "--html", "late", "--since", "2030-01-01", "--quiet"], directory: folder.url)
+        #expect(late.status == 0)
+        #expect(try Self.files(in: folder.url.appendingPathComponent("late")).keys.sorted() == ["/index.html"])
+    }
+
+    @Test("Bad input: a date that is no date, no store, a folder that cannot be written")
+    func badInput() throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("report")
+        defer { folder.remove() }
+        let date = try runner.run(["report", "--html", "site", "--since", "yesterday"], directory: folder.url)
+        #expect(date.status == 64 && date.stderr.contains("--since takes a date"))
+        let missing = try runner.run(["report", "--html", "site", "--store", "nowhere.sqlite", "--manifest", Self.manifest], directory: folder.url)
+        #expect(missing.status == 1 && missing.stderr.contains("nowhere.sqlite"), "\(missing.stderr)")
+        _ = try runner.run(
+            ["ingest", "\(Self.root)/Samples/reports", "--manifest", Self.manifest, "--quiet"], directory: folder.url)
+        try folder.write("a file, not a folder", to: "taken")
+        let blocked = try runner.run(["report", "--html", "taken/site"], directory: folder.url)
+        #expect(blocked.status == 1 && blocked.stderr.hasPrefix("Error: "), "\(blocked.stderr)")
+    }
+}
