@@ -13,6 +13,12 @@ struct ScalarHTMLContentType: MustacheContentType {
     }
 
     static func escape(_ text: String) -> String {
+        // Most values need nothing: a byte scan finds out without building a new string.
+        let needsWork = text.utf8.contains { byte in
+            byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
+                || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`")
+        }
+        guard needsWork else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -24,23 +24,12 @@ enum HTMLReplayRenderer {
         let first = times.first ?? 0
         let last = times.last ?? 0
         let span = max(1, last - first)
-        let markers: [[String: Any]] = replay.steps.map { step in
+        var markers = ""
+        var stepRows = ""
+        for step in replay.steps {
             let x = replay.steps.count == 1 ? Double(20 + axisEnd) / 2 : 20 + Double(step.t - first) / Double(span) * Double(axisEnd - 20)
-            let anomaly = !step.anomalies.isEmpty
-            let what = step.to?.shortText ?? step.argument ?? ""
-            let label = "#\(step.index) \(TimeText.format(milliseconds: step.t)) \(step.op)" + (what.isEmpty ? "" : " \(what)")
-                + (anomaly ? " (" + step.anomalies.map(\.rawValue).joined(separator: ", ") + ")" : "")
-            return [
-                "x": format2(x), "y": "45", "r": anomaly ? "7" : "5", "anomaly": anomaly, "label": label,
-            ]
-        }
-        let steps: [[String: Any]] = replay.steps.map { step in
-            [
-                "index": step.index, "time": TimeText.format(milliseconds: step.t), "op": step.op,
-                "destination": step.to?.shortText ?? step.argument ?? (step.op == "open" ? "(no destination)" : ""),
-                "url": step.url ?? "", "depth": step.depth, "anomaly": !step.anomalies.isEmpty,
-                "anomalies": step.anomalies.map(\.rawValue).joined(separator: ", "), "redacted": step.redacted,
-            ]
+            HTMLRows.marker(for: step, x: format2(x), into: &markers)
+            HTMLRows.row(for: step, into: &stepRows)
         }
         var screenSets: [[String: Any]] = []
         if let recorded = replay.recordedFinal, replay.verified == false {
@@ -61,11 +50,10 @@ enum HTMLReplayRenderer {
             "session": replay.session.id, "started": replay.session.started,
             "manifest": fileName(of: replay.manifestSource),
             "kept": replay.steps.count, "dropped": replay.dropped, "hasDropped": replay.dropped > 0,
-            "width": width, "axisEnd": axisEnd, "markers": markers,
+            "width": width, "axisEnd": axisEnd, "markers": markers, "stepRows": stepRows, "hasSteps": !replay.steps.isEmpty,
             "span": TimeText.format(milliseconds: last - first),
             "startTime": TimeText.format(milliseconds: first), "endTime": TimeText.format(milliseconds: last),
             "anomalyCount": anomalyCount, "hasAnomalies": anomalyCount > 0,
-            "steps": steps,
             "verified": replay.verified == true, "notVerified": replay.verified == false, "unrecorded": replay.verified == nil,
             "difference": replay.difference?.description ?? "",
             "screenSets": screenSets,

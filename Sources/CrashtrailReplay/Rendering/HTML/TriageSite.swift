@@ -148,22 +148,30 @@ public struct TriageSite: Sendable {
         return ["width": width, "days": bars, "label": label + ": " + days.map { "\($0.day) \($0.count)" }.joined(separator: ", ")]
     }
 
-    /// The most frequent paths, one row each, right-aligned on the crash screen, so the screens where paths
-    /// converge line up in the last columns; each cell's opacity is the row's share.
+    /// The most frequent paths, one row each, right-aligned on the crash screen, so the screens where paths converge
+    /// line up in the last columns. A cell is the more opaque the more reports (of the rows shown) pass through the
+    /// same screen at the same distance from the crash: converging paths darken towards the right.
     static func converge(_ table: PathTable) -> [String: Any] {
         let rows = Array(table.rows.prefix(8))
         let columns = max(1, table.last)
         let cellWidth = 150
         let width = columns * (cellWidth + 8) + 8
+        let total = max(1, rows.reduce(0) { $0 + $1.count })
+        // Reports through each screen at each distance from the crash (0: the crash screen).
+        var through: [Int: [String: Int]] = [:]
+        for row in rows {
+            for (distance, screen) in row.screens.reversed().enumerated() { through[distance, default: [:]][screen, default: 0] += row.count }
+        }
         var cells: [[String: Any]] = []
         for (rowIndex, row) in rows.enumerated() {
             let offset = columns - row.screens.count
             for (index, screen) in row.screens.enumerated() {
                 let x = 8 + (offset + index) * (cellWidth + 8)
                 let y = 8 + rowIndex * 24
+                let share = Double(through[row.screens.count - 1 - index]?[screen] ?? row.count) / Double(total)
                 cells.append([
                     "x": x, "y": y, "w": cellWidth, "tx": x + 6, "ty": y + 13,
-                    "opacity": HTMLReplayRenderer.format2(0.25 + 0.75 * Double(row.share) / 100),
+                    "opacity": HTMLReplayRenderer.format2(0.3 + 0.7 * share),
                     "text": screen.count > 20 ? String(screen.prefix(19)) + "…" : screen,
                 ])
             }
