@@ -70,37 +70,46 @@ struct ReportCommand: AsyncParsableCommand {
                 try Data(page.html.utf8).write(to: url, options: .atomic)
                 written += 1
             }
-            // Each report is replayed, its page written and the replay let go before the next, so memory stays
-            // bounded however many reports the store holds; groups keep only their summaries.
+            // Each report is read from a cursor, replayed, its page written and let go before the next, so memory
+            // stays bounded however many reports the store holds; groups keep only a line of summary per report.
             var groups: [TriageSite.Group] = []
             let stored = try store.groups(filter)
             for (index, group) in stored.enumerated() {
                 var groupFilter = filter
                 groupFilter.signature = group.signature
-                let reports = try store.reports(groupFilter)
-                let detail = CrashGroupDetail(group: group, reports: reports)
                 var paths: [[String]] = []
                 var siteReports: [TriageSite.Report] = []
-                for report in reports {
+                var days: [String: Int] = [:]
+                var failure: (any Error)?
+                try store.forEachReport(groupFilter) { report, trailJSON in
+                    guard failure == nil else { return }
+                    days[report.time.map { String($0.prefix(10)) } ?? "unknown", default: 0] += 1
                     var hasPage = false
-                    if report.trailInfo.source.hasTrail, let json = try store.record(id: report.id)?.trail,
-                        let trail = try? Trail(json: Array(json.utf8)), let manifest = manifest(for: trail.app.bundleID)
+                    if report.trailInfo.source.hasTrail, let json = trailJSON, let trail = try? Trail(json: Array(json.utf8)),
+                        let manifest = manifest(for: trail.app.bundleID)
                     {
                         let replay = Replayer(manifest: manifest).replay(trail, report: report.id)
-                        try write(TriageSite.reportPage(replay, reportID: report.id, groupID: group.id))
+                        do {
+                            try write(TriageSite.reportPage(replay, reportID: report.id, groupID: group.id))
+                        } catch {
+                            failure = failure ?? error
+                            return
+                        }
                         hasPage = true
-                        if !quiet, written % 1_000 == 0 { printError("wrote \(written) report pages") }
                         paths.append(ScreenPath.names(of: trail, manifest: manifest))
+                        if !quiet, written % 1_000 == 0 { printError("wrote \(written) report pages") }
                     }
                     siteReports.append(
                         TriageSite.Report(
                             id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
                             trail: report.trailInfo.source.rawValue, hasPage: hasPage))
                 }
+                if let failure { throw failure }
+                let byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { (day: $0.key, count: $0.value) }
                 groups.append(
                     TriageSite.Group(
                         id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen,
-                        lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: detail.byDay,
+                        lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: byDay,
                         paths: PathTable(paths: paths, last: last, reportsWithTrail: group.withTrail), reports: siteReports))
                 if !quiet, stored.count > 20, (index + 1) % 20 == 0 {
                     printError("read \(index + 1) of \(stored.count) groups")

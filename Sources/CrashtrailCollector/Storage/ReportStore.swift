@@ -304,6 +304,31 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// Calls `body` with each report `filter` takes, newest first, then by ID, with its stored trail JSON and without
+    /// its payload, one at a time from a cursor: memory stays bounded however many reports there are.
+    ///
+    /// `body` runs inside one read transaction, so it must not use the store itself.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError) {
+        let (condition, arguments) = filter.sql
+        try read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time,
+                        exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
+                        trailSource, trailSteps, trailError, trail, pid, launchTime, source,
+                        X'' AS payload, 0 AS payloadSize
+                    FROM reportWithTrail WHERE \(condition)
+                    ORDER BY time IS NULL, time DESC, id
+                    """, arguments: arguments)
+            while let row = try rows.next() {
+                let record = try ReportRecord(row: row)
+                try body(record.report, record.trail)
+            }
+        }
+    }
+
     /// The crash groups of the reports `filter` takes (every report by default): by count, then last seen (newest
     /// first), then signature (SPEC section 8).
     /// - Throws: `StoreError` (`database`).
