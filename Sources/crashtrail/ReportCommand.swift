@@ -96,7 +96,8 @@ struct ReportCommand: AsyncParsableCommand {
                             return
                         }
                         hasPage = true
-                        paths.append(ScreenPath.names(of: trail, manifest: manifest))
+                        // Only the screens the table counts are kept, not whole paths.
+                        paths.append(ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: last))
                         if !quiet, written % 1_000 == 0 { printError("wrote \(written) report pages") }
                     }
                     siteReports.append(
