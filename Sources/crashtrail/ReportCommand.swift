@@ -83,7 +83,7 @@ struct ReportCommand: AsyncParsableCommand {
                 var failure: (any Error)?
                 try store.forEachReport(groupFilter) { report, trailJSON in
                     guard failure == nil else { return }
-                    days[report.time.map { String($0.prefix(10)) } ?? "unknown", default: 0] += 1
+                    days[CrashGroupDetail.day(of: report), default: 0] += 1
                     var hasPage = false
                     if report.trailInfo.source.hasTrail, let json = trailJSON, let trail = try? Trail(json: Array(json.utf8)),
                         let manifest = manifest(for: trail.app.bundleID)

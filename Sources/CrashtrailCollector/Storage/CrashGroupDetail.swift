@@ -19,10 +19,15 @@ public struct CrashGroupDetail: Hashable, Sendable {
         var days: [String: Int] = [:]
         for report in reports {
             versions[report.app.version ?? "unknown", default: 0] += 1
-            days[report.time.map { String($0.prefix(10)) } ?? "unknown", default: 0] += 1
+            days[Self.day(of: report), default: 0] += 1
         }
         byVersion = versions.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
         byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    /// The UTC day a report is counted on (`2026-11-02`), or `unknown` when it has no time.
+    public static func day(of report: CrashReport) -> String {
+        report.time.map { String($0.prefix(10)) } ?? "unknown"
     }
 
     public static func == (lhs: CrashGroupDetail, rhs: CrashGroupDetail) -> Bool {

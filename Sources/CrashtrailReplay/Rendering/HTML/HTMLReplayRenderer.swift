@@ -48,7 +48,7 @@ enum HTMLReplayRenderer {
             "report": replay.report,
             "app": "\(replay.app.bundleID) \(replay.app.version) (\(replay.app.build))",
             "session": replay.session.id, "started": replay.session.started,
-            "manifest": fileName(of: replay.manifestSource),
+            "manifest": TextReplayRenderer.fileName(of: replay.manifestSource),
             "kept": replay.steps.count, "dropped": replay.dropped, "hasDropped": replay.dropped > 0,
             "width": width, "axisEnd": axisEnd, "markers": markers, "stepRows": stepRows, "hasSteps": !replay.steps.isEmpty,
             "span": TimeText.format(milliseconds: last - first),
@@ -103,10 +103,6 @@ enum HTMLReplayRenderer {
             "pending": state.pending.map { "\($0.destination.shortText) (asked by \($0.mode.rawValue))" } ?? "",
             "hasPending": state.pending != nil,
         ]
-    }
-
-    static func fileName(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// A coordinate with one decimal, so pages are byte-for-byte stable.
