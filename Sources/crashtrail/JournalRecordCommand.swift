@@ -101,10 +101,11 @@ struct JournalRecordCommand: AsyncParsableCommand {
         var description: String
     }
 
-    /// RFC 3339 in UTC with milliseconds, as trails write `session.started`.
+    /// RFC 3339 in UTC to the second (`2026-11-24T07:40:05Z`): enough to join an `.ips` by launch time (within 2 s),
+    /// and the form the binary trail keeps in 4 bytes instead of as text.
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
     }
