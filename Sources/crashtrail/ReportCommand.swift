@@ -79,6 +79,7 @@ struct ReportCommand: AsyncParsableCommand {
                 groupFilter.signature = group.signature
                 var paths: [[String]] = []
                 var siteReports: [TriageSite.Report] = []
+                var moreReports = 0
                 var days: [String: Int] = [:]
                 var failure: (any Error)?
                 try store.forEachReport(groupFilter) { report, trailJSON in
@@ -100,6 +101,10 @@ struct ReportCommand: AsyncParsableCommand {
                         paths.append(ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: last))
                         if !quiet, written % 1_000 == 0 { printError("wrote \(written) report pages") }
                     }
+                    guard siteReports.count < TriageSite.listedReports else {
+                        moreReports += 1
+                        return
+                    }
                     siteReports.append(
                         TriageSite.Report(
                             id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
@@ -111,7 +116,8 @@ struct ReportCommand: AsyncParsableCommand {
                     TriageSite.Group(
                         id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen,
                         lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: byDay,
-                        paths: PathTable(paths: paths, last: last, reportsWithTrail: group.withTrail), reports: siteReports))
+                        paths: PathTable(paths: paths, last: last, reportsWithTrail: group.withTrail), reports: siteReports,
+                        moreReports: moreReports))
                 if !quiet, stored.count > 20, (index + 1) % 20 == 0 {
                     printError("read \(index + 1) of \(stored.count) groups")
                 }

@@ -93,6 +93,12 @@ struct HTMLPageTests {
         #expect(site.pages().map(\.html) == pages.dropLast().map(\.html))
         #expect(pages[2].html.contains("href=\"../\(pages[1].path)\""))
         #expect(TriageSite.fileName(for: String(repeating: "x", count: 10_000)).count <= 48 + 17)
+        // A group with more reports than a page lists says how many more, and how to list them all
+        var big = group
+        big.moreReports = 1_234
+        let bigPage = TriageSite(groups: [big], source: "store.sqlite").pages()[1].html
+        #expect(bigPage.contains("The newest 2 of 2 reports; the 1234 others have their pages too"))
+        #expect(!pages[1].html.contains("others have their pages too"))
         #expect(TriageSite.fileName(for: "a/b") != TriageSite.fileName(for: "a_b"))
     }
 }

@@ -178,6 +178,7 @@ enum PageTemplates {
         </section>
         <section aria-labelledby="reports-title">
         <h2 id="reports-title">Reports</h2>
+        {{#hasMore}}<p class="muted">The newest {{listed}} of {{count}} reports; the {{moreReports}} others have their pages too, and <span class="mono">crashtrail list --group {{id}}</span> lists them all.</p>{{/hasMore}}
         <table>
         <thead><tr><th scope="col">report</th><th scope="col">time</th><th scope="col">version</th><th scope="col">format</th><th scope="col">trail</th></tr></thead>
         <tbody>

@@ -22,12 +22,16 @@ public struct TriageSite: Sendable {
         public var byDay: [(day: String, count: Int)]
         /// The screen paths that lead to the crash.
         public var paths: PathTable
+        /// The reports the group's page lists (the newest, at most ``TriageSite/listedReports``).
         public var reports: [Report]
+        /// Reports of the group beyond those listed; they still have their pages.
+        public var moreReports: Int
 
         public init(
             id: String, signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int,
-            byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report]
+            byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report], moreReports: Int = 0
         ) {
+            self.moreReports = moreReports
             self.id = id
             self.signature = signature
             self.count = count
@@ -61,6 +65,9 @@ public struct TriageSite: Sendable {
             self.hasPage = hasPage
         }
     }
+
+    /// The most reports a group's page lists, newest first; the others are counted and still have their pages.
+    public static let listedReports = 500
 
     public var groups: [Group]
     /// The app the site was limited to, if any.
@@ -130,6 +137,7 @@ public struct TriageSite: Sendable {
                 "bars": Self.bars(group.byDay, width: 600, label: "Reports per day"),
                 "last": group.paths.last, "paths": paths, "pathCount": min(8, group.paths.rows.count),
                 "converge": Self.converge(group.paths), "reports": reports, "source": source,
+                "hasMore": group.moreReports > 0, "moreReports": group.moreReports, "listed": group.reports.count,
             ])
     }
 
