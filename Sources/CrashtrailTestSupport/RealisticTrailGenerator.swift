@@ -10,7 +10,7 @@ import Foundation
 /// `final` is the state the app would have stamped at the crash.
 public struct RealisticTrailGenerator {
     public let manifest: Manifest
-    private var random: BenchRandom
+    private var random: SplitMix64
     private var pools: [String: [JSONValue]] = [:]
     private let words = [
         "rum", "parrot", "compass", "map", "spyglass", "cutlass", "lantern", "rope", "anchor", "sail", "boots", "hat",
@@ -19,7 +19,7 @@ public struct RealisticTrailGenerator {
 
     public init(manifest: Manifest, seed: UInt64) {
         self.manifest = manifest
-        random = BenchRandom(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// A trail of exactly `count` kept steps.

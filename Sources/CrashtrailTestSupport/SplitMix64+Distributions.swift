@@ -1,19 +1,7 @@
-/// SplitMix64: a small seedable generator, so every benchmark run measures the same trails.
-public struct BenchRandom: RandomNumberGenerator {
-    private var state: UInt64
+import Foundation
 
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Draws the realistic trail generator needs beyond uniform integers.
+extension SplitMix64 {
     /// A uniform double in [0, 1).
     public mutating func unit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
@@ -38,9 +26,3 @@ public struct BenchRandom: RandomNumberGenerator {
         return max(count, 1) - 1
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
