@@ -1,5 +1,5 @@
 import CrashtrailCore
-import CrashtrailRecording
+@testable import CrashtrailRecording
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -185,6 +185,25 @@ struct JournalTests {
         var engine = NavigationEngine(manifest: try Self.manifest(), state: bounded.trail.base)
         engine.apply(bounded.trail.steps)
         #expect(engine.state == bounded.trail.final)
+    }
+
+    @Test("A file larger than recovery reads: the steps in what was read, and the rest named as not read")
+    func largerThanRecoveryReads() throws {
+        let folder = try TemporaryFolder("journal")
+        defer { folder.remove() }
+        var generator = RandomStepGenerator(manifest: try Self.manifest(), seed: 11)
+        let steps = generator.steps(count: 30)
+        let (bytes, _, _) = try Self.journal(of: steps, in: folder)
+        let ends = Self.recordEnds(in: bytes)
+        // Read up to the end of record 20 (whole records), or into the middle of record 21
+        for limit in [ends[20], ends[20] + 7] {
+            let recovered = try TrailJournal.recover(bytes, path: "big", readLimit: limit)
+            #expect(recovered.trail.steps == Array(steps[..<20]))
+            #expect(recovered.fileSize == bytes.count)
+            #expect(recovered.damage?.offset == ends[20])
+            #expect(recovered.damage?.droppedBytes == bytes.count - ends[20])
+            #expect(recovered.damage?.reason.contains("more than the \(limit) recovery reads") == true)
+        }
     }
 
     /// `bytes` with its header JSON changed by `change`, with a matching length and checksum.

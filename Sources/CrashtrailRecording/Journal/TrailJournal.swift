@@ -21,15 +21,18 @@ public enum TrailJournal {
     public static func recover(at url: URL) throws(JournalError) -> RecoveredJournal {
         let path = url.path
         let bytes: [UInt8]
+        let fileSize: Int
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
+            fileSize = Int(clamping: try handle.seekToEnd())
+            try handle.seek(toOffset: 0)
             // A journal within any limits is far smaller; reading stops here so a huge file cannot exhaust memory.
-            bytes = [UInt8](try handle.read(upToCount: maximumReadSize + 1) ?? Data())
+            bytes = [UInt8](try handle.read(upToCount: maximumReadSize) ?? Data())
         } catch {
             throw JournalError(.unreadable, path: path, "could not read the journal: \(error.localizedDescription)")
         }
-        return try recover(bytes, path: path)
+        return try recover(bytes, path: path, fileSize: max(fileSize, bytes.count))
     }
 
     /// The most bytes recovery reads; the rest of a larger file is reported as dropped.
@@ -40,14 +43,24 @@ public enum TrailJournal {
     ///   - bytes: the journal file's bytes.
     ///   - path: the file's name, for messages.
     public static func recover(_ bytes: [UInt8], path: String) throws(JournalError) -> RecoveredJournal {
+        try recover(bytes, path: path, readLimit: maximumReadSize)
+    }
+
+    /// Recovers from at most the first `readLimit` bytes, as for a file larger than recovery reads.
+    static func recover(_ bytes: [UInt8], path: String, readLimit: Int) throws(JournalError) -> RecoveredJournal {
+        try recover(Array(bytes.prefix(readLimit)), path: path, fileSize: bytes.count)
+    }
+
+    /// Recovers `bytes`, the first bytes of a file of `fileSize` bytes (more when the file was too large to read whole).
+    private static func recover(_ bytes: [UInt8], path: String, fileSize: Int) throws(JournalError) -> RecoveredJournal {
         var result: Result<RecoveredJournal, JournalError>!
         bytes.withUnsafeBytes { raw in
-            result = Result { () throws(JournalError) in try recover(raw, path: path) }
+            result = Result { () throws(JournalError) in try recover(raw, path: path, fileSize: fileSize) }
         }
         return try result.get()
     }
 
-    private static func recover(_ raw: UnsafeRawBufferPointer, path: String) throws(JournalError) -> RecoveredJournal {
+    private static func recover(_ raw: UnsafeRawBufferPointer, path: String, fileSize: Int) throws(JournalError) -> RecoveredJournal {
         let prefix = JournalLayout.headerPrefixSize
         guard raw.count >= 4, Array(raw[0..<4]) == JournalLayout.magic else {
             let what = raw.isEmpty ? "the file is empty" : "it does not start with \"CTJL\""
@@ -148,13 +161,15 @@ public enum TrailJournal {
             records += 1
             offset = start + length
         }
-        if damage == nil, raw.count > maximumReadSize {
+        if fileSize > raw.count {
+            // Only the first bytes were read; what follows them is dropped too, and the reason says why.
+            let reason = "the journal is \(fileSize) bytes, more than the \(raw.count) recovery reads (far more than a recorder writes), so the rest was not read"
+            let from = damage?.offset ?? raw.count
             damage = RecoveredJournal.Damage(
-                offset: maximumReadSize, droppedBytes: raw.count - maximumReadSize,
-                reason: "the journal is larger than \(maximumReadSize >> 20) MiB, far more than a recorder writes; the rest was not read")
+                offset: from, droppedBytes: fileSize - from, reason: damage.map { $0.reason + "; " + reason } ?? reason)
         }
         return RecoveredJournal(
             trail: kept.trail(app: header.app, session: header.session, stampingFinal: true), manifest: manifest,
-            limits: header.limits, records: records, headerSize: prefix + headerLength, fileSize: raw.count, damage: damage)
+            limits: header.limits, records: records, headerSize: prefix + headerLength, fileSize: fileSize, damage: damage)
     }
 }
