@@ -1,5 +1,6 @@
 import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailReplay
 import Foundation
 
 /// Reads the manifests named by `--manifest` options: files, or folders whose `.yml`, `.yaml` and `.json`
@@ -61,5 +62,27 @@ enum ManifestFiles {
         throw ManifestError(
             .unreadable, source: "--manifest",
             "\(what) needs the app's route manifest, and the store \(storePath) keeps none: pass --manifest FILE (or a folder), or store it once with crashtrail manifest add FILE")
+    }
+}
+
+/// The manifest of each app, chosen once per app from the manifests a command was given (as `ManifestSelection`
+/// chooses), for commands that replay many stored trails.
+struct ManifestsByApp {
+    let manifests: [Manifest]
+    private var chosen: [String: Manifest?] = [:]
+    /// Warnings of the choices made, in the order they were made.
+    private(set) var warnings: [String] = []
+
+    init(_ manifests: [Manifest]) {
+        self.manifests = manifests
+    }
+
+    /// The manifest for `app`, or nil when none of the given manifests can serve it.
+    mutating func manifest(for app: String) -> Manifest? {
+        if let known = chosen[app] { return known }
+        let selection = try? ManifestSelection(choosingFrom: manifests, forApp: app)
+        chosen[app] = selection?.manifest
+        warnings += selection?.warnings ?? []
+        return selection?.manifest
     }
 }

@@ -54,8 +54,7 @@ struct PathsCommand: AsyncParsableCommand {
             let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
             let reports = try store.reports(ReportFilter(signature: selected?.signature)).filter { $0.trailInfo.source.hasTrail }
             var paths: [[String]] = []
-            var manifestByApp: [String: Manifest?] = [:]
-            var warnings: [String] = []
+            var manifestsByApp = ManifestsByApp(manifests)
             var skipped: [String: Int] = [:]
             for report in reports {
                 guard let json = try store.record(id: report.id)?.trail, let trail = try? Trail(json: Array(json.utf8)) else {
@@ -63,18 +62,13 @@ struct PathsCommand: AsyncParsableCommand {
                     continue
                 }
                 let app = trail.app.bundleID
-                if manifestByApp[app] == nil {
-                    let selection = try? ManifestSelection(choosingFrom: manifests, forApp: app)
-                    manifestByApp[app] = selection?.manifest
-                    warnings += selection?.warnings ?? []
-                }
-                guard let manifest = manifestByApp[app] ?? nil else {
+                guard let manifest = manifestsByApp.manifest(for: app) else {
                     skipped["no --manifest for the app \(app)", default: 0] += 1
                     continue
                 }
                 paths.append(ScreenPath.names(of: trail, manifest: manifest))
             }
-            for warning in warnings { printError(warning) }
+            for warning in manifestsByApp.warnings { printError(warning) }
             for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {
                 printError("Note: \(count == 1 ? "1 report" : "\(count) reports") with a trail left out of the table: \(why)")
             }

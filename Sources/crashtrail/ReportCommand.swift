@@ -55,13 +55,7 @@ struct ReportCommand: AsyncParsableCommand {
             let store = try storeOptions.openExisting()
             let manifests = try ManifestFiles.given(self.manifests, orStoredIn: storeOptions.resolvedPath(), for: "report")
             let filter = ReportFilter(bundleID: app, since: since.flatMap { TimeBound($0, endOfDay: false)?.milliseconds })
-            var manifestByApp: [String: Manifest?] = [:]
-            func manifest(for app: String) -> Manifest? {
-                if let known = manifestByApp[app] { return known }
-                let chosen = (try? ManifestSelection(choosingFrom: manifests, forApp: app))?.manifest
-                manifestByApp[app] = chosen
-                return chosen
-            }
+            var manifestsByApp = ManifestsByApp(manifests)
             let root = URL(fileURLWithPath: folder)
             var written = 0
             func write(_ page: (path: String, html: String)) throws {
@@ -87,7 +81,7 @@ struct ReportCommand: AsyncParsableCommand {
                     days[CrashGroupDetail.day(of: report), default: 0] += 1
                     var hasPage = false
                     if report.trailInfo.source.hasTrail, let json = trailJSON, let trail = try? Trail(json: Array(json.utf8)),
-                        let manifest = manifest(for: trail.app.bundleID)
+                        let manifest = manifestsByApp.manifest(for: trail.app.bundleID)
                     {
                         let replay = Replayer(manifest: manifest).replay(trail, report: report.id)
                         do {
