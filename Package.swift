@@ -5,7 +5,9 @@ import PackageDescription
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
 //   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
-//   CrashtrailCollector  crash formats, the ingest pipeline and the SQLite store (payloads compressed by zstd)
+//   CrashtrailCollector  crash formats, the ingest pipeline and the store: one ReportStore over a StoreBackend, with
+//                        the embedded SQLite backend (payloads compressed by zstd)
+//   CrashtrailPostgres   the PostgreSQL backend of the same store, for many ingest workers and one shared store
 //   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
 //   crashtrail           the command-line tool (ArgumentParser only)
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
+        .library(name: "CrashtrailPostgres", targets: ["CrashtrailPostgres"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),
     ],
@@ -31,6 +34,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The HTML pages (replay --format html, report --html) are Mustache templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The shared store: PostgreSQL through postgres-nio (and the NIO, TLS and logging packages its API names).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -73,6 +81,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "CrashtrailPostgres",
+            dependencies: [
+                "CrashtrailCollector",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "CrashtrailTesting",
             dependencies: [
                 "CrashtrailCore",
@@ -88,6 +108,7 @@ let package = Package(
                 "CrashtrailRecording",
                 "CrashtrailReplay",
                 "CrashtrailCollector",
+                "CrashtrailPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

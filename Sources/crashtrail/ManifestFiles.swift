@@ -55,13 +55,13 @@ enum ManifestFiles {
     /// - Throws: `ManifestError` when none is given and the store keeps none (or does not exist).
     static func given(_ paths: [String], orStoredIn storePath: String, for what: String) throws -> [Manifest] {
         if !paths.isEmpty { return try load(paths) }
-        if FileManager.default.fileExists(atPath: storePath) {
-            let stored = try ReportStore.open(path: storePath).storedManifests()
+        if StoreOptions.mayExist(storePath) {
+            let stored = try StoreOptions.open(storePath, creating: false).storedManifests()
             if !stored.isEmpty { return stored }
         }
         throw ManifestError(
             .unreadable, source: "--manifest",
-            "\(what) needs the app's route manifest, and the store \(storePath) keeps none: pass --manifest FILE (or a folder), or store it once with crashtrail manifest add FILE")
+            "\(what) needs the app's route manifest, and the store \(StoreOptions.displayName(storePath)) keeps none: pass --manifest FILE (or a folder), or store it once with crashtrail manifest add FILE")
     }
 }
 

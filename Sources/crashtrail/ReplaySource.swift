@@ -58,13 +58,13 @@ struct ReplaySource {
             }
             return try fromFile(Array(data), path: report, codec: TrailCodec(manifests: manifests))
         }
-        guard FileManager.default.fileExists(atPath: storePath) else {
+        guard StoreOptions.mayExist(storePath) else {
             throw Failure(
                 .notFound,
                 "\(report) is not a file, and there is no crash store at \(storePath) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
             )
         }
-        let store = try ReportStore.open(path: storePath)
+        let store = try StoreOptions.open(storePath, creating: false)
         let record = try store.record(matchingPrefix: report)
         guard let json = record.trail else {
             let why = record.trailError.map { ": \($0)" } ?? ""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashtrailCollector
+import CrashtrailPostgres
 import CrashtrailCore
 import CrashtrailReplay
 import Foundation
@@ -118,7 +119,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
             let site = TriageSite(
                 groups: groups, app: app, since: since,
-                source: URL(fileURLWithPath: storeOptions.resolvedPath()).lastPathComponent)
+                source: Self.sourceName(storeOptions.resolvedPath()))
             for page in site.pages() { try write(page) }
             if !quiet {
                 let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
@@ -128,5 +129,11 @@ struct ReportCommand: AsyncParsableCommand {
             printFailure(error)
             throw ExitCode.failure
         }
+    }
+
+    /// How the pages name the store: an SQLite file's name, or a PostgreSQL store's database.
+    static func sourceName(_ store: String) -> String {
+        PostgresLocation.isPostgresURL(store)
+            ? ((try? PostgresLocation(store).database) ?? "PostgreSQL") : URL(fileURLWithPath: store).lastPathComponent
     }
 }

@@ -33,12 +33,12 @@ struct ReprocessCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = storeOptions.resolvedPath()
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard StoreOptions.mayExist(path) else {
             printError("Error: there is no crash store at \(path); pass --store with the store crashtrail ingest filled")
             throw ExitCode.failure
         }
         do {
-            let store = try ReportStore.open(path: path)
+            let store = try StoreOptions.open(path, creating: false)
             for loaded in try ManifestFiles.loadWithText(manifests) { try store.addManifest(loaded.manifest, text: loaded.text) }
             let codec = TrailCodec(manifests: try store.storedManifests())
             let showsProgress = !quiet && isatty(STDERR_FILENO) == 1

@@ -2,7 +2,6 @@ import CrashtrailCore
 import CrashtrailEncoding
 import Dispatch
 import Foundation
-import GRDB
 
 /// The ingest job (SPEC section 8): walks the inputs, parses them on `jobs` workers, stores each batch in one
 /// transaction, quarantines what it refuses, then joins separate trail files to the crashes they belong to.
@@ -187,7 +186,10 @@ public struct IngestPipeline: Sendable {
         var joined: [String] = []
         var rejections: [(RejectionError, String)] = []
         do {
-            try store.write { db in
+            (joined, rejections) = try store.write { db in
+                // Kept inside: a backend may run the transaction again after a lost connection.
+                var joined: [String] = []
+                var rejections: [(RejectionError, String)] = []
                 for (path, result) in decoded {
                     switch result {
                     case .failure(let reason): rejections.append((reason, path))
@@ -200,6 +202,7 @@ public struct IngestPipeline: Sendable {
                         }
                     }
                 }
+                return (joined, rejections)
             }
         } catch {
             throw IngestError(.store, "could not join trails from \(directory): \(error)")
@@ -285,9 +288,16 @@ struct RunState {
         var tooLarge: [(RejectionError, String)] = []
         do {
             let tracksMissing = self.tracksMissing
-            var summary = self.summary
-            var newMissing = self.newMissing
+            let before = (summary: self.summary, newMissing: self.newMissing)
+            var summary = before.summary
+            var newMissing = before.newMissing
             try store.write { db in
+                // Each run of the transaction starts again from the state before it: a backend may run it again after
+                // a lost connection or a deadlock with another job.
+                summary = before.summary
+                newMissing = before.newMissing
+                rejections = []
+                tooLarge = []
                 for result in results {
                     summary.inputs += result.inputs
                     for step in result.steps {

@@ -1,4 +1,3 @@
-import GRDB
 
 /// Which stored reports a listing takes: by app, app version, crash time and group (`crashtrail list` filters).
 ///
@@ -27,32 +26,32 @@ public struct ReportFilter: Hashable, Sendable {
     /// A filter that takes every report.
     public static let all = ReportFilter()
 
-    /// The SQL condition (`TRUE` for none) over `reportWithTrail`'s columns, and its arguments.
-    var sql: (condition: String, arguments: StatementArguments) {
+    /// The SQL condition (`1 = 1` for none) over `reportWithTrail`'s columns, and its arguments.
+    func sql(_ dialect: StoreDialect) -> (condition: String, arguments: [StoreValue]) {
         var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
+        var arguments: [StoreValue] = []
         if let bundleID {
             conditions.append("bundleID = ?")
-            arguments.append(bundleID)
+            arguments.append(.text(bundleID))
         }
         if let appVersion {
             conditions.append("appVersion = ?")
-            arguments.append(appVersion)
+            arguments.append(.text(appVersion))
         }
         if let signature {
             conditions.append("signature = ?")
-            arguments.append(signature)
+            arguments.append(.text(signature))
         }
         // Stored times are RFC 3339 UTC with or without milliseconds, which do not sort as text across a second's
-        // boundary; SQLite's julianday reads both (and the trailing Z).
+        // boundary; the dialect's instant (SQLite's julianday, a timestamptz in PostgreSQL) reads both.
         if let since {
-            conditions.append("julianday(time) >= julianday(?)")
-            arguments.append(Timestamp.rfc3339(milliseconds: since))
+            conditions.append("\(dialect.instant("time")) >= \(dialect.instant("?"))")
+            arguments.append(.text(Timestamp.rfc3339(milliseconds: since)))
         }
         if let until {
-            conditions.append("julianday(time) <= julianday(?)")
-            arguments.append(Timestamp.rfc3339(milliseconds: until))
+            conditions.append("\(dialect.instant("time")) <= \(dialect.instant("?"))")
+            arguments.append(.text(Timestamp.rfc3339(milliseconds: until)))
         }
-        return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), StatementArguments(arguments))
+        return (conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "), arguments)
     }
 }

@@ -56,3 +56,42 @@ public struct ReportRecord: Codable, Hashable, Sendable, FetchableRecord, Persis
         public static let format = Column(CodingKeys.format)
     }
 }
+
+extension ReportRecord {
+    /// The `report` table's columns, in the order of ``storeValues``.
+    static let columns = [
+        "id", "format", "sha256", "bundleID", "appVersion", "appBuild", "osName", "osVersion", "device", "time", "exceptionType",
+        "exceptionCode", "exceptionSignal", "exceptionReason", "frames", "signature", "trailSource", "trailSteps", "trailError",
+        "trail", "pid", "launchTime", "source", "payload", "payloadSize",
+    ]
+
+    /// Inserts a row unless its ID is taken (then it changes nothing).
+    static let insertSQL =
+        "INSERT INTO report (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT (id) DO NOTHING"
+
+    /// The row's values, in the order of ``columns``.
+    var storeValues: [StoreValue] {
+        [
+            .text(id), .text(format), .text(sha256), StoreValue(bundleID), StoreValue(appVersion), StoreValue(appBuild),
+            StoreValue(osName), StoreValue(osVersion), StoreValue(device), StoreValue(time), StoreValue(exceptionType),
+            StoreValue(exceptionCode), StoreValue(exceptionSignal), StoreValue(exceptionReason), .text(frames), .text(signature),
+            .text(trailSource), StoreValue(trailSteps), StoreValue(trailError), StoreValue(trail), StoreValue(pid),
+            StoreValue(launchTime), .text(source), .blob(payload), .integer(Int64(payloadSize)),
+        ]
+    }
+
+    /// The record a row of `report` or `reportWithTrail` holds.
+    /// - Throws: `StoreError` (`database`) when a column that is never empty is.
+    public init(row: StoreRow) throws(StoreError) {
+        self.init(
+            id: try row.requiredString("id"), format: try row.requiredString("format"), sha256: try row.requiredString("sha256"),
+            bundleID: row.string("bundleID"), appVersion: row.string("appVersion"), appBuild: row.string("appBuild"),
+            osName: row.string("osName"), osVersion: row.string("osVersion"), device: row.string("device"), time: row.string("time"),
+            exceptionType: row.string("exceptionType"), exceptionCode: row.string("exceptionCode"),
+            exceptionSignal: row.string("exceptionSignal"), exceptionReason: row.string("exceptionReason"),
+            frames: try row.requiredString("frames"), signature: try row.requiredString("signature"),
+            trailSource: try row.requiredString("trailSource"), trailSteps: row.int("trailSteps"), trailError: row.string("trailError"),
+            trail: row.string("trail"), pid: row.int64("pid"), launchTime: row.int64("launchTime"),
+            source: try row.requiredString("source"), payload: row.data("payload") ?? Data(), payloadSize: row.int("payloadSize") ?? 0)
+    }
+}

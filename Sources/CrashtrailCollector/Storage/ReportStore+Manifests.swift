@@ -1,6 +1,5 @@
 import CrashtrailCore
 import CrashtrailEncoding
-import GRDB
 
 /// The manifests a store keeps (`manifest` table, migration `v4: manifests`): every manifest `ingest --manifest` or
 /// `crashtrail manifest add` saw, by dictionary ID, so commands need no `--manifest` for stored reports and trails
@@ -17,24 +16,23 @@ extension ReportStore {
         let id = ManifestDictionary(manifest: manifest).idString
         return try write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO manifest (dictionaryID, app, source, text) VALUES (?, ?, ?, ?)",
-                arguments: [id, manifest.app, manifest.source, text])
-            return db.changesCount > 0
+                "INSERT INTO manifest (dictionaryID, app, source, text) VALUES (?, ?, ?, ?) ON CONFLICT (dictionaryID) DO NOTHING",
+                [.text(id), .text(manifest.app), .text(manifest.source), .text(text)]) > 0
         }
     }
 
     /// Every stored manifest, oldest first.
     /// - Throws: `StoreError`: `database`, or `damaged` naming a stored manifest that no longer reads.
     public func storedManifests() throws(StoreError) -> [Manifest] {
-        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT dictionaryID, source, text FROM manifest ORDER BY rowid") }
+        let rows = try read { db in try db.rows("SELECT dictionaryID, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", []) }
         var manifests: [Manifest] = []
         for row in rows {
-            let source: String = row["source"]
-            let text: String = row["text"]
+            let source = row.string("source") ?? ""
+            let text = row.string("text") ?? ""
             do {
                 manifests.append(try Manifest(yaml: text, source: source))
             } catch {
-                let id: String = row["dictionaryID"]
+                let id = row.string("dictionaryID") ?? "?"
                 throw StoreError(.database, "the stored manifest \(id) (from \(source)) no longer reads: \(error); add it again with crashtrail manifest add")
             }
         }
@@ -47,7 +45,7 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     public func decodePendingTrails(with decoder: any TrailDecoding) throws(StoreError) -> Int {
         let pending = try read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM report WHERE trailSource = 'undecodable' ORDER BY id")
+            try db.strings("SELECT id FROM report WHERE trailSource = 'undecodable' ORDER BY id")
         }
         let processor = PayloadProcessor(decoder: decoder)
         var decoded = 0
@@ -65,8 +63,8 @@ extension ReportStore {
             guard let again, again.trailSource == TrailInfo.Source.embedded.rawValue, let trail = again.trail else { continue }
             try write { db in
                 try db.execute(
-                    sql: "UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'undecodable'",
-                    arguments: [again.trailSource, again.trailSteps, trail, id])
+                    "UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ? WHERE id = ? AND trailSource = 'undecodable'",
+                    [.text(again.trailSource), StoreValue(again.trailSteps), .text(trail), .text(id)])
             }
             decoded += 1
         }

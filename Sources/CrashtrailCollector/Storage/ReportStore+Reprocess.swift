@@ -1,5 +1,4 @@
 import CrashtrailCore
-import GRDB
 
 /// What `crashtrail reprocess` did.
 public struct ReprocessSummary: Hashable, Sendable {
@@ -45,16 +44,18 @@ extension ReportStore {
         with decoder: any TrailDecoding, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(StoreError) -> ReprocessSummary {
         var summary = ReprocessSummary()
-        var cursor = try read { db in try String.fetchOne(db, sql: "SELECT lastID FROM reprocessCursor WHERE job = 'reprocess'") }
+        var cursor = try read { db in try db.value("SELECT lastID FROM reprocessCursor WHERE job = 'reprocess'")?.text }
         summary.resumed = cursor != nil
-        let total = try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report") ?? 0 }
-        var done = try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report WHERE id <= ?", arguments: [cursor ?? ""]) ?? 0 }
+        let total = try read { db in try db.value("SELECT COUNT(*) FROM report")?.integer.map(Int.init) ?? 0 }
+        var done = try read { db in
+            try db.value("SELECT COUNT(*) FROM report WHERE id <= ?", [.text(cursor ?? "")])?.integer.map(Int.init) ?? 0
+        }
         let processor = PayloadProcessor(decoder: decoder)
         let assignments = Self.derivedColumns.map { "\($0) = ?" }.joined(separator: ", ")
         while true {
             let batch = try read { db in
-                try ReportRecord.fetchAll(
-                    db, sql: "SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", arguments: [cursor ?? "", max(1, batchSize)])
+                try db.rows("SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))])
+                    .map(ReportRecord.init(row:))
             }
             guard let last = batch.last else { break }
             var updates: [(id: String, record: ReportRecord)] = []
@@ -69,22 +70,23 @@ extension ReportStore {
             }
             try write { db in
                 for update in updates {
-                    try db.execute(
-                        sql: "UPDATE report SET \(assignments) WHERE id = ?",
-                        arguments: StatementArguments(Self.derivedValues(of: update.record) + [update.id]))
+                    try db.execute("UPDATE report SET \(assignments) WHERE id = ?", Self.derivedValues(of: update.record) + [.text(update.id)])
                 }
                 try db.execute(
-                    sql: "INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?) ON CONFLICT(job) DO UPDATE SET lastID = excluded.lastID",
-                    arguments: [last.id])
+                    "INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?) ON CONFLICT (job) DO UPDATE SET lastID = excluded.lastID",
+                    [.text(last.id)])
             }
             summary.changed += updates.count
             cursor = last.id
             done += batch.count
             progress?(done, total)
         }
-        try write { db in try db.execute(sql: "DELETE FROM reprocessCursor WHERE job = 'reprocess'") }
+        try write { db in try db.execute("DELETE FROM reprocessCursor WHERE job = 'reprocess'") }
         return summary
     }
+
+    /// Where each derived column is in ``ReportRecord/storeValues``.
+    static let derivedColumnIndexes = derivedColumns.compactMap { ReportRecord.columns.firstIndex(of: $0) }
 
     /// What a stored payload gives now.
     enum Derivation {
@@ -116,12 +118,8 @@ extension ReportStore {
     }
 
     /// The derived columns' values, in `derivedColumns` order.
-    static func derivedValues(of record: ReportRecord) -> [DatabaseValue] {
-        let values: [(any DatabaseValueConvertible)?] = [
-            record.format, record.bundleID, record.appVersion, record.appBuild, record.osName, record.osVersion, record.device, record.time,
-            record.exceptionType, record.exceptionCode, record.exceptionSignal, record.exceptionReason, record.frames, record.signature,
-            record.trailSource, record.trailSteps, record.trailError, record.trail, record.pid, record.launchTime,
-        ]
-        return values.map { $0?.databaseValue ?? .null }
+    static func derivedValues(of record: ReportRecord) -> [StoreValue] {
+        let values = record.storeValues
+        return derivedColumnIndexes.map { values[$0] }
     }
 }

@@ -3,159 +3,38 @@ import CrashtrailEncoding
 import Foundation
 import GRDB
 
-/// The SQLite store of ingested crashes: the one type that owns the database.
+/// The store of ingested crashes: reports, their trails, groups and manifests, over a ``StoreBackend`` (the embedded
+/// SQLite file by default, or a shared PostgreSQL server). Every query is written once, here and in its extensions;
+/// the backends run them.
 ///
-/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL
-/// `DatabasePool`).
+/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`) or
+/// a PostgreSQL server through `CrashtrailPostgres`.
 public final class ReportStore: Sendable {
-    /// The database this store owns.
-    public let writer: any DatabaseWriter
+    /// The database this store's queries run on.
+    public let backend: any StoreBackend
 
-    /// A store over `writer`, migrated to the current schema.
-    /// - Throws: `StoreError` (`cannot-open`) when the migration fails.
-    public init(_ writer: any DatabaseWriter) throws(StoreError) {
-        self.writer = writer
-        let migrator = Self.migrator
-        let unknown: [String]
-        do {
-            unknown = try writer.read { db in
-                guard try db.tableExists("grdb_migrations") else { return [] }
-                let known = Set(migrator.migrations)
-                return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
-            }
-        } catch {
-            throw StoreError(.cannotOpen, "could not read the crash store's schema: \(error)")
-        }
-        guard unknown.isEmpty else {
-            throw StoreError(
-                .cannotOpen,
-                "the crash store was written by a newer crashtrail (its schema has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which this version does not know); upgrade crashtrail to read it, or use another --store")
-        }
-        do {
-            try migrator.migrate(writer)
-        } catch {
-            throw StoreError(.cannotOpen, "could not prepare the crash store's tables: \(error)")
-        }
+    /// A store over an opened (and migrated) backend.
+    public init(backend: any StoreBackend) {
+        self.backend = backend
     }
 
-    /// Opens (creating if needed) the store file at `path`, in WAL mode. Jobs opening the same new store at once
-    /// take turns (an exclusive lock on `path.lock`), so none of them fails on the other's half-made tables.
+    /// A store over a GRDB database, migrated to the current schema.
+    /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
+    public convenience init(_ writer: any DatabaseWriter) throws(StoreError) {
+        self.init(backend: try SQLiteBackend(writer))
+    }
+
+    /// Opens (creating if needed) the SQLite store file at `path` (``SQLiteBackend/open(path:)``).
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
     public static func open(path: String) throws(StoreError) -> ReportStore {
-        // Jobs that start together on a new store would race to switch it to WAL and to create its tables;
-        // an exclusive lock on a file beside it serializes opening and migrating (it is released at once).
-        let lock = Foundation.open(path + ".lock", O_CREAT | O_RDWR, 0o644)
-        if lock >= 0 { flock(lock, LOCK_EX) }
-        defer {
-            if lock >= 0 {
-                flock(lock, LOCK_UN)
-                close(lock)
-            }
-        }
-        let pool: DatabasePool
-        do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            // The writer's page cache, 8 MiB instead of SQLite's 2 MiB, keeps the five indexes' pages in memory
-            // while an ingest writes, instead of reading them back from the file: about 1% fewer instructions
-            // (user and kernel) for the 10,000-report bench (BENCHMARKS.md, Ingest). Durability is unchanged.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
-        } catch {
-            throw StoreError(
-                .cannotOpen, "could not open the crash store \(path): \(error); check that the folder exists and is writable")
-        }
-        return try ReportStore(pool)
+        ReportStore(backend: try SQLiteBackend.open(path: path))
     }
 
-    /// The writer connection's page cache, in KiB.
-    static let writerCacheKiB = 8_192
+    /// Where the store is, for messages: a path, or a `postgres://` URL without its password.
+    public var location: String { backend.location }
 
-    /// The schema. Migrations are named, never edited once released, and use plain strings.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: reports") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE report (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        format TEXT NOT NULL,
-                        sha256 TEXT NOT NULL,
-                        bundleID TEXT,
-                        appVersion TEXT,
-                        appBuild TEXT,
-                        osName TEXT,
-                        osVersion TEXT,
-                        device TEXT,
-                        time TEXT,
-                        exceptionType TEXT,
-                        exceptionCode TEXT,
-                        exceptionSignal TEXT,
-                        exceptionReason TEXT,
-                        frames TEXT NOT NULL,
-                        signature TEXT NOT NULL,
-                        trailSource TEXT NOT NULL,
-                        trailSteps INTEGER,
-                        trailError TEXT,
-                        trail TEXT,
-                        pid INTEGER,
-                        launchTime INTEGER,
-                        source TEXT NOT NULL,
-                        payload BLOB NOT NULL,
-                        payloadSize INTEGER NOT NULL
-                    );
-                    CREATE INDEX report_signature ON report(signature);
-                    CREATE INDEX report_time ON report(time);
-                    CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing';
-                    """)
-        }
-        migrator.registerMigration("v2: payload digest index") { db in
-            try db.execute(sql: "CREATE INDEX report_sha256 ON report(sha256)")
-        }
-        // A trail joined later is stored in a row of its own instead of updating the report's: an UPDATE rewrites
-        // the whole report row, compressed payload included (about three times the work, BENCHMARKS.md, Ingest).
-        // Reports are read through `reportWithTrail`, which lays a joined trail over its report's `missing` one;
-        // trails joined by older versions stay in their report rows and read the same.
-        migrator.registerMigration("v3: joined trails beside their reports") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE joinedTrail (
-                        id TEXT PRIMARY KEY NOT NULL REFERENCES report(id) ON DELETE CASCADE,
-                        steps INTEGER NOT NULL,
-                        trail TEXT NOT NULL
-                    );
-                    CREATE VIEW reportWithTrail AS
-                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
-                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
-                            r.frames, r.signature,
-                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
-                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
-                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
-                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
-                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
-                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
-                    """)
-        }
-        // Manifests by dictionary ID, with their text, so stored reports replay without --manifest and trails that
-        // came before their manifest are decoded when it arrives (ReportStore+Manifests.swift).
-        migrator.registerMigration("v4: manifests") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE manifest (
-                        dictionaryID TEXT PRIMARY KEY NOT NULL,
-                        app TEXT NOT NULL,
-                        source TEXT NOT NULL,
-                        text TEXT NOT NULL
-                    )
-                    """)
-        }
-        // How far an interrupted `crashtrail reprocess` got, so the next run resumes after it
-        // (ReportStore+Reprocess.swift).
-        migrator.registerMigration("v5: reprocess cursor") { db in
-            try db.execute(sql: "CREATE TABLE reprocessCursor (job TEXT PRIMARY KEY NOT NULL, lastID TEXT NOT NULL)")
-        }
-        return migrator
-    }
+    /// The dialect of the store's backend.
+    public var dialect: StoreDialect { backend.dialect }
 
     /// What storing one payload did.
     public enum InsertOutcome: Hashable, Sendable {
@@ -167,23 +46,25 @@ public final class ReportStore: Sendable {
 
     /// Stores `record` unless its bytes are already stored; a payload whose ID is taken by other bytes is kept
     /// under `ID~` plus the first 12 hex digits of its SHA-256 (SPEC section 8).
-    /// - Throws: GRDB's `DatabaseError`.
-    public static func insert(_ record: ReportRecord, in db: Database) throws -> InsertOutcome {
-        var record = record
-        if let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT sha256 FROM report WHERE id = ?"), arguments: [record.id]) {
-            if existing == record.sha256 { return .duplicate(record.id) }
-            let alternative = record.id + "~" + record.sha256.prefix(12)
-            if try ReportRecord.exists(db, key: alternative) { return .duplicate(alternative) }
-            record.id = alternative
-        }
-        try record.insert(db)
-        return .stored(record.id)
+    ///
+    /// The primary key decides, not a look-up before the insert: jobs storing the same report at the same moment
+    /// store it once, the others see a duplicate.
+    /// - Throws: the backend's error.
+    public static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
+        var values = record.storeValues
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(record.id) }
+        let existing = try db.value("SELECT sha256 FROM report WHERE id = ?", [.text(record.id)])?.text
+        if existing == record.sha256 { return .duplicate(record.id) }
+        let alternative = record.id + "~" + record.sha256.prefix(12)
+        values[0] = .text(alternative)
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(alternative) }
+        return .duplicate(alternative)
     }
 
     /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
     public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM report WHERE sha256 = ? LIMIT 1"), arguments: [digest]) }
+        try read { db in try db.value("SELECT id FROM report WHERE sha256 = ? LIMIT 1", [.text(digest)])?.text }
     }
 
     /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly
@@ -192,9 +73,8 @@ public final class ReportStore: Sendable {
     public func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
         try read { db in
             var prefixes = Set<UInt64>()
-            let digests = try String.fetchCursor(db, sql: "SELECT sha256 FROM report")
-            while let digest = try digests.next() {
-                if let prefix = Self.digestPrefix(digest) { prefixes.insert(prefix) }
+            try db.forEachRow("SELECT sha256 FROM report", []) { row in
+                if let digest = row[0].text, let prefix = Self.digestPrefix(digest) { prefixes.insert(prefix) }
             }
             return prefixes
         }
@@ -225,38 +105,45 @@ public final class ReportStore: Sendable {
     /// - Throws: `StoreError` (`database`).
     public func countReportsAwaitingTrail() throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM report
-                    WHERE \(Self.awaitsTrail) AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
-                    """
-            ) ?? 0
+            try db.value(
+                """
+                SELECT COUNT(*) FROM report
+                WHERE \(Self.awaitsTrail) AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
+                """
+            )?.integer.map(Int.init) ?? 0
         }
     }
 
-    /// Runs `updates` in one write transaction.
-    /// - Throws: `StoreError` (`database`) wrapping the failure.
-    public func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs `updates` in one write transaction. The backend may run it again after a failure it recovers from
+    /// (``StoreBackend/write(_:)``), so `updates` must start from the same state each time.
+    /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
+    @discardableResult
+    public func write<T>(_ updates: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.write(updates)
+            return try backend.write(updates)
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw StoreError(.database, "writing to the crash store failed: \(error)")
+            throw StoreError(.database, "writing to the crash store \(location) failed: \(error)")
         }
     }
 
-    func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs `query` in one read transaction.
+    /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
+    public func read<T>(_ query: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.read(value)
+            return try backend.read(query)
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw StoreError(.database, "reading the crash store failed: \(error)")
+            throw StoreError(.database, "reading the crash store \(location) failed: \(error)")
         }
     }
 
     /// The report stored under exactly `id`.
     /// - Throws: `StoreError` (`database`).
     public func record(id: String) throws(StoreError) -> ReportRecord? {
-        try read { db in try ReportRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM reportWithTrail WHERE id = ?"), arguments: [id]) }
+        try read { db in try db.rows("SELECT * FROM reportWithTrail WHERE id = ?", [.text(id)]).first.map(ReportRecord.init(row:)) }
     }
 
     /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
@@ -268,8 +155,8 @@ public final class ReportStore: Sendable {
         let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         let candidates = try read { db in
-            try String.fetchAll(
-                db, sql: "SELECT id FROM report WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 21", arguments: [escaped + "%"])
+            try db.strings(
+                "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21", [.text(escaped + "%")])
         }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
@@ -284,23 +171,29 @@ public final class ReportStore: Sendable {
         return record
     }
 
+    /// The columns a listing reads: every column but the payload, which it reads as empty.
+    private static func listingColumns(trail: Bool, _ dialect: StoreDialect) -> String {
+        """
+        id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time,
+            exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
+            trailSource, trailSteps, trailError, \(trail ? "trail" : "NULL AS trail"), pid, launchTime, source,
+            \(dialect.emptyBlob) AS payload, 0 AS payloadSize
+        """
+    }
+
     /// The reports `filter` takes (every report by default), newest first, then by ID (SPEC section 8), without
     /// payloads.
     /// - Throws: `StoreError` (`database`).
     public func reports(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashReport] {
-        let (condition, arguments) = filter.sql
+        let (condition, arguments) = filter.sql(dialect)
         return try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time,
-                        exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
-                        trailSource, trailSteps, trailError, NULL AS trail, pid, launchTime, source,
-                        X'' AS payload, 0 AS payloadSize
-                    FROM reportWithTrail WHERE \(condition)
-                    ORDER BY time IS NULL, time DESC, id
-                    """, arguments: arguments)
-            return try rows.map { try ReportRecord(row: $0).report }
+            try db.rows(
+                """
+                SELECT \(Self.listingColumns(trail: false, db.dialect))
+                FROM reportWithTrail WHERE \(condition)
+                ORDER BY time IS NULL, time DESC, id
+                """, arguments
+            ).map { try ReportRecord(row: $0).report }
         }
     }
 
@@ -310,19 +203,15 @@ public final class ReportStore: Sendable {
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
     public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError) {
-        let (condition, arguments) = filter.sql
+        let (condition, arguments) = filter.sql(dialect)
         try read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time,
-                        exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature,
-                        trailSource, trailSteps, trailError, trail, pid, launchTime, source,
-                        X'' AS payload, 0 AS payloadSize
-                    FROM reportWithTrail WHERE \(condition)
-                    ORDER BY time IS NULL, time DESC, id
-                    """, arguments: arguments)
-            while let row = try rows.next() {
+            try db.forEachRow(
+                """
+                SELECT \(Self.listingColumns(trail: true, db.dialect))
+                FROM reportWithTrail WHERE \(condition)
+                ORDER BY time IS NULL, time DESC, id
+                """, arguments
+            ) { row in
                 let record = try ReportRecord(row: row)
                 try body(record.report, record.trail)
             }
@@ -333,28 +222,28 @@ public final class ReportStore: Sendable {
     /// first), then signature (SPEC section 8).
     /// - Throws: `StoreError` (`database`).
     public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
-        let (condition, arguments) = filter.sql
+        let (condition, arguments) = filter.sql(dialect)
         return try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
-                        SUM(trailSource IN ('embedded', 'joined')) AS withTrail
-                    FROM reportWithTrail WHERE \(condition) GROUP BY signature
-                    """, arguments: arguments)
+            let rows = try db.rows(
+                """
+                SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                    SUM(CASE WHEN trailSource IN ('embedded', 'joined') THEN 1 ELSE 0 END) AS withTrail
+                FROM reportWithTrail WHERE \(condition) GROUP BY signature
+                """, arguments)
             var groups: [CrashGroup] = []
             for row in rows {
-                let signature: String = row["signature"]
+                let signature = try row.requiredString("signature")
                 var versionFilter = filter
                 versionFilter.signature = signature
-                let (versionCondition, versionArguments) = versionFilter.sql
-                let versions = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
-                    arguments: versionArguments)
+                let (versionCondition, versionArguments) = versionFilter.sql(db.dialect)
+                let versions = try db.strings(
+                    "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
+                    versionArguments)
                 groups.append(
                     CrashGroup(
-                        signature: signature, count: row["count"], firstSeen: row["firstSeen"], lastSeen: row["lastSeen"],
-                        versions: versions.sorted(by: CanonicalJSON.codePointPrecedes), withTrail: row["withTrail"]))
+                        signature: signature, count: row.int("count") ?? 0, firstSeen: row.string("firstSeen"),
+                        lastSeen: row.string("lastSeen"), versions: versions.sorted(by: CanonicalJSON.codePointPrecedes),
+                        withTrail: row.int("withTrail") ?? 0))
             }
             return groups.sorted { lhs, rhs in
                 if lhs.count != rhs.count { return lhs.count > rhs.count }
@@ -381,38 +270,37 @@ public final class ReportStore: Sendable {
     /// Attaches a separate trail to a stored report still missing one, inside a transaction; returns whether it did.
     ///
     /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
-    /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten.
-    /// - Throws: GRDB's `DatabaseError`.
+    /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten; its
+    /// primary key makes a second join of the same report, by this job or another, change nothing.
+    /// - Throws: the backend's error.
     @discardableResult
-    public static func attachTrail(_ decoded: DecodedTrail, toReport id: String, in db: Database) throws -> Bool {
-        try db.cachedStatement(
-            sql: """
-                INSERT OR IGNORE INTO joinedTrail (id, steps, trail)
-                SELECT id, ?, ? FROM report WHERE id = ? AND trailSource = 'missing'
-                """
-        ).execute(arguments: [decoded.trail.steps.count, String(decoding: decoded.canonicalJSON, as: UTF8.self), id])
-        return db.changesCount > 0
+    public static func attachTrail(_ decoded: DecodedTrail, toReport id: String, in db: any StoreTransaction) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO joinedTrail (id, steps, trail)
+            SELECT id, ?, ? FROM report WHERE id = ? AND trailSource = 'missing'
+            ON CONFLICT (id) DO NOTHING
+            """, [.integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)), .text(id)]
+        ) > 0
     }
 
     /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
     /// `started`), closest launch first, inside a transaction.
-    /// - Throws: GRDB's `DatabaseError`.
+    /// - Throws: the backend's error.
     public static func reportsAwaitingTrail(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: Database
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
     ) throws -> [String] {
-        try String.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id FROM report
-                    WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-                    ORDER BY ABS(launchTime - ?), id
-                    """),
-            arguments: [bundleID, pid, started - tolerance, started + tolerance, started])
+        try db.strings(
+            """
+            SELECT id FROM report
+            WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+            ORDER BY ABS(launchTime - ?), id
+            """, [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)])
     }
 
     /// Every row, by ID, for comparing two stores.
     /// - Throws: `StoreError` (`database`).
     public func allRecords() throws(StoreError) -> [ReportRecord] {
-        try read { db in try ReportRecord.fetchAll(db, sql: "SELECT * FROM reportWithTrail ORDER BY id") }
+        try read { db in try db.rows("SELECT * FROM reportWithTrail ORDER BY id", []).map(ReportRecord.init(row:)) }
     }
 }

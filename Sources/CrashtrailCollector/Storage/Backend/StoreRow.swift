@@ -1,0 +1,43 @@
+import Foundation
+
+/// One row a query read: its columns by name (compared without case, since PostgreSQL folds unquoted names to lower
+/// case) and their values.
+public struct StoreRow: Hashable, Sendable {
+    public let names: [String]
+    public let values: [StoreValue]
+
+    public init(names: [String], values: [StoreValue]) {
+        self.names = names
+        self.values = values
+    }
+
+    /// The value of the column named `name`, or `.null` when the row has no such column.
+    public subscript(name: String) -> StoreValue {
+        if let index = names.firstIndex(of: name) { return values[index] }
+        let lowered = name.lowercased()
+        if let index = names.firstIndex(where: { $0.lowercased() == lowered }) { return values[index] }
+        return .null
+    }
+
+    /// The value in column `index`.
+    public subscript(index: Int) -> StoreValue { values[index] }
+
+    public func string(_ name: String) -> String? { self[name].text }
+    public func int64(_ name: String) -> Int64? { self[name].integer }
+    public func int(_ name: String) -> Int? { self[name].integer.map(Int.init) }
+
+    public func data(_ name: String) -> Data? {
+        switch self[name] {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return nil
+        }
+    }
+
+    /// The text of a column that must hold one.
+    /// - Throws: `StoreError` (`database`) naming the column when it is missing or not text.
+    public func requiredString(_ name: String) throws(StoreError) -> String {
+        guard let value = string(name) else { throw StoreError(.database, "a stored row has no text in its \(name) column") }
+        return value
+    }
+}

@@ -1,0 +1,59 @@
+/// What a transaction on a store's database offers: the statements the store runs, in SQL both backends read.
+///
+/// Statements take `?` placeholders, bound in order. A transaction is used only on the thread that was handed it, and
+/// only inside the closure it was handed to.
+public protocol StoreTransaction: AnyObject {
+    /// How this backend spells what the two SQL dialects spell differently.
+    var dialect: StoreDialect { get }
+
+    /// Runs a statement that returns no rows.
+    /// - Returns: how many rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int
+
+    /// Runs a query and returns every row.
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreRow]
+
+    /// Runs a query and calls `body` with each row as it is read, so memory stays bounded however many rows there
+    /// are. `body` must not run statements on this transaction.
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (StoreRow) throws -> Void) throws
+}
+
+extension StoreTransaction {
+    @discardableResult
+    public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    /// The first column of the first row, if there is a row.
+    public func value(_ sql: String, _ arguments: [StoreValue] = []) throws -> StoreValue? {
+        try rows(sql, arguments).first?.values.first
+    }
+
+    /// The first column of every row, as text (rows with another type are left out).
+    public func strings(_ sql: String, _ arguments: [StoreValue] = []) throws -> [String] {
+        try rows(sql, arguments).compactMap { $0.values.first?.text }
+    }
+}
+
+/// What the two SQL dialects spell differently. Everything else the store runs is the same text on both.
+public struct StoreDialect: Hashable, Sendable {
+    /// The expression that reads an RFC 3339 text column as a comparable instant (NULL when it is not one).
+    public var instant: @Sendable (String) -> String
+    /// A case-insensitive LIKE.
+    public var caseInsensitiveLike: String
+    /// An empty blob literal.
+    public var emptyBlob: String
+    /// The column that orders rows of the `manifest` table by when they were added.
+    public var manifestOrder: String
+    /// The backend's name, for messages.
+    public var name: String
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    public static let sqlite = StoreDialect(
+        instant: { "julianday(\($0))" }, caseInsensitiveLike: "LIKE", emptyBlob: "X''", manifestOrder: "rowid", name: "SQLite")
+
+    public static let postgres = StoreDialect(
+        instant: { "crashtrail_instant(\($0))" }, caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
+        name: "PostgreSQL")
+}

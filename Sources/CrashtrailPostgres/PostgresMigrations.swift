@@ -1,0 +1,95 @@
+/// The PostgreSQL store's schema: named migrations, applied in order, each once, never edited once released. The
+/// tables and view are the SQLite store's (SQLiteBackend), in PostgreSQL's types; every text column compares byte by
+/// byte (`COLLATE "C"`), so listings sort exactly as they do in SQLite.
+enum PostgresMigrations {
+    /// Identifier and statements of each migration, oldest first.
+    static let all: [(identifier: String, statements: [String])] = [
+        (
+            "v1: reports, joined trails, manifests, reprocess cursor",
+            [
+                """
+                CREATE FUNCTION crashtrail_instant(value TEXT) RETURNS TIMESTAMPTZ LANGUAGE plpgsql STABLE AS $$
+                BEGIN
+                    RETURN value::TIMESTAMPTZ;
+                EXCEPTION WHEN OTHERS THEN
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TABLE report (
+                    id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    format TEXT COLLATE "C" NOT NULL,
+                    sha256 TEXT COLLATE "C" NOT NULL,
+                    bundleID TEXT COLLATE "C",
+                    appVersion TEXT COLLATE "C",
+                    appBuild TEXT COLLATE "C",
+                    osName TEXT COLLATE "C",
+                    osVersion TEXT COLLATE "C",
+                    device TEXT COLLATE "C",
+                    time TEXT COLLATE "C",
+                    exceptionType TEXT COLLATE "C",
+                    exceptionCode TEXT COLLATE "C",
+                    exceptionSignal TEXT COLLATE "C",
+                    exceptionReason TEXT COLLATE "C",
+                    frames TEXT COLLATE "C" NOT NULL,
+                    signature TEXT COLLATE "C" NOT NULL,
+                    trailSource TEXT COLLATE "C" NOT NULL,
+                    trailSteps BIGINT,
+                    trailError TEXT COLLATE "C",
+                    trail TEXT COLLATE "C",
+                    pid BIGINT,
+                    launchTime BIGINT,
+                    source TEXT COLLATE "C" NOT NULL,
+                    payload BYTEA NOT NULL,
+                    payloadSize BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX report_signature ON report(signature)",
+                "CREATE INDEX report_time ON report(time)",
+                "CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing'",
+                "CREATE INDEX report_sha256 ON report(sha256)",
+                """
+                CREATE TABLE joinedTrail (
+                    id TEXT COLLATE "C" PRIMARY KEY NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+                    steps BIGINT NOT NULL,
+                    trail TEXT COLLATE "C" NOT NULL
+                )
+                """,
+                """
+                CREATE VIEW reportWithTrail AS
+                    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                        r.frames, r.signature,
+                        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
+                """,
+                """
+                CREATE TABLE manifest (
+                    dictionaryID TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    app TEXT COLLATE "C" NOT NULL,
+                    source TEXT COLLATE "C" NOT NULL,
+                    text TEXT COLLATE "C" NOT NULL,
+                    seq BIGSERIAL NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE reprocessCursor (
+                    job TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    lastID TEXT COLLATE "C" NOT NULL
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// The table that records the applied migrations.
+    static let table = "crashtrail_migrations"
+
+    /// The advisory lock that makes workers starting together migrate one at a time ("crashtrail" in ASCII).
+    static let lockKey: Int64 = 0x6372_6173_6874_7261
+}

@@ -1,0 +1,123 @@
+import CrashtrailCollector
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+
+/// A ``StoreTransaction`` on one PostgreSQL connection: the store's `?` placeholders become `$1`, `$2`, …, each query
+/// waits for its answer on the calling thread, and ``forEachRow(_:_:_:)`` reads through a server-side cursor, a page
+/// at a time, so a listing of any size takes bounded memory.
+final class PostgresTransaction: StoreTransaction {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: StoreDialect { .postgres }
+    private var cursors = 0
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int {
+        try connection.query(try Self.query(sql, arguments), logger: logger).wait().metadata.rows ?? 0
+    }
+
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreRow] {
+        try connection.query(try Self.query(sql, arguments), logger: logger).wait().rows.map(Self.row)
+    }
+
+    /// Rows read from the cursor at a time.
+    static let cursorPage = 256
+
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (StoreRow) throws -> Void) throws {
+        cursors += 1
+        let name = "crashtrail_cursor_\(cursors)"
+        try execute("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)", arguments)
+        while true {
+            let page = try rows("FETCH FORWARD \(Self.cursorPage) FROM \(name)", [])
+            for row in page { try body(row) }
+            if page.count < Self.cursorPage { break }
+        }
+        try execute("CLOSE \(name)", [])
+    }
+
+    /// Runs a statement with no arguments (BEGIN, COMMIT, …).
+    func run(_ sql: String) throws {
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    }
+
+    /// The query with `?` placeholders numbered and the arguments bound with their types.
+    static func query(_ sql: String, _ arguments: [StoreValue]) throws -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let value): bindings.append(value)
+            case .real(let value): bindings.append(value)
+            case .text(let value): bindings.append(value)
+            case .blob(let value): try bindings.append(value)
+            }
+        }
+        return PostgresQuery(unsafeSQL: PlaceholderNumbering.numbered(sql), binds: bindings)
+    }
+
+    /// A row in the store's value types.
+    static func row(_ row: PostgresRow) -> StoreRow {
+        var names: [String] = []
+        var values: [StoreValue] = []
+        names.reserveCapacity(row.count)
+        values.reserveCapacity(row.count)
+        for cell in row {
+            names.append(cell.columnName)
+            values.append(value(cell))
+        }
+        return StoreRow(names: names, values: values)
+    }
+
+    static func value(_ cell: PostgresCell) -> StoreValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2: return (try? cell.decode(Int16.self)).map { .integer(Int64($0)) } ?? .null
+        case .int4: return (try? cell.decode(Int32.self)).map { .integer(Int64($0)) } ?? .null
+        case .int8: return (try? cell.decode(Int64.self)).map(StoreValue.integer) ?? .null
+        case .float4, .float8: return (try? cell.decode(Double.self)).map(StoreValue.real) ?? .null
+        case .bool: return (try? cell.decode(Bool.self)).map { .integer($0 ? 1 : 0) } ?? .null
+        case .bytea: return (try? cell.decode(Data.self)).map(StoreValue.blob) ?? .null
+        case .numeric: return (try? cell.decode(Decimal.self)).map { .text("\($0)") } ?? .null
+        default: return (try? cell.decode(String.self)).map(StoreValue.text) ?? .null
+        }
+    }
+}
+
+/// Turns the store's `?` placeholders into PostgreSQL's `$1`, `$2`, …, leaving quoted text and identifiers alone.
+enum PlaceholderNumbering {
+    private static let cache = NIOLockedValueBox<[String: String]>([:])
+
+    static func numbered(_ sql: String) -> String {
+        if let known = cache.withLockedValue({ $0[sql] }) { return known }
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        cache.withLockedValue { cache in
+            if cache.count < 512 { cache[sql] = result }
+        }
+        return result
+    }
+}
