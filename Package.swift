@@ -196,6 +196,15 @@ let package = Package(
                 "CrashtrailTestSupport",
             ]
         ),
+        // The store suite on both backends (SQLite and a PostgreSQL server from Tools/with-postgres.sh), the
+        // PostgreSQL faults, and the commands' output on either store.
+        .testTarget(
+            name: "CrashtrailStoreTests",
+            dependencies: [
+                "crashtrail", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
         .testTarget(
             name: "CrashtrailReliabilityTests",

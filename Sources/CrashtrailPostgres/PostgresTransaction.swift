@@ -56,7 +56,8 @@ final class PostgresTransaction: StoreTransaction {
             case .null: bindings.appendNull()
             case .integer(let value): bindings.append(value)
             case .real(let value): bindings.append(value)
-            case .text(let value): bindings.append(value)
+            // PostgreSQL's text cannot hold U+0000; it is stored as U+2400 (␀), and the store's digest reads both alike.
+            case .text(let value): bindings.append(value.contains("\u{0}") ? value.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : value)
             case .blob(let value): try bindings.append(value)
             }
         }

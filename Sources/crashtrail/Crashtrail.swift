@@ -26,6 +26,7 @@ struct Crashtrail: AsyncParsableCommand {
             TrailCommand.self,
             JournalCommand.self,
             ManifestCommand.self,
+            StoreCommand.self,
         ]
     )
 }

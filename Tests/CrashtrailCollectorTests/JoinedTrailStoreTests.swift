@@ -23,7 +23,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let joined = try store.allRecords().filter { $0.trailSource == "joined" }
         #expect(!joined.isEmpty, "the samples have a trail file to join")
-        try store.writer.read { db in
+        try store.sqliteWriter.read { db in
             for record in joined {
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT trailSource, trail FROM report WHERE id = ?", arguments: [record.id]))
                 #expect(row["trailSource"] as String == "missing")
@@ -49,12 +49,12 @@ import Testing
         // When each joined trail is moved into its report row, as versions before the joinedTrail table stored it
         try store.write { db in
             try db.execute(
-                sql: """
+                """
                     UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
                         trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id)
-                    WHERE id IN (SELECT id FROM joinedTrail);
-                    DELETE FROM joinedTrail;
+                    WHERE id IN (SELECT id FROM joinedTrail)
                     """)
+            try db.execute("DELETE FROM joinedTrail")
         }
 
         // Then every read gives the same records, reports and groups, and nothing awaits a trail
@@ -76,7 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let records = try source.allRecords()
         let queue = try DatabaseQueue()
-        try ReportStore.migrator.migrate(queue, upTo: "v2: payload digest index")
+        try SQLiteBackend.migrator.migrate(queue, upTo: "v2: payload digest index")
         try queue.write { db in
             #expect(try db.tableExists("joinedTrail") == false)
             for record in records { try record.insert(db) }

@@ -25,7 +25,7 @@ import Testing
             for (record, bytes) in zip(current, raw) {
                 #expect(PayloadCompression.StoredFormat(of: [UInt8](record.payload)) == .zstd)
                 let stream = bytes.withUnsafeBufferPointer { ZlibStream.compressed($0, level: 1) }
-                try db.execute(sql: "UPDATE report SET payload = ? WHERE id = ?", arguments: [Data(stream), record.id])
+                try db.execute("UPDATE report SET payload = ? WHERE id = ?", [.blob(Data(stream)), .text(record.id)])
             }
         }
 

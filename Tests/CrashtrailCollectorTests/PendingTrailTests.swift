@@ -22,7 +22,7 @@ struct PendingTrailTests {
         #expect(waiting.count == 6)
         let damaged = try #require(waiting.first)
         try store.write { db in
-            try db.execute(sql: "UPDATE report SET payload = ? WHERE id = ?", arguments: [Data([0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3]), damaged.id])
+            try db.execute("UPDATE report SET payload = ? WHERE id = ?", [.blob(Data([0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3])), .text(damaged.id)])
         }
         // When the manifest is added, twice
         let manifest = try TestFiles.manifest()

@@ -15,8 +15,8 @@ struct ReprocessTests {
         _ = try TestFiles.ingest([TestFiles.samples.appendingPathComponent("reports").path], store: store, folder: folder)
         let fresh = try store.allRecords()
         try store.write { db in
-            try db.execute(sql: "UPDATE report SET signature = 'SIGSEGV @ an older rule' WHERE format IN ('crashlytics', 'kscrash')")
-            try db.execute(sql: "UPDATE report SET trailSource = 'undecodable', trail = NULL, trailSteps = NULL, trailError = 'old' WHERE format = 'sentry-event'")
+            try db.execute("UPDATE report SET signature = 'SIGSEGV @ an older rule' WHERE format IN ('crashlytics', 'kscrash')")
+            try db.execute("UPDATE report SET trailSource = 'undecodable', trail = NULL, trailSteps = NULL, trailError = 'old' WHERE format = 'sentry-event'")
         }
         return (store, fresh, folder)
     }
@@ -33,7 +33,7 @@ struct ReprocessTests {
         #expect(try store.allRecords() == fresh)
         #expect(first.examined == fresh.count && first.changed > 0 && !first.resumed && first.unreadable.isEmpty)
         #expect(second.changed == 0)
-        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reprocessCursor") } == 0)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM reprocessCursor")?.integer } == 0)
     }
 
     @Test("A run that stopped resumes after the last batch it finished")
@@ -42,7 +42,7 @@ struct ReprocessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Given a run that stopped after the first four reports (by ID)
         let ids = fresh.map(\.id).sorted()
-        try store.write { db in try db.execute(sql: "INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?)", arguments: [ids[3]]) }
+        try store.write { db in try db.execute("INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?)", [.text(ids[3])]) }
         var seen: [Int] = []
         // When it runs again
         let summary = try store.reprocess(with: try TestFiles.codec(), batchSize: 2) { done, total in
@@ -63,7 +63,7 @@ struct ReprocessTests {
         let (store, fresh, folder) = try Self.agedStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         let victim = try #require(fresh.first { $0.format == "crashlytics" })
-        try store.write { db in try db.execute(sql: "UPDATE report SET payload = X'28B52FFD00' WHERE id = ?", arguments: [victim.id]) }
+        try store.write { db in try db.execute("UPDATE report SET payload = X'28B52FFD00' WHERE id = ?", [.text(victim.id)]) }
         let summary = try store.reprocess(with: try TestFiles.codec())
         #expect(summary.unreadable.keys.sorted() == [victim.id])
         #expect(summary.unreadable[victim.id]?.contains("damaged") == true, "\(summary.unreadable)")

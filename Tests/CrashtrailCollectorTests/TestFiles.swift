@@ -66,3 +66,10 @@ enum TestFiles {
         try ReportStore(DatabaseQueue())
     }
 }
+
+extension ReportStore {
+    /// The GRDB database of a store the tests opened on SQLite.
+    var sqliteWriter: any DatabaseWriter {
+        get throws { try #require(backend as? SQLiteBackend).writer }
+    }
+}

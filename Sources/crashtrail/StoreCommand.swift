@@ -1,0 +1,75 @@
+import ArgumentParser
+import CrashtrailCollector
+import Foundation
+
+/// `crashtrail store copy FROM TO`
+struct StoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Work with whole crash stores.",
+        subcommands: [Copy.self]
+    )
+
+    struct Copy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "copy",
+            abstract: "Copy every report, trail and manifest of one store into another, and verify the copy.",
+            discussion: """
+                FROM and TO are each an SQLite file or a postgres:// URL, so a store moves from one machine's \
+                SQLite file to a shared PostgreSQL server and back. Reports keep their IDs; what TO holds already \
+                is left as it is, so a copy that stopped can be run again. After the copy both stores are read \
+                again and summed up (reports, joined trails, manifests and a SHA-256 over every report); the \
+                command exits with status 1 unless TO holds exactly what FROM holds. The password of a \
+                PostgreSQL store comes from PGPASSWORD or ~/.pgpass. Examples:
+
+                  crashtrail store copy crashtrail.sqlite postgres://crashtrail@db.internal:5432/crashes
+                  crashtrail store copy postgres://crashtrail@db.internal:5432/crashes local.sqlite
+                """
+        )
+
+        @Argument(help: "The store to copy: an SQLite file or a postgres:// URL. It must exist.")
+        var from: String
+
+        @Argument(help: "The store to copy into: an SQLite file (made if missing) or a postgres:// URL.")
+        var to: String
+
+        @Flag(name: .long, help: "Print only errors.")
+        var quiet = false
+
+        func run() async throws {
+            let started = Date()
+            guard from != to else {
+                printError("Error: FROM and TO are the same store (\(StoreOptions.displayName(from))); name another store to copy into")
+                throw ExitCode.failure
+            }
+            do {
+                let source = try StoreOptions.open(from, creating: false)
+                let destination = try StoreOptions.open(to, creating: true)
+                let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+                let summary = try StoreCopy.copy(from: source, to: destination) { read in
+                    guard showsProgress else { return }
+                    FileHandle.standardError.write(Data("\r\u{1B}[2K\(read) reports copied".utf8))
+                }
+                if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                guard summary.verified else {
+                    printError(
+                        "Error: the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
+                            + "TO held other reports before the copy, or a job wrote to either store during it. Copy into an empty store.")
+                    throw ExitCode.failure
+                }
+                if !quiet {
+                    let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+                    print(
+                        "Copied \(summary.reportsCopied) of \(summary.source.reports) reports, \(summary.trailsCopied) joined trails and \(summary.manifestsCopied) manifests "
+                            + "from \(source.location) to \(destination.location) in \(seconds) s.")
+                    print("Verified: both hold \(summary.destination).")
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                printFailure(error)
+                throw ExitCode.failure
+            }
+        }
+    }
+}

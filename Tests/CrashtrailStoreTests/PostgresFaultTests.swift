@@ -1,0 +1,130 @@
+import CrashtrailCollector
+import CrashtrailPostgres
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// What a PostgreSQL store does when the server is not as it should be: each refusal says what is wrong and what to
+/// do, never prints the password, and leaves nothing half made.
+@Suite("PostgreSQL faults")
+struct PostgresFaultTests {
+    @Test("Ten workers opening a new database at once migrate it once")
+    func migratesOnce() throws {
+        guard let url = try TestStores.newDatabase() else { return }
+        let errors = LockedOutcomes()
+        DispatchQueue.concurrentPerform(iterations: 10) { worker in
+            do { _ = try TestStores.open(url) } catch { errors.fail("worker \(worker): \(error)") }
+        }
+        #expect(errors.failures.isEmpty, "\(errors.failures)")
+        let store = try TestStores.open(url)
+        let applied = try store.read { db in try db.strings("SELECT identifier FROM crashtrail_migrations") }
+        #expect(applied == ["v1: reports, joined trails, manifests, reprocess cursor"])
+    }
+
+    @Test("A schema from a newer crashtrail is refused, and left as it is")
+    func newerSchema() throws {
+        guard let url = try TestStores.newDatabase() else { return }
+        let store = try TestStores.open(url)
+        try store.write { db in try db.execute("INSERT INTO crashtrail_migrations (identifier) VALUES ('v9: from the future')") }
+        let error = #expect(throws: StoreError.self) { try TestStores.open(url) }
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.message.contains("newer crashtrail") == true)
+        #expect(error?.message.contains("v9: from the future") == true)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 2)
+    }
+
+    @Test("A wrong password is refused with the user and where to put the right one, and is never printed")
+    func wrongPassword() throws {
+        guard let server = TestStores.serverURL() else { return }
+        let home = try TemporaryFolder("pg-home")
+        defer { home.remove() }
+        let secret = "not-the-password-\(UUID().uuidString.prefix(6))"
+        let location = try PostgresLocation(server, environment: ["PGPASSWORD": secret, "HOME": home.url.path])
+        let error = #expect(throws: StoreError.self) { try PostgresBackend(location, options: .init(retryWindow: 0)) }
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.message.contains("refused the sign-in of \(location.user)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("PGPASSWORD") == true)
+        #expect(error?.message.contains(secret) == false)
+        #expect(location.description.contains(secret) == false)
+    }
+
+    @Test("No password at all says where to give one")
+    func missingPassword() throws {
+        guard let server = TestStores.serverURL() else { return }
+        let home = try TemporaryFolder("pg-home")
+        defer { home.remove() }
+        let location = try PostgresLocation(server, environment: ["HOME": home.url.path])
+        #expect(!location.hasPassword)
+        let error = #expect(throws: StoreError.self) { try PostgresBackend(location, options: .init(retryWindow: 0)) }
+        #expect(error?.message.contains("~/.pgpass") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("The password file is read as psql reads it, and not when others can read it")
+    func passwordFile() throws {
+        guard let server = TestStores.serverURL(), let password = ProcessInfo.processInfo.environment["PGPASSWORD"] else { return }
+        let home = try TemporaryFolder("pg-home")
+        defer { home.remove() }
+        let location = try PostgresLocation(server)
+        let file = try home.write(
+            "# comment\nother.host:5432:*:*:wrong\n\(location.host):\(location.port):*:\(location.user):\(password.replacingOccurrences(of: ":", with: "\\:"))\n",
+            to: ".pgpass")
+        chmod(file.path, 0o600)
+        let fromFile = try PostgresLocation(server, environment: ["HOME": home.url.path])
+        _ = try PostgresBackend(fromFile)
+        chmod(file.path, 0o644)
+        #expect(!(try PostgresLocation(server, environment: ["HOME": home.url.path]).hasPassword))
+    }
+
+    @Test("A refused connection and a missing database are refused at once, with what to check")
+    func unreachable() throws {
+        guard let server = TestStores.serverURL() else { return }
+        let location = try PostgresLocation(server)
+        // A port nothing listens on: bind one, note it, close it.
+        let port = try Self.closedPort()
+        let refused = #expect(throws: StoreError.self) {
+            try PostgresBackend(try PostgresLocation("postgres://\(location.user)@127.0.0.1:\(port)/crashtrail"), options: .init(retryWindow: 0))
+        }
+        #expect(refused?.message.contains("could not connect to the PostgreSQL store postgres://\(location.user)@127.0.0.1:\(port)/crashtrail") == true,
+            "\(refused?.message ?? "")")
+        #expect(refused?.message.contains("check that the server is running") == true)
+        let missing = #expect(throws: StoreError.self) {
+            try PostgresBackend(try PostgresLocation("postgres://\(location.user)@\(location.host):\(location.port)/no_such_database"))
+        }
+        #expect(missing?.message.contains("does not exist") == true && missing?.message.contains("createdb") == true, "\(missing?.message ?? "")")
+    }
+
+    @Test("A URL that does not read says how to write one", arguments: [
+        "postgres://", "postgres://u@h:5432/a/b", "postgres://u@h/db?sslmode=sometimes", "postgres://u@h/db?pool=0", "postgres://u@h/db?color=red",
+    ])
+    func badURL(url: String) throws {
+        let error = #expect(throws: StoreError.self) { try PostgresLocation(url, environment: [:]) }
+        #expect(error?.message.contains("postgres://USER@HOST:PORT/DATABASE") == true)
+    }
+
+    @Test("A password in the URL is never shown")
+    func passwordInURL() throws {
+        let location = try PostgresLocation("postgres://me:s3cret@db.example:6543/crashes?sslmode=disable&pool=2", environment: [:])
+        #expect(location.description == "postgres://me@db.example:6543/crashes")
+        #expect(location.sslMode == .disable && location.poolSize == 2 && location.hasPassword)
+        let error = #expect(throws: StoreError.self) { try PostgresLocation("postgres://me:s3cret@db.example/x?pool=99", environment: [:]) }
+        #expect(error?.message.contains("s3cret") == false)
+    }
+
+    /// A loopback port that nothing listens on.
+    static func closedPort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                try #require(bind(socket, raw, length) == 0)
+                try #require(getsockname(socket, raw, &length) == 0)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,223 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailPostgres
+import CrashtrailTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// One suite, run on both backends: every query the store offers gives, on PostgreSQL, exactly what it gives on the
+/// embedded SQLite reference (an in-memory store filled the same way).
+@Suite("Store on both backends")
+struct StoreBackendTests {
+    /// The samples ingested into an in-memory SQLite store: what every backend must read back.
+    static func reference(folder: TemporaryFolder) throws -> ReportStore {
+        let store = try ReportStore(DatabaseQueue())
+        try TestStores.ingestSamples(into: store, folder: folder)
+        return store
+    }
+
+    @Test("The samples read back the same: records, reports, groups, manifests and the store's digest", arguments: StoreKind.allCases)
+    func samplesReadTheSame(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let reference = try Self.reference(folder: folder)
+        let summary = try TestStores.ingestSamples(into: store, folder: folder)
+        #expect(summary.stored == 11 && summary.trailsJoined == 1)
+
+        let records = try store.allRecords()
+        #expect(records == (try reference.allRecords()))
+        #expect(records.count == 11)
+        #expect(try store.reports() == (try reference.reports()))
+        #expect(try store.groups() == (try reference.groups()))
+        #expect(try store.storedManifests().map(\.app) == (try reference.storedManifests().map(\.app)))
+        #expect(try store.countReportsAwaitingTrail() == (try reference.countReportsAwaitingTrail()))
+        #expect(try store.digest() == (try reference.digest()))
+
+        var streamed: [CrashReport] = []
+        try store.forEachReport { report, _ in streamed.append(report) }
+        #expect(streamed == (try reference.reports()))
+    }
+
+    @Test("Filters by app, version, time and group take the same reports", arguments: StoreKind.allCases)
+    func filters(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let reference = try Self.reference(folder: folder)
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let all = try reference.reports()
+        let times = all.compactMap(\.time).compactMap(Timestamp.milliseconds(parsing:)).sorted()
+        let middle = times[times.count / 2]
+        let filters = [
+            ReportFilter(bundleID: all.first?.app.bundleID), ReportFilter(appVersion: "3.1.0"), ReportFilter(since: middle),
+            ReportFilter(until: middle), ReportFilter(since: middle, until: middle + 60_000),
+            ReportFilter(signature: try reference.groups().first?.signature), ReportFilter(bundleID: "no.such.app"),
+        ]
+        for filter in filters {
+            let expected = try reference.reports(filter)
+            #expect(try store.reports(filter) == expected, "filter \(filter)")
+            #expect(try store.groups(filter) == (try reference.groups(filter)), "filter \(filter)")
+        }
+        #expect(try store.reports(ReportFilter(since: middle)).count > 0)
+        #expect(try store.reports(ReportFilter(since: middle)).count < all.count)
+    }
+
+    @Test("ID prefixes find one report or group, in either case, or say why not", arguments: StoreKind.allCases)
+    func prefixes(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let record = try #require(try store.allRecords().first { $0.id.contains(where: \.isUppercase) })
+        #expect(try store.record(matchingPrefix: String(record.id.prefix(6)).lowercased()).id == record.id)
+        #expect(throws: StoreError.self) { try store.record(matchingPrefix: "zzzz-none") }
+        let ambiguous = #expect(throws: StoreError.self) { try store.record(matchingPrefix: "") }
+        #expect(ambiguous?.code == .notFound)
+        let group = try #require(try store.groups().first)
+        #expect(try store.group(matchingPrefix: String(group.id.prefix(4)).uppercased()).id == group.id)
+    }
+
+    @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once", arguments: StoreKind.allCases)
+    func insertOutcomes(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let record = try #require(try store.allRecords().first)
+        var other = record
+        other.sha256 = String(repeating: "ab", count: 32)
+        let alternative = record.id + "~" + other.sha256.prefix(12)
+        let outcomes = try store.write { db in
+            [try ReportStore.insert(record, in: db), try ReportStore.insert(other, in: db), try ReportStore.insert(other, in: db)]
+        }
+        #expect(outcomes == [.duplicate(record.id), .stored(alternative), .duplicate(alternative)])
+        #expect(try store.record(id: alternative)?.sha256 == other.sha256)
+    }
+
+    @Test("A trail joins a report once; a second join changes nothing", arguments: StoreKind.allCases)
+    func joinsOnce(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let joined = try #require(try store.allRecords().first { $0.trailSource == "joined" })
+        let trail = try #require(try joined.decodedTrail())
+        let waiting = try #require(try store.allRecords().first { $0.trailSource == "missing" })
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) })
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) } == false)
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) } == false)
+        #expect(try store.record(id: waiting.id)?.trailSource == "joined")
+    }
+
+    @Test("Listings of more rows than a cursor page stream in order", arguments: StoreKind.allCases)
+    func streamsManyRows(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let reference = try ReportStore(DatabaseQueue())
+        try TestStores.ingestSamples(into: reference, folder: folder)
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let records = TestStores.copies(of: try #require(try reference.allRecords().first), count: 700)
+        for target in [store, reference] {
+            try target.write { db in for record in records { _ = try ReportStore.insert(record, in: db) } }
+        }
+        var streamed: [String] = []
+        try store.forEachReport { report, _ in streamed.append(report.id) }
+        #expect(streamed.count == 711)
+        #expect(streamed == (try reference.reports().map(\.id)))
+        #expect(try store.digest() == (try reference.digest()))
+    }
+
+    @Test("Reprocess resumes after its cursor and changes nothing the second time", arguments: StoreKind.allCases)
+    func reprocess(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let before = try store.allRecords()
+        try store.write { db in
+            try db.execute("UPDATE report SET signature = 'old ' || signature")
+            try db.execute("INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?)", [.text(before.map(\.id).sorted()[3])])
+        }
+        let first = try store.reprocess(with: try TestStores.codec(), batchSize: 3)
+        #expect(first.resumed && first.examined == before.count - 4 && first.changed == before.count - 4)
+        #expect(try store.allRecords().filter { $0.signature.hasPrefix("old ") }.count == 4, "the reports before the cursor are left")
+        let second = try store.reprocess(with: try TestStores.codec(), batchSize: 3)
+        #expect(!second.resumed && second.examined == before.count && second.changed == 4)
+        #expect(try store.allRecords() == before)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM reprocessCursor")?.integer } == 0)
+    }
+
+    @Test("Four stores writing the same reports at once, in other orders, store each once", arguments: StoreKind.allCases)
+    func concurrentWriters(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (store, name) = try TestStores.make(kind, in: folder) else { return }
+        let reference = try ReportStore(DatabaseQueue())
+        try TestStores.ingestSamples(into: reference, folder: folder)
+        let records = TestStores.copies(of: try #require(try reference.allRecords().first), count: 400)
+        let outcomes = LockedOutcomes()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                let own = try TestStores.open(name)
+                var random = SplitMix64(seed: UInt64(worker + 1))
+                var shuffled = records
+                shuffled.shuffle(using: &random)
+                for start in stride(from: 0, to: shuffled.count, by: 50) {
+                    let batch = shuffled[start..<start + 50]
+                    let stored = try own.write { db in try batch.map { try ReportStore.insert($0, in: db) } }
+                    outcomes.add(stored)
+                }
+            } catch {
+                outcomes.fail("worker \(worker): \(error)")
+            }
+        }
+        #expect(outcomes.failures.isEmpty, "\(outcomes.failures)")
+        #expect(outcomes.stored.count == 400, "each report stored by exactly one worker")
+        #expect(Set(outcomes.stored).count == 400)
+        #expect(outcomes.duplicates == 1_200)
+        #expect(try store.allRecords().count == 400)
+    }
+
+    @Test("A store copies to the other backend and back, verified", arguments: StoreKind.allCases)
+    func copiesAcross(kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        guard let (source, _) = try TestStores.make(kind, in: folder) else { return }
+        guard let (other, _) = try TestStores.make(kind == .sqlite ? .postgres : .sqlite, in: folder) else { return }
+        guard let (back, _) = try TestStores.make(kind, in: folder) else { return }
+        try TestStores.ingestSamples(into: source, folder: folder)
+        let there = try StoreCopy.copy(from: source, to: other, batchSize: 4)
+        #expect(there.verified && there.reportsCopied == 11 && there.trailsCopied == 1 && there.manifestsCopied == 1)
+        let again = try StoreCopy.copy(from: source, to: other, batchSize: 4)
+        #expect(again.verified && again.reportsCopied == 0, "a second copy finds everything there")
+        let home = try StoreCopy.copy(from: other, to: back)
+        #expect(home.verified)
+        #expect(try back.allRecords() == (try source.allRecords()))
+        #expect(try back.groups() == (try source.groups()))
+    }
+}
+
+/// What concurrent writers stored, gathered under a lock.
+final class LockedOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var stored: [String] = []
+    private(set) var duplicates = 0
+    private(set) var failures: [String] = []
+
+    func add(_ outcomes: [ReportStore.InsertOutcome]) {
+        lock.withLock {
+            for outcome in outcomes {
+                switch outcome {
+                case .stored(let id): stored.append(id)
+                case .duplicate: duplicates += 1
+                }
+            }
+        }
+    }
+
+    func fail(_ why: String) { lock.withLock { failures.append(why) } }
+}

@@ -1,0 +1,100 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailPostgres
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// The two backends every store test runs on.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// The stores the tests open: an SQLite file in a temporary folder, or a new database on the test PostgreSQL server
+/// (`CRASHTRAIL_TEST_POSTGRES`, which `Tools/with-postgres.sh` starts).
+enum TestStores {
+    /// The test server's URL, or nil after saying why the PostgreSQL half does not run: a skip on a developer's
+    /// machine, a failure in CI (`CI` set), where no server means the half would pass without running.
+    static func serverURL() -> String? {
+        if let url = ProcessInfo.processInfo.environment["CRASHTRAIL_TEST_POSTGRES"], !url.isEmpty { return url }
+        let why = "no PostgreSQL server for the tests: run them as Tools/with-postgres.sh swift test (it starts a throwaway one), or set CRASHTRAIL_TEST_POSTGRES to a server's URL"
+        if ConformanceSuite.isRequired {
+            Issue.record(Comment(rawValue: why))
+        } else {
+            print("Skipping the PostgreSQL half: \(why)")
+        }
+        return nil
+    }
+
+    /// The URL of a new, empty database on the test server, or nil (see ``serverURL()``).
+    static func newDatabase() throws -> String? {
+        guard let server = serverURL() else { return nil }
+        let location = try PostgresLocation(server)
+        let name = "crashtrail_test_" + UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
+        let createdb = try #require(tool("createdb"), "createdb was not found; install postgresql-client")
+        let result = try CommandRunner(executable: createdb).run([
+            "-h", location.host, "-p", String(location.port), "-U", location.user, name,
+        ])
+        try #require(result.status == 0, "createdb \(name) failed: \(result.stderr)")
+        return "postgres://\(location.user)@\(location.host):\(location.port)/\(name)"
+    }
+
+    /// A PostgreSQL client program: on the PATH's usual place, else in the newest server's folder.
+    static func tool(_ name: String) -> URL? {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        let candidates = ["/usr/bin/\(name)"] + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// A new, empty store of `kind`, or nil when its server is missing; the folder holds an SQLite store's file.
+    static func make(_ kind: StoreKind, in folder: TemporaryFolder) throws -> (store: ReportStore, name: String)? {
+        switch kind {
+        case .sqlite:
+            let path = folder.url.appendingPathComponent("store-\(UUID().uuidString.prefix(8)).sqlite").path
+            return (try ReportStore.open(path: path), path)
+        case .postgres:
+            guard let url = try newDatabase() else { return nil }
+            return (try open(url), url)
+        }
+    }
+
+    /// Opens a store by name, as the command line does.
+    static func open(_ name: String, options: PostgresBackend.Options = .init()) throws -> ReportStore {
+        PostgresLocation.isPostgresURL(name)
+            ? ReportStore(backend: try PostgresBackend(try PostgresLocation(name), options: options)) : try ReportStore.open(path: name)
+    }
+
+    static let samples = PackageRoot.url.appendingPathComponent("Samples")
+    static let manifestURL = samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml")
+
+    static func codec() throws -> TrailCodec {
+        TrailCodec(manifests: [try Manifest(contentsOf: manifestURL)])
+    }
+
+    /// Ingests the samples (reports, then the trail files) into `store`, keeping the manifest.
+    @discardableResult
+    static func ingestSamples(into store: ReportStore, folder: TemporaryFolder) throws -> IngestSummary {
+        let manifest = try Manifest(contentsOf: manifestURL)
+        try store.addManifest(manifest, text: try String(contentsOf: manifestURL, encoding: .utf8))
+        let options = IngestOptions(
+            inputs: [samples.appendingPathComponent("reports").path], trailsDirectory: samples.appendingPathComponent("trails").path,
+            quarantineDirectory: folder.url.appendingPathComponent("quarantine-\(UUID().uuidString.prefix(8))").path, jobs: 2, batchSize: 3)
+        return try IngestPipeline(store: store, decoder: try codec(), options: options).run()
+    }
+
+    /// `count` distinct copies of `record`, with IDs and digests of their own and times a minute apart.
+    static func copies(of record: ReportRecord, count: Int) -> [ReportRecord] {
+        (0..<count).map { index in
+            var copy = record
+            copy.id = String(format: "R%05d", index)
+            copy.sha256 = String(format: "%064x", index + 1)
+            copy.time = Timestamp.rfc3339(milliseconds: 1_790_000_000_000 + Int64(index) * 60_000)
+            copy.trailSource = "missing"
+            copy.trail = nil
+            copy.trailSteps = nil
+            return copy
+        }
+    }
+}
