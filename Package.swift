@@ -201,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "CrashtrailStoreTests",
             dependencies: [
-                "crashtrail", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport",
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding",
+                "CrashtrailTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -37,8 +37,11 @@ for candidate in $(seq 54321 54420); do
 done
 [ -n "$port" ] || { echo "error: no free port between 54321 and 54420" >&2; exit 1; }
 
+# The server that pg_ctl starts must not keep its caller's descriptors: a test that starts pg_ctl waits for them to
+# close (Foundation's Process watches its child that way), so they are closed before pg_ctl runs.
 cat > "$folder/pgctl" <<SCRIPT
 #!/usr/bin/env bash
+for fd in \$(ls /proc/\$\$/fd); do [ "\$fd" -gt 2 ] && eval "exec \$fd>&-"; done 2>/dev/null
 exec ${as_owner[*]} "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c fsync=off" "\$@"
 SCRIPT
 chmod 755 "$folder/pgctl"

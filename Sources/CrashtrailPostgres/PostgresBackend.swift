@@ -24,10 +24,13 @@ public final class PostgresBackend: StoreBackend {
         public var retryWindow: Double = 60
         /// How long opening waits for the server before it says it cannot reach it, in seconds.
         public var connectTimeout: Int64 = 10
+        /// How long a statement's answer is waited for before its connection is taken as lost, in seconds.
+        public var statementTimeout: Int64 = 30
 
-        public init(retryWindow: Double = 60, connectTimeout: Int64 = 10) {
+        public init(retryWindow: Double = 60, connectTimeout: Int64 = 10, statementTimeout: Int64 = 30) {
             self.retryWindow = retryWindow
             self.connectTimeout = connectTimeout
+            self.statementTimeout = statementTimeout
         }
     }
 
@@ -112,7 +115,7 @@ public final class PostgresBackend: StoreBackend {
         let connection = try pool.lease()
         var reusable = false
         defer { pool.release(connection, reusable: reusable) }
-        let transaction = PostgresTransaction(connection, logger: logger)
+        let transaction = PostgresTransaction(connection, logger: logger, timeout: .seconds(options.statementTimeout))
         try transaction.run(begin)
         do {
             let value = try body(transaction)
@@ -133,7 +136,7 @@ public final class PostgresBackend: StoreBackend {
         let connection = try pool.lease()
         var reusable = false
         defer { pool.release(connection, reusable: reusable) }
-        let transaction = PostgresTransaction(connection, logger: logger)
+        let transaction = PostgresTransaction(connection, logger: logger, timeout: .seconds(options.statementTimeout))
         try transaction.run("BEGIN")
         do {
             try transaction.execute("SELECT pg_advisory_xact_lock(?)", [.integer(PostgresMigrations.lockKey)])
@@ -174,6 +177,7 @@ public final class PostgresBackend: StoreBackend {
                 return false
             }
         }
+        if error is PostgresTransaction.Unanswered { return true }
         // A refused or reset connection while reconnecting.
         return error is IOError || error is ChannelError || error is NIOConnectionError
     }
@@ -181,7 +185,8 @@ public final class PostgresBackend: StoreBackend {
     /// What a failed transaction is told as.
     static func failure(_ error: any Error, place: PostgresLocation, retried: Bool) -> any Error {
         if let error = error as? StoreError { return error }
-        guard error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError else { return error }
+        guard error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError || error is PostgresTransaction.Unanswered
+        else { return error }
         let reason = describe(error)
         if retried {
             return StoreError(

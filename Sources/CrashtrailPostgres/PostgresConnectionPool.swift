@@ -29,24 +29,30 @@ final class PostgresConnectionPool: @unchecked Sendable {
     }
 
     deinit {
-        for connection in idle { try? connection.close().wait() }
+        for connection in idle { try? connection.close().wait(atMost: .seconds(5)) }
     }
 
     /// A connection of this pool's, waiting while all of them are lent.
     /// - Throws: the error that kept a new connection from opening.
     func lease() throws -> PostgresConnection {
         condition.lock()
-        while idle.isEmpty && open >= maximum { condition.wait() }
-        if let connection = idle.popLast() {
-            condition.unlock()
-            return connection
+        while true {
+            while idle.isEmpty && open >= maximum { condition.wait() }
+            guard let connection = idle.popLast() else { break }
+            // One the server closed while it was idle (a restart, an idle timeout) is let go, not lent.
+            guard connection.isClosed else {
+                condition.unlock()
+                return connection
+            }
+            open -= 1
         }
         open += 1
         nextID += 1
         let id = nextID
         condition.unlock()
         do {
-            return try PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger).wait()
+            return try PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger)
+                .wait(atMost: configuration.options.connectTimeout + .seconds(5))
         } catch {
             condition.lock()
             open -= 1
@@ -59,7 +65,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// Takes back a lent connection: kept for the next caller when `reusable`, else closed.
     func release(_ connection: PostgresConnection, reusable: Bool) {
         let keep = reusable && !connection.isClosed
-        if !keep { try? connection.close().wait() }
+        if !keep { try? connection.close().wait(atMost: .seconds(5)) }
         condition.lock()
         if keep { idle.append(connection) } else { open -= 1 }
         condition.signal()

@@ -11,21 +11,37 @@ import PostgresNIO
 final class PostgresTransaction: StoreTransaction {
     let connection: PostgresConnection
     let logger: Logger
+    /// How long a statement's answer is waited for before the connection is given up as lost.
+    let timeout: TimeAmount
     var dialect: StoreDialect { .postgres }
     private var cursors = 0
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    init(_ connection: PostgresConnection, logger: Logger, timeout: TimeAmount) {
         self.connection = connection
         self.logger = logger
+        self.timeout = timeout
     }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int {
-        try connection.query(try Self.query(sql, arguments), logger: logger).wait().metadata.rows ?? 0
+        try answer(try Self.query(sql, arguments)).metadata.rows ?? 0
     }
 
     func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreRow] {
-        try connection.query(try Self.query(sql, arguments), logger: logger).wait().rows.map(Self.row)
+        try answer(try Self.query(sql, arguments)).rows.map(Self.row)
+    }
+
+    /// The server's answer to `query`, waited for on this thread for at most ``timeout``. A connection that a
+    /// restarting server cut can leave a statement unanswered; the wait then ends with ``Unanswered``, which the
+    /// backend treats as a lost connection.
+    private func answer(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        try connection.query(query, logger: logger).wait(atMost: timeout)
+    }
+
+    /// A statement the server did not answer in time.
+    struct Unanswered: Error, CustomStringConvertible {
+        let seconds: Int64
+        var description: String { "the server did not answer a statement within \(seconds) s" }
     }
 
     /// Rows read from the cursor at a time.
@@ -45,7 +61,7 @@ final class PostgresTransaction: StoreTransaction {
 
     /// Runs a statement with no arguments (BEGIN, COMMIT, …).
     func run(_ sql: String) throws {
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        _ = try answer(PostgresQuery(unsafeSQL: sql))
     }
 
     /// The query with `?` placeholders numbered and the arguments bound with their types.
@@ -120,5 +136,19 @@ enum PlaceholderNumbering {
             if cache.count < 512 { cache[sql] = result }
         }
         return result
+    }
+}
+
+extension EventLoopFuture where Value: Sendable {
+    /// Waits on this thread for the value, for at most `limit`.
+    /// - Throws: the future's error, or ``PostgresTransaction/Unanswered`` when `limit` passed first.
+    func wait(atMost limit: TimeAmount) throws -> Value {
+        let promise = eventLoop.makePromise(of: Value.self)
+        cascade(to: promise)
+        let deadline = eventLoop.scheduleTask(in: limit) {
+            promise.fail(PostgresTransaction.Unanswered(seconds: limit.nanoseconds / 1_000_000_000))
+        }
+        defer { deadline.cancel() }
+        return try promise.futureResult.wait()
     }
 }

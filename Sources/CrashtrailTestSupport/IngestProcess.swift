@@ -1,9 +1,8 @@
-import CrashtrailTestSupport
 import Foundation
 
 /// A `crashtrail ingest` child process that a test can let finish or kill with SIGKILL at a chosen moment.
-final class IngestProcess: @unchecked Sendable {
-    let process = Process()
+public final class IngestProcess: @unchecked Sendable {
+    public let process = Process()
     private let output = Pipe()
     private let error = Pipe()
     private let lock = NSLock()
@@ -13,17 +12,21 @@ final class IngestProcess: @unchecked Sendable {
 
     /// Starts `crashtrail ingest ARGUMENTS --store STORE --quarantine QUARANTINE --json --quiet` in `directory`.
     /// - Throws: when the executable cannot be started.
-    convenience init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
+    public convenience init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
         try self.init(
             runner: runner, arguments: ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra,
             directory: directory)
     }
 
-    /// Starts `crashtrail ARGUMENTS` in `directory` (any command: `reprocess` is killed the same way).
-    init(runner: CommandRunner, arguments: [String], directory: URL) throws {
+    /// Starts `crashtrail ARGUMENTS` in `directory` (any command: `reprocess` is killed the same way), with extra
+    /// environment variables.
+    public init(runner: CommandRunner, arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
         process.executableURL = runner.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
@@ -44,32 +47,32 @@ final class IngestProcess: @unchecked Sendable {
     /// - Returns: whether the kill landed: the process was still running and ended by SIGKILL, rather than having
     ///   finished on its own first.
     @discardableResult
-    func kill() -> Bool {
+    public func kill() -> Bool {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         finish()
         return signal == SIGKILL
     }
 
     /// Waits for the process and its output.
-    func finish() {
+    public func finish() {
         process.waitUntilExit()
         drained.wait()
     }
 
     /// Whether the process ended by a signal, and which.
-    var signal: Int32? {
+    public var signal: Int32? {
         process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 
-    var status: Int32 { process.terminationStatus }
+    public var status: Int32 { process.terminationStatus }
 
-    var stdout: String {
+    public var stdout: String {
         lock.lock()
         defer { lock.unlock() }
         return String(decoding: outData, as: UTF8.self)
     }
 
-    var stderr: String {
+    public var stderr: String {
         lock.lock()
         defer { lock.unlock() }
         return String(decoding: errData, as: UTF8.self)
