@@ -22,8 +22,8 @@ struct StoreCommand: AsyncParsableCommand {
                 command exits with status 1 unless TO holds exactly what FROM holds. The password of a \
                 PostgreSQL store comes from PGPASSWORD or ~/.pgpass. Examples:
 
-                  crashtrail store copy crashtrail.sqlite postgres://crashtrail@db.internal:5432/crashes
-                  crashtrail store copy postgres://crashtrail@db.internal:5432/crashes local.sqlite
+                  crashtrail store copy crashtrail.sqlite postgres://crashtrail@db:5432/crashes
+                  crashtrail store copy postgres://crashtrail@db:5432/crashes local.sqlite
                 """
         )
 

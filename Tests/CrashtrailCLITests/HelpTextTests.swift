@@ -7,7 +7,7 @@ import Testing
 struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["ingest"], ["replay"], ["list"], ["show"], ["paths"], ["trail"], ["trail", "encode"], ["trail", "decode"],
-        ["trail", "inspect"], ["manifest"], ["manifest", "check"],
+        ["trail", "inspect"], ["manifest"], ["manifest", "check"], ["store"], ["store", "copy"], ["reprocess"], ["report"],
     ]
 
     @Test("Examples fit 80 columns and continue with a backslash; no option says its default twice", arguments: commands)
