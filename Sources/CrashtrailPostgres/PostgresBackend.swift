@@ -7,7 +7,7 @@ import NIOSSL
 import PostgresNIO
 
 /// The store on a PostgreSQL server, shared by any number of ingest workers on any machines and by every developer's
-/// queries. The queries are the store's own (``ReportStore``); this backend runs them in transactions on pooled
+/// queries. The queries are the store's own (`ReportStore`); this backend runs them in transactions on pooled
 /// connections.
 ///
 /// What it promises:

@@ -24,7 +24,11 @@ public enum StoreCopy {
     }
 
     /// Copies `source` into `destination` in transactions of `batchSize` reports, then verifies both.
-    /// - Parameter progress: called after each batch with the reports read so far.
+    /// - Parameters:
+    ///   - source: the store to copy, read in one transaction.
+    ///   - destination: the store to copy into; what it holds already is left as it is.
+    ///   - batchSize: reports a write transaction holds.
+    ///   - progress: called after each batch with the reports read so far.
     /// - Throws: `StoreError` from either store.
     public static func copy(
         from source: ReportStore, to destination: ReportStore, batchSize: Int = 500, progress: ((Int) -> Void)? = nil
