@@ -43,9 +43,15 @@ shares() {  # workers
     local count="$1" folder="$DIR/shares-$1"
     if [ ! -d "$folder" ]; then
         mkdir -p "$folder"
-        for i in $(seq 0 $((count - 1))); do mkdir -p "$folder/$i"; done
-        find "$DIR/reports" -type f | sort | awk -v n="$count" -v out="$folder" '{ printf "%s\0%s/%d/%d-%s\0", $0, out, (NR-1)%n, NR, gensub(/.*\//, "", 1) }' \
-            | xargs -0 -n 2 -P 4 ln
+        python3 - "$DIR/reports" "$folder" "$count" <<'PY'
+import os, sys
+source, out, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+files = sorted(os.path.join(d, f) for d, _, names in os.walk(source) for f in names)
+for share in range(count):
+    os.makedirs(os.path.join(out, str(share)), exist_ok=True)
+for index, path in enumerate(files):
+    os.link(path, os.path.join(out, str(index % count), f"{index}-{os.path.basename(path)}"))
+PY
     fi
     echo "$folder"
 }
@@ -62,7 +68,7 @@ for workers in $WORKERS; do
         if [ "$kind" = sqlite ]; then
             store="$DIR/bench-$workers.sqlite"; rm -f "$store"*
         else
-            name="bench_$workers_$RANDOM$RANDOM"
+            name="bench_${workers}_$RANDOM$RANDOM"
             "$CREATEDB" -h "${host_port%:*}" -p "${host_port#*:}" -U "$user" "$name"
             store="$base/$name"
         fi
