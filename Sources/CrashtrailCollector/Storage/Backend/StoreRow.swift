@@ -11,12 +11,18 @@ public struct StoreRow: Hashable, Sendable {
         self.values = values
     }
 
-    /// The value of the column named `name`, or `.null` when the row has no such column.
+    /// The value of the column named `name`, or `.null` when the row has no such column. Names compare without ASCII
+    /// case and without allocating: a listing reads 25 columns of every row.
     public subscript(name: String) -> StoreValue {
         if let index = names.firstIndex(of: name) { return values[index] }
-        let lowered = name.lowercased()
-        if let index = names.firstIndex(where: { $0.lowercased() == lowered }) { return values[index] }
+        if let index = names.firstIndex(where: { Self.equalIgnoringASCIICase($0, name) }) { return values[index] }
         return .null
+    }
+
+    static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 
     /// The value in column `index`.

@@ -36,8 +36,8 @@ extension StoreTransaction {
 
 /// What the two SQL dialects spell differently. Everything else the store runs is the same text on both.
 public struct StoreDialect: Hashable, Sendable {
-    /// The expression that reads an RFC 3339 text column as a comparable instant (NULL when it is not one).
-    public var instant: @Sendable (String) -> String
+    /// The SQL function that reads an RFC 3339 text as a comparable instant (NULL when it is not one).
+    public var instantFunction: String
     /// A case-insensitive LIKE.
     public var caseInsensitiveLike: String
     /// An empty blob literal.
@@ -47,13 +47,13 @@ public struct StoreDialect: Hashable, Sendable {
     /// The backend's name, for messages.
     public var name: String
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    /// The expression that reads `expression` (a column or a `?`) as an instant.
+    public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
 
     public static let sqlite = StoreDialect(
-        instant: { "julianday(\($0))" }, caseInsensitiveLike: "LIKE", emptyBlob: "X''", manifestOrder: "rowid", name: "SQLite")
+        instantFunction: "julianday", caseInsensitiveLike: "LIKE", emptyBlob: "X''", manifestOrder: "rowid", name: "SQLite")
 
     public static let postgres = StoreDialect(
-        instant: { "crashtrail_instant(\($0))" }, caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
+        instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
         name: "PostgreSQL")
 }
