@@ -131,7 +131,7 @@ extension TrailCodec {
             formatVersion: Int(details.header.version), form: form, dictionaryID: details.header.dictionaryID.map(ManifestDictionary.hex),
             dictionaryApp: details.dictionary?.manifest.app, dictionarySource: details.dictionary?.manifest.source,
             app: trail.app.bundleID, stepCount: trail.steps.count, inputSize: input.count, binarySize: binary.count,
-            textLength: TextForm.prefix.utf8.count + (binary.count * 4 + 2) / 3, bodySize: details.header.bodyLength,
+            textLength: TextForm.prefix.utf8.count + (binary.count * 4 + 2) / 3, bodySize: details.bodySize,
             jsonSize: json.count)
     }
 }

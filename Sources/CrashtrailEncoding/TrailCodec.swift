@@ -100,6 +100,11 @@ public struct TrailCodec: Sendable {
     /// The binary form of `trail`.
     /// - Throws: `TrailCodecError` (`invalidTrail`) for a trail the format cannot hold.
     public func encodeBinary(_ trail: Trail) throws(TrailCodecError) -> [UInt8] {
+        try encodeBinary(trail, formatVersion: TrailHeader.currentVersion)
+    }
+
+    /// The binary form of `trail` in `formatVersion`: 2, or 1 for tests that read what older builds wrote.
+    func encodeBinary(_ trail: Trail, formatVersion: UInt8) throws(TrailCodecError) -> [UInt8] {
         guard trail.version == Trail.currentVersion else {
             throw TrailCodecError(
                 .invalidTrail, "trail version \(trail.version) cannot be encoded; this build writes version \(Trail.currentVersion)")
@@ -111,21 +116,48 @@ public struct TrailCodec: Sendable {
             throw TrailCodecError(.invalidTrail, "the trail cannot be encoded: \(error.description)", trailError: error)
         }
         let dictionary = dictionary(for: trail)
-        var encoder = TrailBodyEncoder(dictionary: dictionary)
+        var encoder = TrailBodyEncoder(dictionary: dictionary, formatVersion: formatVersion)
         let body = encoder.encode(trail)
-        let compressed: [UInt8]
-        do {
-            compressed = try RawDeflate.smallestDeflate(
-                body, dictionary: dictionary?.presetDictionary ?? [], blockEnds: encoder.sectionEnds)
-        } catch {
-            throw TrailCodecError(.zlibFailure, "zlib could not compress the trail (\(error)); the machine may be out of memory")
+        // Version 2 deflates the structure and stores the raw column after the stream: its bytes are close to
+        // random, and deflate would only add to them. A long raw column (hundreds of steps) can have patterns,
+        // so there both ways are tried. Version 1 deflated both, in one body.
+        var candidates: [(deflated: [UInt8], blockEnds: [Int], after: [UInt8])] = []
+        if formatVersion == 1 {
+            let bytes = body.version1Bytes
+            let shift = bytes.count - body.structure.count - body.raw.count
+            candidates.append((bytes, body.sectionEnds.map { $0 + shift } + [bytes.count - body.raw.count], []))
+        } else {
+            candidates.append((body.structure, body.sectionEnds, body.raw))
+            if body.raw.count >= Self.rawColumnWorthDeflating {
+                let inside = body.rawInside
+                candidates.append((inside.bytes, inside.blockEnds, []))
+            }
         }
-        var out = ByteWriter(capacity: compressed.count + 16)
-        TrailHeader(dictionaryID: dictionary?.id, bodyLength: body.count, checksum: RawDeflate.crc32(trail.canonicalJSON))
-            .write(into: &out)
-        out.append(compressed)
+        var best: (compressed: [UInt8], length: Int, after: [UInt8])?
+        for candidate in candidates {
+            let compressed: [UInt8]
+            do {
+                compressed = try RawDeflate.smallestDeflate(
+                    candidate.deflated, dictionary: dictionary?.presetDictionary ?? [], blockEnds: candidate.blockEnds)
+            } catch {
+                throw TrailCodecError(.zlibFailure, "zlib could not compress the trail (\(error)); the machine may be out of memory")
+            }
+            if let best, best.compressed.count + best.after.count <= compressed.count + candidate.after.count { continue }
+            best = (compressed, candidate.deflated.count, candidate.after)
+        }
+        guard let best else { return [] }
+        var out = ByteWriter(capacity: best.compressed.count + best.after.count + 16)
+        TrailHeader(
+            version: formatVersion, dictionaryID: dictionary?.id, bodyLength: best.length,
+            checksum: RawDeflate.crc32(trail.canonicalJSON)
+        ).write(into: &out)
+        out.append(best.compressed)
+        out.append(best.after)
         return out.bytes
     }
+
+    /// The raw column's length from which the encoder also tries deflating it: shorter ones never gain.
+    static let rawColumnWorthDeflating = 128
 
     /// Decodes the binary form.
     /// - Throws: `TrailCodecError`: `wrongMagic`, `unsupportedVersion`, `invalidHeader`, `truncated`,
@@ -140,6 +172,8 @@ public struct TrailCodec: Sendable {
         var decoded: DecodedTrail
         var header: TrailHeader
         var dictionary: ManifestDictionary?
+        /// The body's bytes before compression: the inflated stream, and in version 2 the raw column after it.
+        var bodySize: Int
     }
 
     func decodeBinaryDetails(_ bytes: [UInt8]) throws(TrailCodecError) -> BinaryDetails {
@@ -178,9 +212,14 @@ public struct TrailCodec: Sendable {
             }
         }
         let body: [UInt8]
-        do {
-            body = try RawDeflate.inflate(
+        let consumed: Int
+        do throws(RawDeflate.Failure) {
+            // Version 1's stream is the whole rest; version 2's is followed by the raw column.
+            (body, consumed) = try RawDeflate.inflatePrefix(
                 Array(bytes[bodyStart...]), dictionary: dictionary?.presetDictionary ?? [], cap: limits.maximumInflatedSize)
+            if header.version == 1, bodyStart + consumed < bytes.count {
+                throw RawDeflate.Failure.trailingBytes(bytes.count - bodyStart - consumed)
+            }
         } catch {
             throw Self.inflateError(error, cap: limits.maximumInflatedSize)
         }
@@ -188,7 +227,12 @@ public struct TrailCodec: Sendable {
             throw TrailCodecError(
                 .corruptBody, "the body inflates to \(body.count) bytes but the header declares \(header.bodyLength)")
         }
-        var decoder = TrailBodyDecoder(body: body, dictionary: dictionary, maximumSteps: limits.maximumSteps)
+        var decoder =
+            header.version == 1
+            ? TrailBodyDecoder(version1Body: body, dictionary: dictionary, maximumSteps: limits.maximumSteps)
+            : TrailBodyDecoder(
+                structure: body, raw: Array(bytes[(bodyStart + consumed)...]), dictionary: dictionary,
+                maximumSteps: limits.maximumSteps)
         let decoded: DecodedTrail
         do {
             decoded = try decoder.decode()
@@ -196,6 +240,8 @@ public struct TrailCodec: Sendable {
             switch error {
             case .truncated(let what), .invalid(let what):
                 throw TrailCodecError(.corruptBody, "the trail's body is corrupt: \(what)")
+            case .inputEnds(let what):
+                throw TrailCodecError(.truncated, "the binary trail is truncated: \(what)")
             case .tooManySteps(let count, let limit):
                 throw Self.tooManySteps(count, limit: limit)
             }
@@ -220,7 +266,7 @@ public struct TrailCodec: Sendable {
                 "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
             )
         }
-        return BinaryDetails(decoded: decoded, header: header, dictionary: dictionary)
+        return BinaryDetails(decoded: decoded, header: header, dictionary: dictionary, bodySize: bytes.count - bodyStart - consumed + body.count)
     }
 
     static func tooManySteps(_ count: Int, limit: Int) -> TrailCodecError {
@@ -239,7 +285,7 @@ public struct TrailCodec: Sendable {
         case .unsupportedVersion(let version):
             return TrailCodecError(
                 .unsupportedVersion,
-                "binary trail format version \(version) is not supported; this build reads version \(TrailHeader.currentVersion). Decode it with a newer crashtrail"
+                "binary trail format version \(version) is not supported; this build reads versions \(TrailHeader.readableVersions.lowerBound) to \(TrailHeader.readableVersions.upperBound). Decode it with a newer crashtrail"
             )
         case .unknownFlags(let flags):
             return TrailCodecError(

@@ -22,7 +22,7 @@ public struct TrailInspection: Hashable, Sendable {
     public var binarySize: Int
     /// Characters of the `ct1:` text form.
     public var textLength: Int
-    /// Bytes of the body once inflated.
+    /// Bytes of the body before compression (the inflated stream, and the raw column that follows it).
     public var bodySize: Int
     /// Bytes of the trail's canonical JSON.
     public var jsonSize: Int

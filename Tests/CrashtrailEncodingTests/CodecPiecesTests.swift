@@ -73,6 +73,37 @@ struct CodecPiecesTests {
         #expect(CompactFields.seconds(ofTimestamp: "2020-01-01T00:00:10Z") == 10)
     }
 
+    @Test("version 2's dotted versions and starts since 2024 take their compact form only when they print back identically")
+    func version2CompactFields() {
+        for (text, numbers) in [("3.1.1", [3, 1, 1]), ("400", [400]), ("0", [0]), ("1.0.10", [1, 0, 10]), ("1.2.3.4.5.6.7", [1, 2, 3, 4, 5, 6, 7])]
+            as [(String, [UInt64])]
+        {
+            #expect(CompactFields.dottedNumbers(text) == numbers, "\(text)")
+            #expect(CompactFields.dottedText(numbers) == text)
+        }
+        #expect(CompactFields.dottedNumbers("9999999999999999999") == [9_999_999_999_999_999_999])
+        for text in ["", "01", "1.02", "1..2", ".1", "1.", "1.2.3.4.5.6.7.8", "3.1b", "10000000000000000000", "+1", "١٢"] {
+            #expect(CompactFields.dottedNumbers(text) == nil, "\(text)")
+        }
+        for (text, form) in [
+            ("2024-01-01T00:00:00Z", CompactFields.StartedForm.seconds), ("2026-11-24T10:00:05Z", .seconds),
+            ("2026-11-24T10:00:05.123Z", .milliseconds), ("2026-11-24T10:00:05.000Z", .milliseconds),
+            ("9999-12-31T23:59:59.999Z", .milliseconds),
+        ] {
+            let compact = CompactFields.started(text)
+            #expect(compact?.form == form, "\(text)")
+            #expect(compact.flatMap { CompactFields.startedText($0.form, value: $0.value) } == text, "\(text)")
+        }
+        #expect(CompactFields.started("2024-01-01T00:00:10.5Z") == nil)
+        #expect(CompactFields.started("2023-12-31T23:59:59Z") == nil, "before the epoch: a string")
+        #expect(CompactFields.started("2023-12-31T23:59:59.999Z") == nil)
+        #expect(CompactFields.started("2026-02-30T00:00:00.000Z") == nil)
+        #expect(CompactFields.started("2026-11-24T10:00:05.12aZ") == nil)
+        #expect(CompactFields.started("2024-01-01T00:00:10.250Z")?.value == 10_250)
+        #expect(CompactFields.startedText(.seconds, value: 1 << 45) == nil, "past year 9999")
+        #expect(CompactFields.startedText(.milliseconds, value: UInt64.max) == nil)
+    }
+
     @Test("the dictionary id is deterministic and changes with the routes")
     func dictionaryID() throws {
         let first = ManifestDictionary(manifest: TrailFixtures.pirateBay)

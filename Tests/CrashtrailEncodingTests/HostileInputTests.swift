@@ -48,11 +48,25 @@ struct HostileInputTests {
         #expect(code { () throws(TrailCodecError) in try codec.decode(text: "ct2:AAAA") } == .unsupportedVersion)
     }
 
-    @Test("unknown header flags")
+    @Test("unknown header flags in a format version 1 trail")
     func unknownFlags() throws {
-        var binary = try codec.encode(trail, as: .binary)
+        // Version 2 has no flags byte (its dictionary flag is the length's lowest bit); version 1's is still checked.
+        var binary = try codec.encodeBinary(trail, formatVersion: 1)
+        #expect(binary[2] == 1)
         binary[3] |= 0x80
         #expect(code { () throws(TrailCodecError) in try codec.decode(binary) } == .invalidHeader)
+    }
+
+    @Test("format version 1 trails, as older builds wrote them, are truncated, flipped and cut like version 2")
+    func version1Hostile() throws {
+        let binary = try codec.encodeBinary(trail, formatVersion: 1)
+        for length in 0..<binary.count {
+            let cut = Array(binary.prefix(length))
+            #expect(code { () throws(TrailCodecError) in try codec.decodeBinary(cut) } == .truncated, "cut at \(length)")
+        }
+        // Version 1's deflate stream ends the data: a byte after it is refused.
+        #expect(code { () throws(TrailCodecError) in try codec.decode(binary + [0]) } == .corruptBody)
+        #expect(try codec.decode(binary).canonicalJSON == trail.canonicalJSON)
     }
 
     @Test("a bad checksum")
@@ -167,7 +181,7 @@ struct HostileInputTests {
             let crafted = try craft(body: body)
             #expect(code { () throws(TrailCodecError) in try codec.decode(crafted) } == .corruptBody)
         }
-        // Bytes after the deflate stream.
+        // Bytes after the raw column that follows the deflate stream.
         let binary = try codec.encode(trail, as: .binary) + [0x00]
         #expect(code { () throws(TrailCodecError) in try codec.decode(binary) } == .corruptBody)
     }
@@ -188,7 +202,7 @@ struct HostileInputTests {
 
     @Test("random bytes are refused, each with a reason that fits what they look like")
     func randomBytes() {
-        // A binary header (magic, version 1, no flags) is refused by its length, its body or its checksum; bytes in no
+        // A binary header (magic, a version, no flags) is refused by its length, its body or its checksum; bytes in no
         // form are refused as such. Text starting with `ct1:` or `{` cannot come from 64 random bytes often enough to
         // matter, but is allowed its own codes.
         let binaryCodes: Set<TrailCodecError.Code> = [.truncated, .invalidHeader, .corruptBody, .badChecksum, .declaredSizeOverCap, .inflatedSizeOverCap]
@@ -198,7 +212,16 @@ struct HostileInputTests {
         for index in 0..<2_000 {
             var bytes = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             let binary = Bool.random(using: &random)
-            if binary { bytes = TrailHeader.magic + [1, 0] + bytes }
+            // Half of the binary inputs have version 1's header (version, no flags), half version 2's (version, and
+            // the length's lowest bit, its dictionary flag, cleared).
+            if binary {
+                if Bool.random(using: &random) {
+                    bytes = TrailHeader.magic + [1, 0] + bytes
+                } else {
+                    if !bytes.isEmpty { bytes[0] &= 0xFE }
+                    bytes = TrailHeader.magic + [2] + bytes
+                }
+            }
             do {
                 let trail = try codec.decode(bytes)
                 Issue.record("random input \(index) decoded to a trail of \(trail.steps.count) steps")

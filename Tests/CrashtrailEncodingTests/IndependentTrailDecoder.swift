@@ -16,6 +16,7 @@ struct IndependentTrailDecoder {
 
     /// The header fields the document lists, in order.
     struct Header {
+        var version: UInt8
         var hasDictionary: Bool
         var dictionaryID: UInt32
         var bodyLength: Int
@@ -28,17 +29,30 @@ struct IndependentTrailDecoder {
     static func header(_ bytes: [UInt8]) throws -> Header {
         var cursor = Cursor(bytes)
         guard try cursor.byte() == 0xC7, try cursor.byte() == 0x54 else { throw Refusal(description: "wrong magic") }
-        guard try cursor.byte() == 1 else { throw Refusal(description: "unknown version") }
-        let flags = try cursor.byte()
-        guard flags & ~1 == 0 else { throw Refusal(description: "unknown flags") }
+        let version = try cursor.byte()
+        let hasDictionary: Bool
+        var length = 0
+        switch version {
+        case 1:
+            let flags = try cursor.byte()
+            guard flags & ~1 == 0 else { throw Refusal(description: "unknown flags") }
+            hasDictionary = flags & 1 != 0
+        case 2:
+            let lengthAndFlag = try cursor.int()
+            hasDictionary = lengthAndFlag % 2 == 1
+            length = lengthAndFlag / 2
+        default: throw Refusal(description: "unknown version")
+        }
         var dictionaryID: UInt32 = 0
-        if flags & 1 != 0 {
+        if hasDictionary {
             for _ in 0..<4 { dictionaryID = dictionaryID << 8 | UInt32(try cursor.byte()) }
         }
-        let length = try cursor.int()
+        if version == 1 { length = try cursor.int() }
         var checksum: UInt32 = 0
         for _ in 0..<4 { checksum = checksum << 8 | UInt32(try cursor.byte()) }
-        return Header(hasDictionary: flags & 1 != 0, dictionaryID: dictionaryID, bodyLength: length, checksum: checksum, bodyStart: cursor.offset)
+        return Header(
+            version: version, hasDictionary: hasDictionary, dictionaryID: dictionaryID, bodyLength: length, checksum: checksum,
+            bodyStart: cursor.offset)
     }
 
     /// CRC-32 (ISO-HDLC, as gzip), bit by bit.
@@ -100,21 +114,44 @@ struct IndependentTrailDecoder {
         conditions = manifest.conditions.map(\.name)
     }
 
-    /// Decodes an inflated body into the trail it holds.
-    mutating func decode(body: [UInt8]) throws -> Trail {
+    /// Decodes a version 1 body (raw column inside it) into the trail it holds.
+    mutating func decode(version1Body body: [UInt8]) throws -> Trail {
         var head = Cursor(body)
         let fields = try head.byte()
         let rawLength = try head.int()
         guard rawLength <= body.count - head.offset else { throw Refusal(description: "raw column longer than the body") }
         structure = Cursor(Array(body[head.offset..<(body.count - rawLength)]))
         raw = Cursor(Array(body[(body.count - rawLength)...]))
+        return try decode(version: 1, fields: fields, forms: 0)
+    }
+
+    /// Decodes a version 2 body: the inflated structure, and the raw column that followed the deflate stream.
+    mutating func decode(structure: [UInt8], raw: [UInt8]) throws -> Trail {
+        self.structure = Cursor(structure)
+        self.raw = Cursor(raw)
+        let fields = try self.structure.byte()
+        if fields & 0x20 != 0 {
+            // The raw column is inside the stream: its length follows the forms byte, and nothing follows the stream.
+            guard raw.isEmpty else { throw Refusal(description: "bytes after a stream holding the raw column") }
+            let forms = try self.structure.byte()
+            let rawLength = try self.structure.int()
+            let rest = Array(structure[self.structure.offset...])
+            guard rawLength <= rest.count else { throw Refusal(description: "raw column longer than the body") }
+            self.structure = Cursor(Array(rest[..<(rest.count - rawLength)]))
+            self.raw = Cursor(Array(rest[(rest.count - rawLength)...]))
+            return try decode(version: 2, fields: fields, forms: forms)
+        }
+        return try decode(version: 2, fields: fields, forms: try self.structure.byte())
+    }
+
+    private mutating func decode(version formatVersion: UInt8, fields: UInt8, forms: UInt8) throws -> Trail {
         let needsManifest: UInt8 = 0x04 | 0x40 | 0x80
         if manifest == nil, fields & needsManifest != 0 { throw Refusal(description: "needs a manifest") }
         if fields & 0x18 == 0x18 { throw Refusal(description: "UUID both cases") }
 
         let bundleID = fields & 0x04 != 0 ? manifest?.app ?? "" : try structure.string()
-        let version = try structure.string()
-        let build = try structure.string()
+        let version = try dotted(count: forms & 7)
+        let build = try dotted(count: forms >> 3 & 7)
         let sessionID: String
         if fields & 0x18 != 0 {
             let hex = Array((fields & 0x08 != 0 ? "0123456789ABCDEF" : "0123456789abcdef"))
@@ -129,7 +166,22 @@ struct IndependentTrailDecoder {
         } else {
             sessionID = try structure.string()
         }
-        let started = fields & 0x20 != 0 ? try Self.dateText(secondsSince2020: try structure.signed()) : try structure.string()
+        let started: String
+        switch (formatVersion, forms >> 6) {
+        case (1, _): started = fields & 0x20 != 0 ? try Self.dateText(secondsSince2020: try structure.signed()) : try structure.string()
+        case (_, 0): started = try structure.string()
+        case (_, 1):
+            // 2020 to 2024: 366 + 365 + 365 + 365 days.
+            let seconds = try structure.varint()
+            guard seconds < 1 << 62 else { throw Refusal(description: "start out of range") }
+            started = try Self.dateText(secondsSince2020: Int64(seconds) + 1_461 * 86_400)
+        case (_, 2):
+            let milliseconds = try structure.varint()
+            let text = try Self.dateText(secondsSince2020: Int64(milliseconds / 1_000) + 1_461 * 86_400)
+            let fraction = String(milliseconds % 1_000)
+            started = text.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+        default: throw Refusal(description: "start form 3")
+        }
         let pid = try structure.signed()
         let dropped = try structure.varint()
         guard dropped <= UInt64(Int64.max) else { throw Refusal(description: "dropped overflows") }
@@ -184,6 +236,14 @@ struct IndependentTrailDecoder {
         return Trail(
             app: .init(bundleID: bundleID, version: version, build: build), session: .init(id: sessionID, started: started, pid: pid),
             base: base, dropped: Int64(dropped), steps: steps, final: final)
+    }
+
+    /// `count` varints joined by dots, or a string when `count` is 0.
+    private mutating func dotted(count: UInt8) throws -> String {
+        guard count > 0 else { return try structure.string() }
+        var parts: [String] = []
+        for _ in 0..<count { parts.append(String(try structure.varint())) }
+        return parts.joined(separator: ".")
     }
 
     private func requireManifest() throws -> Manifest {

@@ -7,9 +7,24 @@ enum BodyCode {
         static let bundleIDIsManifestApp: UInt8 = 0x04
         static let sessionIDUpperUUID: UInt8 = 0x08
         static let sessionIDLowerUUID: UInt8 = 0x10
+        /// Version 1: the session start is seconds since 2020 (a signed varint) instead of a string.
         static let startedIsSeconds: UInt8 = 0x20
+        /// Version 2: the raw column is inside the deflate stream, its length after the forms byte, instead of
+        /// after the stream (for long trails, whose raw bytes deflate).
+        static let rawIsDeflated: UInt8 = 0x20
         static let baseIsLaunchState: UInt8 = 0x40
         static let finalIsReplayed: UInt8 = 0x80
+    }
+
+    /// Bits of format version 2's second byte: how the app's version and build and the session start are written.
+    enum Forms {
+        /// Bits 0–2: the version as that many dotted decimal numbers (varints), 0 for a string.
+        static let versionShift: UInt8 = 0
+        /// Bits 3–5: the build, likewise.
+        static let buildShift: UInt8 = 3
+        static let countMask: UInt8 = 0x07
+        /// Bits 6–7: the session start's ``CompactFields/StartedForm``.
+        static let startedShift: UInt8 = 6
     }
 
     /// Op bytes below 0x80 carry a destination: `kind << 5 | slot`.

@@ -10,6 +10,9 @@ struct ByteReader {
     enum Failure: Error, Equatable {
         /// The data ended in the middle of a value.
         case truncated(String)
+        /// The encoded input itself ended in the middle of a value: format version 2's raw column, the last bytes
+        /// of a binary trail, was cut short.
+        case inputEnds(String)
         /// A value that the encoder never writes.
         case invalid(String)
         /// More steps than the decoder's limit allows: the count found and the limit.

@@ -90,4 +90,83 @@ enum CompactFields {
     }
 
     private static let epochDays = CivilCalendar.days(year: 2020, month: 1, day: 1)
+
+    // MARK: Format version 2
+
+    /// Seconds from 2020-01-01T00:00:00Z to 2024-01-01T00:00:00Z, the epoch of version 2's session start.
+    static let epoch2024 = Int64(CivilCalendar.days(year: 2024, month: 1, day: 1) - epochDays) * 86_400
+
+    /// How version 2 writes the session start (docs/ENCODING.md, "Body").
+    enum StartedForm: UInt8 {
+        /// A string.
+        case text = 0
+        /// `YYYY-MM-DDTHH:MM:SSZ` at or after 2024: a varint of seconds since 2024-01-01T00:00:00Z.
+        case seconds = 1
+        /// `YYYY-MM-DDTHH:MM:SS.fffZ` at or after 2024: a varint of milliseconds since 2024-01-01T00:00:00Z.
+        case milliseconds = 2
+    }
+
+    /// The compact form and value of a session start, nil when only the string prints it back exactly.
+    static func started(_ text: String) -> (form: StartedForm, value: UInt64)? {
+        let utf8 = Array(text.utf8)
+        if utf8.count == 24, utf8[19] == UInt8(ascii: "."), utf8[23] == UInt8(ascii: "Z") {
+            var milliseconds: Int64 = 0
+            for character in utf8[20..<23] {
+                guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { return nil }
+                milliseconds = milliseconds * 10 + Int64(character - UInt8(ascii: "0"))
+            }
+            guard let seconds = seconds(ofTimestamp: String(decoding: utf8[0..<19] + [UInt8(ascii: "Z")], as: UTF8.self)),
+                seconds >= epoch2024
+            else { return nil }
+            return (.milliseconds, UInt64((seconds - epoch2024) * 1_000 + milliseconds))
+        }
+        guard let seconds = seconds(ofTimestamp: text), seconds >= epoch2024 else { return nil }
+        return (.seconds, UInt64(seconds - epoch2024))
+    }
+
+    /// The text of a compact session start, nil when the value is past year 9999.
+    static func startedText(_ form: StartedForm, value: UInt64) -> String? {
+        switch form {
+        case .text: return nil
+        case .seconds:
+            guard value < 1 << 40 else { return nil }
+            return timestamp(ofSeconds: Int64(value) + epoch2024)
+        case .milliseconds:
+            guard value < 1 << 50, let text = timestamp(ofSeconds: Int64(value / 1_000) + epoch2024) else { return nil }
+            let milliseconds = String(value % 1_000)
+            return text.dropLast() + "." + String(repeating: "0", count: 3 - milliseconds.count) + milliseconds + "Z"
+        }
+    }
+
+    /// The most numbers a dotted version or build may have in its compact form.
+    static let maximumDottedNumbers = 7
+
+    /// The numbers of a version or build such as `3.1.1` or `400`: one to seven decimal numbers joined by dots,
+    /// each without leading zeros and below 10^19; nil for anything else, which stays a string.
+    static func dottedNumbers(_ text: String) -> [UInt64]? {
+        var numbers: [UInt64] = []
+        var current: UInt64 = 0
+        var digits = 0
+        var leadingZero = false
+        for character in text.utf8 {
+            if character == UInt8(ascii: ".") {
+                guard digits > 0, numbers.count < maximumDottedNumbers - 1 else { return nil }
+                numbers.append(current)
+                (current, digits, leadingZero) = (0, 0, false)
+                continue
+            }
+            guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9"), !leadingZero, digits < 19 else { return nil }
+            if digits == 0, character == UInt8(ascii: "0") { leadingZero = true }
+            current = current * 10 + UInt64(character - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        numbers.append(current)
+        return numbers
+    }
+
+    /// The text of dotted numbers.
+    static func dottedText(_ numbers: [UInt64]) -> String {
+        numbers.map(String.init).joined(separator: ".")
+    }
 }

@@ -38,10 +38,30 @@ struct TrailBodyDecoder {
     /// The most steps a body may hold; more is refused as soon as the count is read.
     private let maximumSteps: Int
 
-    init(body: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps) {
+    /// The format version whose body this is: 1 (raw column inside the body) or 2 (raw column beside it).
+    private let formatVersion: UInt8
+    /// Whether the raw column is inside the inflated body (version 1, or version 2 with the flag), so that running
+    /// out of it means a corrupt body rather than a cut input.
+    private var rawIsDeflated = false
+
+    /// A decoder of a format version 2 body: the inflated structure and the raw column that followed the stream.
+    init(
+        structure: [UInt8], raw: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps
+    ) {
+        self.init(formatVersion: 2, reader: ByteReader(structure), dictionary: dictionary, maximumSteps: maximumSteps)
+        self.raw = ByteReader(raw)
+    }
+
+    /// A decoder of a format version 1 body: the fields byte, the raw column's length, the structure, the raw column.
+    init(version1Body body: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps) {
+        self.init(formatVersion: 1, reader: ByteReader(body), dictionary: dictionary, maximumSteps: maximumSteps)
+    }
+
+    private init(formatVersion: UInt8, reader: ByteReader, dictionary: ManifestDictionary?, maximumSteps: Int) {
+        self.formatVersion = formatVersion
         self.dictionary = dictionary
         self.maximumSteps = maximumSteps
-        reader = ByteReader(body)
+        self.reader = reader
         destinations = dictionary?.destinations ?? []
         names = dictionary?.names ?? []
         keys = dictionary?.keys ?? []
@@ -55,14 +75,31 @@ struct TrailBodyDecoder {
     /// - Throws: `ByteReader.Failure` saying what was cut short or invalid.
     mutating func decode() throws(Failure) -> DecodedTrail {
         let fields = try reader.byte("the field flags")
-        let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
-        let body = Array(reader.remainingBytes)
-        guard rawLength <= body.count else {
-            throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
+        rawIsDeflated = formatVersion == 1 || fields & BodyCode.Field.rawIsDeflated != 0
+        var forms: UInt8 = 0
+        if formatVersion == 1 {
+            let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
+            let body = Array(reader.remainingBytes)
+            guard rawLength <= body.count else {
+                throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
+            }
+            let structureEnd = body.count - rawLength
+            raw = ByteReader(Array(body[structureEnd...]))
+            reader = ByteReader(Array(body[..<structureEnd]))
+        } else {
+            forms = try reader.byte("the forms of the version, build and session start")
+            if fields & BodyCode.Field.rawIsDeflated != 0 {
+                guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes follow a stream that holds the raw column") }
+                let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
+                let body = Array(reader.remainingBytes)
+                guard rawLength <= body.count else {
+                    throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
+                }
+                let structureEnd = body.count - rawLength
+                raw = ByteReader(Array(body[structureEnd...]))
+                reader = ByteReader(Array(body[..<structureEnd]))
+            }
         }
-        let structureEnd = body.count - rawLength
-        raw = ByteReader(Array(body[structureEnd...]))
-        reader = ByteReader(Array(body[..<structureEnd]))
         let manifest = dictionary?.manifest
         if manifest == nil {
             let needsManifest = BodyCode.Field.bundleIDIsManifestApp | BodyCode.Field.baseIsLaunchState | BodyCode.Field.finalIsReplayed
@@ -83,17 +120,29 @@ struct TrailBodyDecoder {
             if fields & BodyCode.Field.bundleIDIsManifestApp != 0, let manifest { manifest.app } else {
                 try reader.string("the bundle ID")
             }
-        let version = try reader.string("the app version")
-        let build = try reader.string("the app build")
+        let version = try readDotted(count: forms >> BodyCode.Forms.versionShift & BodyCode.Forms.countMask, "the app version")
+        let build = try readDotted(count: forms >> BodyCode.Forms.buildShift & BodyCode.Forms.countMask, "the app build")
         let sessionID: String
         if fields & (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID) != 0 {
             sessionID = CompactFields.uuidText(
-                try raw.bytes(16, "the session UUID"), upper: fields & BodyCode.Field.sessionIDUpperUUID != 0)
+                try rawBytes(16, "the session UUID"), upper: fields & BodyCode.Field.sessionIDUpperUUID != 0)
         } else {
             sessionID = try reader.string("the session ID")
         }
         let started: String
-        if fields & BodyCode.Field.startedIsSeconds != 0 {
+        if formatVersion >= 2 {
+            guard let form = CompactFields.StartedForm(rawValue: forms >> BodyCode.Forms.startedShift) else {
+                throw .invalid("the session start has form \(forms >> BodyCode.Forms.startedShift), which no encoder writes")
+            }
+            if form == .text {
+                started = try reader.string("the session start")
+            } else {
+                guard let text = CompactFields.startedText(form, value: try reader.varint("the session start")) else {
+                    throw .invalid("the session start is past year 9999")
+                }
+                started = text
+            }
+        } else if fields & BodyCode.Field.startedIsSeconds != 0 {
             guard let text = CompactFields.timestamp(ofSeconds: try reader.signed("the session start")) else {
                 throw .invalid("the session start is outside years 0 to 9999")
             }
@@ -131,7 +180,7 @@ struct TrailBodyDecoder {
             // The low bytes are read after every high part, so the sum is checked once they are known (below).
             times.append(Int64(high << 8))
         }
-        let lows = try raw.bytes(count, "the low bytes of the step times")
+        let lows = try rawBytes(count, "the low bytes of the step times")
         // A replayed final is rebuilt as the steps are: each is applied before it moves into the array, so the engine
         // reads it in place (applied from the array, every step would be copied out and destroyed). Only the final
         // state is kept, so the replay builds no anomalies. Errors are still thrown below, in their order.
@@ -188,6 +237,24 @@ struct TrailBodyDecoder {
             session: Trail.Session(id: sessionID, started: started, pid: pid), base: base,
             dropped: Int64(droppedRaw), steps: steps, final: final)
         return DecodedTrail(trail: trail, canonicalJSON: canonicalJSON(of: trail, codes: codes, times: times))
+    }
+
+    /// `count` bytes of the raw column. In format version 2 the raw column ends the input, so running out of it
+    /// means the input was cut short; in version 1 it ends the inflated body, which then is corrupt.
+    private mutating func rawBytes(_ count: Int, _ what: @autoclosure () -> String) throws(Failure) -> ArraySlice<UInt8> {
+        do {
+            return try raw.bytes(count, what())
+        } catch .truncated(let message) where formatVersion >= 2 && !rawIsDeflated {
+            throw .inputEnds(message)
+        }
+    }
+
+    /// A version or build: `count` dotted decimal numbers, or a string when `count` is 0.
+    private mutating func readDotted(count: UInt8, _ what: @autoclosure () -> String) throws(Failure) -> String {
+        guard count > 0 else { return try reader.string(what()) }
+        var numbers: [UInt64] = []
+        for _ in 0..<count { numbers.append(try reader.varint(what())) }
+        return CompactFields.dottedText(numbers)
     }
 
     /// Reads the arguments of the step with op byte `op`, returning its code; the step is built once its time is
@@ -449,7 +516,7 @@ struct TrailBodyDecoder {
     }
 
     private mutating func readNumberedString(prefix: String, count: Int) throws(Failure) -> JSONValue {
-        let packed = try raw.bytes(DecimalDigits.width(ofDigits: count), "a string's digits")
+        let packed = try rawBytes(DecimalDigits.width(ofDigits: count), "a string's digits")
         guard let digits = DecimalDigits.unpack(packed, count: count) else {
             throw .invalid("a string's packed number has more than \(count) digits")
         }

@@ -20,8 +20,13 @@ struct TrailBodyEncoder {
     private var raw = ByteWriter()
     private var printedURLs: [[UInt8]: Destination?] = [:]
 
-    init(dictionary: ManifestDictionary?) {
+    /// The format version whose body this writes: 2, or 1 to make the trails older builds wrote (for tests of
+    /// reading them).
+    private let formatVersion: UInt8
+
+    init(dictionary: ManifestDictionary?, formatVersion: UInt8 = TrailHeader.currentVersion) {
         self.dictionary = dictionary
+        self.formatVersion = formatVersion
         destinations = InternTable(seeds: (dictionary?.destinations ?? []).map { CanonicalJSON.bytes(of: $0.jsonValue) })
         names = InternTable(seeds: (dictionary?.names ?? []).map { Array($0.utf8) })
         keys = InternTable(seeds: (dictionary?.keys ?? []).map { Array($0.utf8) })
@@ -33,11 +38,35 @@ struct TrailBodyEncoder {
         }
     }
 
-    /// Where the body's sections end (fields and ops, arguments, times): deflate may end a block at each.
-    private(set) var sectionEnds: [Int] = []
+    /// The body of `trail` in format version 2 (docs/ENCODING.md, "Body"): the structure, deflated, and the raw
+    /// column, stored as it is after the deflate stream.
+    struct Body {
+        var structure: [UInt8]
+        var raw: [UInt8]
+        /// Where the structure's sections end (fields and ops, arguments, the rest): deflate ends a block at each.
+        var sectionEnds: [Int]
 
-    /// The body bytes of `trail`.
-    mutating func encode(_ trail: Trail) -> [UInt8] {
+        /// Format version 2's structure with the raw column inside it (``BodyCode/Field/rawIsDeflated``): the
+        /// fields byte with that flag, the forms byte, the raw column's length, the rest of the structure, the raw
+        /// column; and where deflate ends a block in it.
+        var rawInside: (bytes: [UInt8], blockEnds: [Int]) {
+            var length = ByteWriter()
+            length.varint(raw.count)
+            let bytes = [structure[0] | BodyCode.Field.rawIsDeflated] + structure[1..<2] + length.bytes + structure.dropFirst(2) + raw
+            return (bytes, sectionEnds.map { $0 + length.bytes.count } + [structure.count + length.bytes.count])
+        }
+
+        /// Format version 1's body, one array: the fields byte, the raw column's length, the rest of the structure,
+        /// the raw column (for a body written with `formatVersion` 1).
+        var version1Bytes: [UInt8] {
+            var length = ByteWriter()
+            length.varint(raw.count)
+            return structure.prefix(1) + length.bytes + structure.dropFirst() + raw
+        }
+    }
+
+    /// The body of `trail`.
+    mutating func encode(_ trail: Trail) -> Body {
         var out = ByteWriter(capacity: 64 + trail.steps.count * 4)
         var fields: UInt8 = 0
         let manifest = dictionary?.manifest
@@ -61,19 +90,34 @@ struct TrailBodyEncoder {
         }
         let uuid = CompactFields.uuidBytes(trail.session.id)
         if let uuid { fields |= uuid.upper ? BodyCode.Field.sessionIDUpperUUID : BodyCode.Field.sessionIDLowerUUID }
-        let started = CompactFields.seconds(ofTimestamp: trail.session.started)
-        if started != nil { fields |= BodyCode.Field.startedIsSeconds }
-        out.byte(fields)
-
-        if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
-        out.string(trail.app.version)
-        out.string(trail.app.build)
-        if let uuid { raw.append(uuid.bytes) } else { out.string(trail.session.id) }
-        if let started { out.signed(started) } else { out.string(trail.session.started) }
+        if formatVersion == 1 {
+            let seconds = CompactFields.seconds(ofTimestamp: trail.session.started)
+            if seconds != nil { fields |= BodyCode.Field.startedIsSeconds }
+            out.byte(fields)
+            if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
+            out.string(trail.app.version)
+            out.string(trail.app.build)
+            if let uuid { raw.append(uuid.bytes) } else { out.string(trail.session.id) }
+            if let seconds { out.signed(seconds) } else { out.string(trail.session.started) }
+        } else {
+            out.byte(fields)
+            let version = CompactFields.dottedNumbers(trail.app.version)
+            let build = CompactFields.dottedNumbers(trail.app.build)
+            let started = CompactFields.started(trail.session.started)
+            out.byte(
+                UInt8(version?.count ?? 0) << BodyCode.Forms.versionShift | UInt8(build?.count ?? 0) << BodyCode.Forms.buildShift
+                    | (started?.form ?? .text).rawValue << BodyCode.Forms.startedShift)
+            if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
+            if let version { version.forEach { out.varint($0) } } else { out.string(trail.app.version) }
+            if let build { build.forEach { out.varint($0) } } else { out.string(trail.app.build) }
+            if let uuid { raw.append(uuid.bytes) } else { out.string(trail.session.id) }
+            if let started { out.varint(started.value) } else { out.string(trail.session.started) }
+        }
         out.signed(trail.session.pid)
         out.varint(UInt64(max(trail.dropped, 0)))
         if let base = trail.base, fields & BodyCode.Field.baseIsLaunchState == 0 { writeState(base, into: &out) }
 
+        var sectionEnds: [Int] = []
         out.varint(trail.steps.count)
         sectionEnds.append(out.bytes.count)
         var arguments = ByteWriter(capacity: trail.steps.count * 2)
@@ -82,7 +126,7 @@ struct TrailBodyEncoder {
         out.append(arguments.bytes)
         sectionEnds.append(out.bytes.count)
         // Time deltas in two columns: the high parts (delta >> 8) as varints, mostly small and skewed, then the
-        // low bytes, nearly uniform; in separate deflate blocks each gets codes fitted to it.
+        // low bytes, nearly uniform, in the raw column.
         // The codec validated the times first: they never decrease, so deltas are never negative.
         var previous: Int64 = 0
         var lows: [UInt8] = []
@@ -95,14 +139,7 @@ struct TrailBodyEncoder {
         }
         raw.append(lows)
         if let final = trail.final, fields & BodyCode.Field.finalIsReplayed == 0 { writeState(final, into: &out) }
-        // The raw column's length goes right after the fields byte; the column itself ends the body.
-        var length = ByteWriter()
-        length.varint(raw.bytes.count)
-        var body = out.bytes
-        body.insert(contentsOf: length.bytes, at: 1)
-        sectionEnds = sectionEnds.map { $0 + length.bytes.count } + [body.count]
-        body.append(contentsOf: raw.bytes)
-        return body
+        return Body(structure: out.bytes, raw: raw.bytes, sectionEnds: sectionEnds)
     }
 
     /// Whether replaying `steps` stays far from integer overflow (the engine adds the modal transition to `t`).

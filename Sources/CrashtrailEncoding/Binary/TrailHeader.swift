@@ -1,16 +1,20 @@
-/// The binary form's header (docs/ENCODING.md, "Header"): magic `C7 54`, format version, flags, the
-/// dictionary id when the body needs a manifest, the body's inflated length, and the CRC-32 of the trail's
+/// The binary form's header (docs/ENCODING.md, "Binary form"): magic `C7 54`, format version, the dictionary id
+/// when the body needs a manifest, the inflated length of the deflated part, and the CRC-32 of the trail's
 /// canonical JSON.
+///
+/// Version 2 is written; version 1, whose trails apps may still send, is read too.
 struct TrailHeader: Equatable {
     static let magic: [UInt8] = [0xC7, 0x54]
-    static let currentVersion: UInt8 = 1
-    /// Flag bit: a 4-byte dictionary id follows.
+    static let currentVersion: UInt8 = 2
+    /// The versions this build reads.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
+    /// Version 1's flag bit: a 4-byte dictionary id follows.
     static let hasDictionary: UInt8 = 0x01
 
     var version: UInt8 = TrailHeader.currentVersion
     /// The manifest dictionary the body needs, nil when it needs none.
     var dictionaryID: UInt32?
-    /// The body's length once inflated.
+    /// The inflated length of the deflate stream: version 1's whole body, version 2's structure.
     var bodyLength: Int
     /// CRC-32 of the decoded trail's canonical JSON.
     var checksum: UInt32
@@ -27,9 +31,14 @@ struct TrailHeader: Equatable {
     func write(into out: inout ByteWriter) {
         out.append(Self.magic)
         out.byte(version)
-        out.byte(dictionaryID == nil ? 0 : Self.hasDictionary)
+        if version == 1 {
+            out.byte(dictionaryID == nil ? 0 : Self.hasDictionary)
+        } else {
+            // Version 2 folds the dictionary flag into the length's lowest bit: one byte less than a flags byte.
+            out.varint(UInt64(max(bodyLength, 0)) << 1 | (dictionaryID == nil ? 0 : 1))
+        }
         if let dictionaryID { out.uint32(dictionaryID) }
-        out.varint(bodyLength)
+        if version == 1 { out.varint(bodyLength) }
         out.uint32(checksum)
     }
 
@@ -42,11 +51,20 @@ struct TrailHeader: Equatable {
         var reader = ByteReader(bytes, offset: magic.count)
         do {
             let version = try reader.byte("the format version")
-            guard version == currentVersion else { throw Failure.unsupportedVersion(version) }
-            let flags = try reader.byte("the header flags")
-            guard flags & ~hasDictionary == 0 else { throw Failure.unknownFlags(flags) }
-            let dictionaryID = flags & hasDictionary != 0 ? try reader.uint32("the dictionary id") : nil
-            let length = try reader.varint("the body length")
+            guard readableVersions.contains(version) else { throw Failure.unsupportedVersion(version) }
+            let hasDictionary: Bool
+            var length: UInt64 = 0
+            if version == 1 {
+                let flags = try reader.byte("the header flags")
+                guard flags & ~Self.hasDictionary == 0 else { throw Failure.unknownFlags(flags) }
+                hasDictionary = flags & Self.hasDictionary != 0
+            } else {
+                let lengthAndFlag = try reader.varint("the body length")
+                hasDictionary = lengthAndFlag & 1 != 0
+                length = lengthAndFlag >> 1
+            }
+            let dictionaryID = hasDictionary ? try reader.uint32("the dictionary id") : nil
+            if version == 1 { length = try reader.varint("the body length") }
             let checksum = try reader.uint32("the checksum")
             let header = TrailHeader(
                 version: version, dictionaryID: dictionaryID, bodyLength: Int(clamping: length), checksum: checksum)

@@ -92,6 +92,16 @@ enum RawDeflate {
     /// exceed `cap` bytes, so a deflate bomb costs at most `cap` bytes of memory.
     /// - Throws: `Failure` saying whether the data was corrupt, truncated, over the cap or followed by bytes.
     static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int) throws(Failure) -> [UInt8] {
+        let (output, consumed) = try inflatePrefix(input, dictionary: dictionary, cap: cap)
+        guard consumed == input.count else { throw .trailingBytes(input.count - consumed) }
+        return output
+    }
+
+    /// Inflates the raw deflate stream at the start of `input`, which may be followed by other bytes, stopping as
+    /// soon as the output would exceed `cap` bytes.
+    /// - Returns: the inflated bytes and how many bytes of `input` the stream took.
+    /// - Throws: `Failure` saying whether the data was corrupt, truncated or over the cap.
+    static func inflatePrefix(_ input: [UInt8], dictionary: [UInt8], cap: Int) throws(Failure) -> (output: [UInt8], consumed: Int) {
         var stream = z_stream()
         var status = crashtrail_inflateInit2(&stream, -15)
         guard status == Z_OK else { throw .zlib("inflateInit2 returned \(status)") }
@@ -107,6 +117,7 @@ enum RawDeflate {
         output.reserveCapacity(min(cap, max(256, input.count * 4)))
         var chunk = [UInt8](repeating: 0, count: 16_384)
         var failure: Failure?
+        var consumed = 0
         input.withUnsafeBufferPointer { inBuffer in
             stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
             stream.avail_in = uInt(inBuffer.count)
@@ -126,7 +137,7 @@ enum RawDeflate {
                 }
                 switch status {
                 case Z_STREAM_END:
-                    if stream.avail_in > 0 { failure = .trailingBytes(Int(stream.avail_in)) }
+                    consumed = inBuffer.count - Int(stream.avail_in)
                     return
                 case Z_OK:
                     continue
@@ -147,7 +158,7 @@ enum RawDeflate {
             }
         }
         if let failure { throw failure }
-        return output
+        return (output, consumed)
     }
 
     /// The CRC-32 (ISO-HDLC, as in gzip and PNG) of `bytes`.
