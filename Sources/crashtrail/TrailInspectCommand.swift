@@ -49,7 +49,7 @@ struct TrailInspectCommand: AsyncParsableCommand {
             steps:           \(inspection.stepCount)
             binary:          \(inspection.binarySize) bytes (\(TrailInspection.decimal(inspection.bytesPerStep, places: 2)) bytes/step)
             ct1: text:       \(inspection.textLength) characters
-            body inflated:   \(inspection.bodySize) bytes
+            body:            \(inspection.bodySize) bytes before deflate
             canonical JSON:  \(inspection.jsonSize) bytes
             ratio:           \(TrailInspection.decimal(inspection.ratio, places: 4)) of the JSON
             """)

@@ -85,8 +85,23 @@ struct TrailCommandTests {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
         let result = try runner.run(["trail", "inspect", Self.trailFile.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("format version:  1"))
+        #expect(result.stdout.contains("format version:  2"))
         #expect(result.stdout.contains("steps:           9"))
         #expect(result.stdout.contains("ratio:"))
+        // A trail that an older build wrote says its version.
+        let folder = try TemporaryFolder()
+        let old = try folder.write(Self.version1Text, to: "old.ct1")
+        let oldResult = try runner.run(["trail", "inspect", old.path, "--manifest", Self.manifest.path])
+        #expect(oldResult.status == 0, "\(oldResult.stderr)")
+        #expect(oldResult.stdout.contains("format version:  1"))
+    }
+
+    /// The `ct1:` text of a format version 1 trail, as the sample KSCrash report carries it.
+    static var version1Text: String {
+        get throws {
+            let report = try String(
+                contentsOf: PackageRoot.url.appendingPathComponent("Samples/reports/kscrash-user-ct1.json"), encoding: .utf8)
+            return String(report[try #require(report.range(of: #"ct1:[A-Za-z0-9_-]+"#, options: .regularExpression))])
+        }
     }
 }
