@@ -5,7 +5,7 @@ public import CrashtrailCore
 ///
 /// ```swift
 /// let codec = TrailCodec(manifests: [manifest])
-/// let text = try codec.encode(trail, as: .text)       // "ct1:x1QBAQ…"
+/// let text = try codec.encode(trail, as: .text)       // "ct1:x1QC…"
 /// let same = try codec.decode(text)                   // detects binary, ct1: text, split keys or trail JSON
 /// ```
 ///
@@ -128,7 +128,7 @@ public struct TrailCodec: Sendable {
             candidates.append((bytes, body.sectionEnds.map { $0 + shift } + [bytes.count - body.raw.count], []))
         } else {
             candidates.append((body.structure, body.sectionEnds, body.raw))
-            if body.raw.count >= Self.rawColumnWorthDeflating {
+            if Self.rawColumnMayDeflate(body.raw) {
                 let inside = body.rawInside
                 candidates.append((inside.bytes, inside.blockEnds, []))
             }
@@ -156,8 +156,22 @@ public struct TrailCodec: Sendable {
         return out.bytes
     }
 
-    /// The raw column's length from which the encoder also tries deflating it: shorter ones never gain.
-    static let rawColumnWorthDeflating = 128
+    /// Whether deflating a raw column might make it smaller, so that the encoder tries it: when its bytes' entropy
+    /// (order 0, as Huffman codes see them) leaves room for a code table of about 64 bytes. Realistic trails' raw
+    /// bytes are near random and skip the second deflate; hundreds of steps at a fixed interval do not.
+    static func rawColumnMayDeflate(_ raw: [UInt8]) -> Bool {
+        guard raw.count >= 128 else { return false }
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in raw { counts[Int(byte)] += 1 }
+        // log2 of x ≥ 1 to within 0.09, from the binary exponent and a linear significand: close enough to choose.
+        func log2(_ x: Double) -> Double { Double(x.exponent) + (x.significand - 1) }
+        let total = Double(raw.count)
+        var bits = 0.0
+        for count in counts where count > 0 {
+            bits += Double(count) * log2(total / Double(count))
+        }
+        return bits / 8 + 64 < total
+    }
 
     /// Decodes the binary form.
     /// - Throws: `TrailCodecError`: `wrongMagic`, `unsupportedVersion`, `invalidHeader`, `truncated`,

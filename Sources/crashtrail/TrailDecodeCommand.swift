@@ -13,7 +13,7 @@ struct TrailDecodeCommand: AsyncParsableCommand {
 
               crashtrail trail decode trail.ctr \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
-              echo 'ct1:x1QBAQ…' | crashtrail trail decode --manifest manifests/
+              echo 'ct1:x1QC…' | crashtrail trail decode --manifest manifests/
             """
     )
 
