@@ -76,29 +76,12 @@ struct TrailBodyDecoder {
     mutating func decode() throws(Failure) -> DecodedTrail {
         let fields = try reader.byte("the field flags")
         rawIsDeflated = formatVersion == 1 || fields & BodyCode.Field.rawIsDeflated != 0
-        var forms: UInt8 = 0
-        if formatVersion == 1 {
-            let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
-            let body = Array(reader.remainingBytes)
-            guard rawLength <= body.count else {
-                throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
-            }
-            let structureEnd = body.count - rawLength
-            raw = ByteReader(Array(body[structureEnd...]))
-            reader = ByteReader(Array(body[..<structureEnd]))
-        } else {
-            forms = try reader.byte("the forms of the version, build and session start")
-            if fields & BodyCode.Field.rawIsDeflated != 0 {
-                guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes follow a stream that holds the raw column") }
-                let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
-                let body = Array(reader.remainingBytes)
-                guard rawLength <= body.count else {
-                    throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
-                }
-                let structureEnd = body.count - rawLength
-                raw = ByteReader(Array(body[structureEnd...]))
-                reader = ByteReader(Array(body[..<structureEnd]))
-            }
+        // Version 1: the raw column's length follows the fields byte. Version 2: the forms byte does, and then only
+        // when the raw column is inside the stream rather than after it.
+        let forms = formatVersion == 1 ? 0 : try reader.byte("the forms of the version, build and session start")
+        if rawIsDeflated {
+            guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes follow a stream that holds the raw column") }
+            try splitRawColumn()
         }
         let manifest = dictionary?.manifest
         if manifest == nil {
@@ -237,6 +220,18 @@ struct TrailBodyDecoder {
             session: Trail.Session(id: sessionID, started: started, pid: pid), base: base,
             dropped: Int64(droppedRaw), steps: steps, final: final)
         return DecodedTrail(trail: trail, canonicalJSON: canonicalJSON(of: trail, codes: codes, times: times))
+    }
+
+    /// Reads the raw column's length and moves that many bytes from the end of the rest of the body into `raw`.
+    private mutating func splitRawColumn() throws(Failure) {
+        let rawLength = try reader.count("the raw column's length", atMost: reader.remaining)
+        let body = Array(reader.remainingBytes)
+        guard rawLength <= body.count else {
+            throw .invalid("the raw column is \(rawLength) bytes but only \(body.count) follow")
+        }
+        let structureEnd = body.count - rawLength
+        raw = ByteReader(Array(body[structureEnd...]))
+        reader = ByteReader(Array(body[..<structureEnd]))
     }
 
     /// `count` bytes of the raw column. In format version 2 the raw column ends the input, so running out of it
