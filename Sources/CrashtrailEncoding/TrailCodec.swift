@@ -121,37 +121,31 @@ public struct TrailCodec: Sendable {
         // Version 2 deflates the structure and stores the raw column after the stream: its bytes are close to
         // random, and deflate would only add to them. A long raw column (hundreds of steps) can have patterns,
         // so there both ways are tried. Version 1 deflated both, in one body.
-        var candidates: [(deflated: [UInt8], blockEnds: [Int], after: [UInt8])] = []
-        if formatVersion == 1 {
-            let bytes = body.version1Bytes
-            let shift = bytes.count - body.structure.count - body.raw.count
-            candidates.append((bytes, body.sectionEnds.map { $0 + shift } + [bytes.count - body.raw.count], []))
-        } else {
-            candidates.append((body.structure, body.sectionEnds, body.raw))
-            if Self.rawColumnMayDeflate(body.raw) {
-                let inside = body.rawInside
-                candidates.append((inside.bytes, inside.blockEnds, []))
-            }
-        }
-        var best: (compressed: [UInt8], length: Int, after: [UInt8])?
-        for candidate in candidates {
-            let compressed: [UInt8]
+        let layouts =
+            formatVersion == 1
+            ? [body.version1] : [body.rawAfterStream] + (Self.rawColumnMayDeflate(body.raw) ? [body.rawInside] : [])
+        func compress(_ layout: TrailBodyEncoder.Body.Layout) throws(TrailCodecError) -> [UInt8] {
             do {
-                compressed = try RawDeflate.smallestDeflate(
-                    candidate.deflated, dictionary: dictionary?.presetDictionary ?? [], blockEnds: candidate.blockEnds)
+                return try RawDeflate.smallestDeflate(
+                    layout.deflated, dictionary: dictionary?.presetDictionary ?? [], blockEnds: layout.blockEnds)
             } catch {
                 throw TrailCodecError(.zlibFailure, "zlib could not compress the trail (\(error)); the machine may be out of memory")
             }
-            if let best, best.compressed.count + best.after.count <= compressed.count + candidate.after.count { continue }
-            best = (compressed, candidate.deflated.count, candidate.after)
         }
-        guard let best else { return [] }
-        var out = ByteWriter(capacity: best.compressed.count + best.after.count + 16)
+        var best = layouts[0]
+        var bestCompressed = try compress(best)
+        for layout in layouts.dropFirst() {
+            let compressed = try compress(layout)
+            if compressed.count + layout.after.count < bestCompressed.count + best.after.count {
+                (best, bestCompressed) = (layout, compressed)
+            }
+        }
+        var out = ByteWriter(capacity: bestCompressed.count + best.after.count + 16)
         TrailHeader(
-            version: formatVersion, dictionaryID: dictionary?.id, bodyLength: best.length,
+            version: formatVersion, dictionaryID: dictionary?.id, bodyLength: best.deflated.count,
             checksum: RawDeflate.crc32(trail.canonicalJSON)
         ).write(into: &out)
-        out.append(best.compressed)
+        out.append(bestCompressed)
         out.append(best.after)
         return out.bytes
     }

@@ -46,22 +46,32 @@ struct TrailBodyEncoder {
         /// Where the structure's sections end (fields and ops, arguments, the rest): deflate ends a block at each.
         var sectionEnds: [Int]
 
-        /// Format version 2's structure with the raw column inside it (``BodyCode/Field/rawIsDeflated``): the
-        /// fields byte with that flag, the forms byte, the raw column's length, the rest of the structure, the raw
-        /// column; and where deflate ends a block in it.
-        var rawInside: (bytes: [UInt8], blockEnds: [Int]) {
-            var length = ByteWriter()
-            length.varint(raw.count)
-            let bytes = [structure[0] | BodyCode.Field.rawIsDeflated] + structure[1..<2] + length.bytes + structure.dropFirst(2) + raw
-            return (bytes, sectionEnds.map { $0 + length.bytes.count } + [structure.count + length.bytes.count])
+        /// What goes into the deflate stream, where deflate ends a block in it, and what follows the stream.
+        struct Layout {
+            var deflated: [UInt8]
+            var blockEnds: [Int]
+            var after: [UInt8]
         }
 
-        /// Format version 1's body, one array: the fields byte, the raw column's length, the rest of the structure,
-        /// the raw column (for a body written with `formatVersion` 1).
-        var version1Bytes: [UInt8] {
+        /// Format version 2 as it usually is: the structure deflated, the raw column after the stream.
+        var rawAfterStream: Layout { Layout(deflated: structure, blockEnds: sectionEnds, after: raw) }
+
+        /// Format version 2 with the raw column inside the stream (``BodyCode/Field/rawIsDeflated``): the fields byte
+        /// with that flag, the forms byte, the raw column's length, the rest of the structure, the raw column.
+        var rawInside: Layout { insertingRaw(afterHead: 2, flag: BodyCode.Field.rawIsDeflated) }
+
+        /// Format version 1's body (for a body written with `formatVersion` 1): the fields byte, the raw column's
+        /// length, the rest of the structure, the raw column.
+        var version1: Layout { insertingRaw(afterHead: 1, flag: 0) }
+
+        /// The structure with the raw column's length after its first `head` bytes, `flag` set in its fields byte,
+        /// and the raw column at its end.
+        private func insertingRaw(afterHead head: Int, flag: UInt8) -> Layout {
             var length = ByteWriter()
             length.varint(raw.count)
-            return structure.prefix(1) + length.bytes + structure.dropFirst() + raw
+            let bytes = [structure[0] | flag] + structure[1..<head] + length.bytes + structure.dropFirst(head) + raw
+            let shift = length.bytes.count
+            return Layout(deflated: bytes, blockEnds: sectionEnds.map { $0 + shift } + [structure.count + shift], after: [])
         }
     }
 
