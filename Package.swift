@@ -5,12 +5,14 @@ import PackageDescription
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
 //   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
-//   CrashtrailCollector  crash formats, the ingest pipeline and the store: one ReportStore over a StoreBackend, with
-//                        the embedded SQLite backend (payloads compressed by zstd)
+//   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
+//                        compressed by zstd); it knows no crash format
+//   CrashtrailCollector  crash formats and the ingest pipeline
 //   CrashtrailPostgres   the PostgreSQL backend of the same store, for many ingest workers and one shared store
 //   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
+//   CrashtrailService    every operation a command performs, shared by the command line and a service
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
-//   crashtrail           the command-line tool (ArgumentParser only)
+//   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
 let package = Package(
     name: "crashtrail",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -19,7 +21,9 @@ let package = Package(
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
+        .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
         .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
+        .library(name: "CrashtrailService", targets: ["CrashtrailService"]),
         .library(name: "CrashtrailPostgres", targets: ["CrashtrailPostgres"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),
@@ -70,8 +74,10 @@ let package = Package(
             name: "CrashtrailReplay",
             dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache")]
         ),
+        // The store: reports, trails, groups and manifests over a backend (the embedded SQLite file here). It knows
+        // no crash format: reprocessing asks a ReportDeriving the collector provides.
         .target(
-            name: "CrashtrailCollector",
+            name: "CrashtrailStore",
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailEncoding",
@@ -81,9 +87,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "CrashtrailCollector",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailEncoding",
+                "CrashtrailStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "CrashtrailPostgres",
             dependencies: [
-                "CrashtrailCollector",
+                "CrashtrailStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,6 +115,20 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
+        // Every operation a command performs (ingest, manifests, reprocess, list, show, replay, paths, the triage
+        // site), so the command line and a service share them.
+        .target(
+            name: "CrashtrailService",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailEncoding",
+                "CrashtrailRecording",
+                "CrashtrailReplay",
+                "CrashtrailStore",
+                "CrashtrailCollector",
+                "CrashtrailPostgres",
+            ]
+        ),
         .executableTarget(
             name: "crashtrail",
             dependencies: [
@@ -107,8 +136,9 @@ let package = Package(
                 "CrashtrailEncoding",
                 "CrashtrailRecording",
                 "CrashtrailReplay",
+                "CrashtrailStore",
                 "CrashtrailCollector",
-                "CrashtrailPostgres",
+                "CrashtrailService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -177,7 +207,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "crashtrail-ingest-floor",
-            dependencies: ["CrashtrailCollector", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CrashtrailCollector", "CrashtrailStore", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tools/IngestFloor"
         ),
         .executableTarget(
@@ -187,12 +217,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailCollectorTests",
-            dependencies: ["CrashtrailCollector", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"]
+            dependencies: [
+                "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "CrashtrailCLITests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailRecording", "CrashtrailEncoding",
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailService", "CrashtrailRecording", "CrashtrailEncoding",
                 "CrashtrailTestSupport",
             ]
         ),
@@ -201,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "CrashtrailStoreTests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding",
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding",
                 "CrashtrailTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -210,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "CrashtrailReliabilityTests",
             dependencies: [
-                "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailCollector", "CrashtrailTestSupport",
+                "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailCollector", "CrashtrailStore", "CrashtrailTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

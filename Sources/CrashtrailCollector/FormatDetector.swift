@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// Tells which crash format a payload is, by its content (SPEC section 7), never by its file name.
 public enum FormatDetector {
     /// What an input holds.

@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// The crash group key: the exception type and signal plus the top frames of the crashed thread, normalized so
 /// the same crash from another build, device or crash reporter gets the same signature.
 ///

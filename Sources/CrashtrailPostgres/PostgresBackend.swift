@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailStore
 import Dispatch
 import Foundation
 import Logging

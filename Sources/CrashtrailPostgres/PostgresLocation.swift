@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailStore
 import Foundation
 
 /// Where a PostgreSQL store is: `postgres://USER@HOST:PORT/DB` (or `postgresql://`), with optional `sslmode` and

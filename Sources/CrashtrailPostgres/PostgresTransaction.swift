@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailStore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers

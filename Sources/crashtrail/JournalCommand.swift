@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `crashtrail journal`: record steps into a crash-safe journal, and recover or inspect one.
-struct JournalCommand: AsyncParsableCommand {
+struct JournalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
         abstract: "Record steps into a crash-safe journal, recover its trail, or inspect it.",

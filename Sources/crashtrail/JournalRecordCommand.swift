@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrashtrailCore
 import CrashtrailRecording
+import CrashtrailService
 import Foundation
 
 /// `crashtrail journal record`: steps from standard input into a journal, each line number printed once durable.
@@ -24,8 +25,7 @@ struct JournalRecordCommand: AsyncParsableCommand {
     @Argument(help: "The journal file to write (replaced if it exists).")
     var journal: String
 
-    @Option(name: .customLong("manifest"), help: "The app's route manifest (YAML or JSON).")
-    var manifestPath: String
+    @OptionGroup var manifests: ManifestOptions
 
     @Option(name: .customLong("app-version"), help: "The app version the trail names.")
     var appVersion = ""
@@ -56,57 +56,23 @@ struct JournalRecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let manifest = try reportingFailure { try LoadedManifest.loadOne(manifests.paths) }
         do {
-            let manifest = try Manifest(contentsOfFile: manifestPath)
             try await MainActor.run { try record(manifest: manifest) }
         } catch {
-            printFailure(error)
-            throw ExitCode.failure
+            _ = try reportingFailure { throw error }
         }
     }
 
     @MainActor
     private func record(manifest: Manifest) throws {
         let app = Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build)
-        let session = Trail.Session(
-            id: (session ?? UUID().uuidString).uppercased(), started: Self.timestamp(Date()), pid: Int64(getpid()))
+        let session = Trail.Session(id: (session ?? UUID().uuidString).uppercased(), started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970) * 1000), pid: Int64(getpid()))
         let key = try redactionKey.map { try RedactionKey.loadOrCreate(at: URL(fileURLWithPath: $0)) }
         let recorder = TrailRecorder(
-            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes),
-            redactionKey: key)
+            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes), redactionKey: key)
         try recorder.startJournal(at: URL(fileURLWithPath: journal))
-        var index = 0
-        while let line = readLine(strippingNewline: true) {
-            defer { index += 1 }
-            func fail(_ message: String) -> LineError {
-                LineError(description: "standard input, line \(index) (zero-based; line \(index + 1) counting from 1): \(message); the \(index) steps before it are in \(journal)")
-            }
-            let step: Step
-            do {
-                step = try Step(jsonValue: try JSONParser.parse(Array(line.utf8)), path: "step")
-            } catch {
-                throw fail(line.allSatisfy(\.isWhitespace) ? "an empty line, where a JSON step was expected" : "not a step: \(error)")
-            }
-            do {
-                try recorder.record(step)
-            } catch {
-                throw fail(error.description)
-            }
-            if let failure = recorder.journalFailure { throw failure }
-            writeStandardOutput(Array("\(index)\n".utf8))
-        }
-    }
-
-    struct LineError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// RFC 3339 in UTC to the second (`2026-11-24T07:40:05Z`): enough to join an `.ips` by launch time (within 2 s),
-    /// and the form the binary trail keeps in 4 bytes instead of as text.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        try JournalRecording(recorder: recorder, journal: journal).record(
+            lines: { readLine(strippingNewline: true) }, durable: { writeStandardOutput(Array("\($0)\n".utf8)) })
     }
 }

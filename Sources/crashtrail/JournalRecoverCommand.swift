@@ -2,10 +2,11 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailRecording
+import CrashtrailService
 import Foundation
 
 /// `crashtrail journal recover`: the trail of a journal's durable steps.
-struct JournalRecoverCommand: AsyncParsableCommand {
+struct JournalRecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract: "Print the trail a journal holds, as canonical JSON, ct1: text or binary.",
@@ -23,13 +24,17 @@ struct JournalRecoverCommand: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case json, ct1, binary
+
+        /// `text` names ct1 too, as in `trail encode`.
+        init?(argument: String) {
+            self.init(rawValue: argument == "text" ? "ct1" : argument)
+        }
     }
 
     @Argument(help: "The journal file.")
     var journal: String
 
-    @Option(name: .customLong("manifest"), help: "More route manifests (files or folders) for encoding the trail.")
-    var manifests: [String] = []
+    @OptionGroup var manifests: ManifestOptions
 
     @Option(help: "The output: json (canonical trail JSON), ct1 (text) or binary.")
     var format: Format = .json
@@ -40,14 +45,14 @@ struct JournalRecoverCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        do {
+    func run() throws {
+        try reportingFailure {
             let recovered = try TrailJournal.recover(at: URL(fileURLWithPath: journal))
             if let damage = recovered.damage {
                 printError(
                     "note: \(journal): recovered \(recovered.records) \(recovered.records == 1 ? "record" : "records"); \(damage)")
             }
-            let codec = TrailCodec(manifests: try ManifestFiles.load(manifests) + [recovered.manifest])
+            let codec = TrailCodec(manifests: try manifests.load().map(\.manifest) + [recovered.manifest])
             switch format {
             case .json:
                 writeStandardOutput(recovered.trail.canonicalJSON + [UInt8(ascii: "\n")])
@@ -56,9 +61,6 @@ struct JournalRecoverCommand: AsyncParsableCommand {
             case .binary:
                 writeStandardOutput(try codec.encodeBinary(recovered.trail))
             }
-        } catch {
-            printFailure(error)
-            throw ExitCode.failure
         }
     }
 }

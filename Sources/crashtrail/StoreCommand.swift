@@ -1,16 +1,17 @@
 import ArgumentParser
-import CrashtrailCollector
+import CrashtrailService
+import CrashtrailStore
 import Foundation
 
 /// `crashtrail store copy FROM TO`
-struct StoreCommand: AsyncParsableCommand {
+struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Work with whole crash stores.",
         subcommands: [Copy.self]
     )
 
-    struct Copy: AsyncParsableCommand {
+    struct Copy: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "copy",
             abstract: "Copy every report, trail and manifest of one store into another, and verify the copy.",
@@ -33,24 +34,21 @@ struct StoreCommand: AsyncParsableCommand {
         @Argument(help: "The store to copy into: an SQLite file (made if missing) or a postgres:// URL.")
         var to: String
 
-        @Flag(name: .long, help: "Print only errors.")
-        var quiet = false
+        @OptionGroup var quietOptions: QuietOptions
 
-        func run() async throws {
+        func run() throws {
             let started = Date()
+            let quiet = quietOptions.quiet
             guard from != to else {
-                printError("Error: FROM and TO are the same store (\(StoreOptions.displayName(from))); name another store to copy into")
+                printError("Error: FROM and TO are the same store (\(StoreLocation(from))); name another store to copy into")
                 throw ExitCode.failure
             }
-            do {
-                let source = try StoreOptions.open(from, creating: false)
-                let destination = try StoreOptions.open(to, creating: true)
-                let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
-                let summary = try StoreCopy.copy(from: source, to: destination) { read in
-                    guard showsProgress else { return }
-                    FileHandle.standardError.write(Data("\r\u{1B}[2K\(read) reports copied".utf8))
-                }
-                if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+            try reportingFailure {
+                let source = try StoreLocation(from).openExisting()
+                let destination = try StoreLocation(to).openOrCreate()
+                let progress = ProgressLine(quiet: quiet)
+                let summary = try StoreCopy.copy(from: source, to: destination) { read in progress.show("\(read) reports copied") }
+                progress.finish()
                 guard summary.verified else {
                     printError(
                         "Error: the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
@@ -64,11 +62,6 @@ struct StoreCommand: AsyncParsableCommand {
                             + "from \(source.location) to \(destination.location) in \(seconds) s.")
                     print("Verified: both hold \(summary.destination).")
                 }
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                printFailure(error)
-                throw ExitCode.failure
             }
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `crashtrail trail`: move trails between their JSON form and the compact encoded forms.
-struct TrailCommand: AsyncParsableCommand {
+struct TrailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trail",
         abstract: "Encode, decode and inspect navigation trails (JSON, ct1: text, split keys, binary).",

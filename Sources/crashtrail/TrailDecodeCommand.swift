@@ -3,7 +3,7 @@ import CrashtrailCore
 import CrashtrailEncoding
 
 /// `crashtrail trail decode`: any form back to the trail's canonical JSON.
-struct TrailDecodeCommand: AsyncParsableCommand {
+struct TrailDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode a trail in any form (binary, ct1: text, split keys, JSON) to its canonical JSON.",
@@ -19,8 +19,9 @@ struct TrailDecodeCommand: AsyncParsableCommand {
 
     @OptionGroup var input: TrailInputOptions
 
-    func run() async throws {
-        let trail = try input.decode(with: try input.codec())
+    func run() throws {
+        let codec = try input.codec()
+        let trail = try input.read().decode(with: codec)
         print(trail.canonicalJSONString)
     }
 }

@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
@@ -103,6 +104,12 @@ struct PathsCommandTests {
         #expect(stored.stdout == text.stdout)
         let empty = try TemporaryFolder()
         defer { empty.remove() }
+        let noStore = try runner.run(["paths"], directory: empty.url)
+        #expect(noStore.status == 1)
+        #expect(noStore.stderr.contains("there is no crash store at crashtrail.sqlite"), "\(noStore.stderr)")
+        let report = #"{"crashtrail":1,"id":"only","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay"}}"#
+        _ = try empty.write(report, to: "in/only.json")
+        #expect(try runner.run(["ingest", "in", "--quiet"], directory: empty.url).status == 0)
         let noManifest = try runner.run(["paths"], directory: empty.url)
         #expect(noManifest.status == 1)
         #expect(noManifest.stderr.contains("pass --manifest"), "\(noManifest.stderr)")

@@ -5,6 +5,7 @@ import GRDB
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Apple's text crash reports: the legacy format, PLCrashReporter's text, and an `.ips` with a text body.
 @Suite("Apple text crash reports")
@@ -60,7 +61,7 @@ struct AppleTextTests {
         let records = try store.allRecords()
         #expect(records.count == 4)
         #expect(Set(records.map(\.signature)).count == 1, "\(records.map(\.signature))")
-        #expect(Set(records.map(\.format)) == ["ips", "apple-text"])
+        #expect(Set(records.map(\.format)) == [.ips, .appleText])
         let textOnly = try TestFiles.memoryStore()
         let summary = try TestFiles.ingest(
             [Self.folder.appendingPathComponent("ips-joined-by-pid.crash").path], store: textOnly, folder: folder,

@@ -1,4 +1,5 @@
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Runs the same decoding through `SkimmingDecoder` and Foundation's `JSONDecoder` (the reference), and puts
 /// the results in a form tests can compare.

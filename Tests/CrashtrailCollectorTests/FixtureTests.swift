@@ -1,4 +1,5 @@
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 import CrashtrailCore
 import Foundation
 import Testing
@@ -136,7 +137,7 @@ struct FixtureTests {
         // The crashing frame is the attributed stack's root, named by image and offset into it
         #expect(second.frames.first == StackFrame(image: "MetricKitTest", symbol: nil, offset: 4_304_003_120 - 4_303_978_496, inApp: true))
         // Reprocessing derives each report from the shared payload as itself
-        let reprocessed = try store.reprocess(with: try TestFiles.codec())
+        let reprocessed = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()))
         #expect(reprocessed.changed == 0 && reprocessed.unreadable.isEmpty)
         #expect(try store.record(id: "\(digest).1")?.report == second)
         // Again: both are duplicates

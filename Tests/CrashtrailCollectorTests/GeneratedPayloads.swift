@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailTestSupport
 
 /// Seeded payloads of every format, shaped like the parsers' `Decodable` views.

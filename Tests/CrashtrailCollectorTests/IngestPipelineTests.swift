@@ -1,4 +1,5 @@
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
@@ -60,7 +61,7 @@ struct IngestPipelineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try TestFiles.memoryStore()
         _ = try TestFiles.ingest([Self.reports], store: store, folder: folder)
-        let ips = try #require(try store.allRecords().first { $0.format == "ips" })
+        let ips = try #require(try store.allRecords().first { $0.format == .ips })
         let launch = try #require(ips.launchTime)
         let codec = try TestFiles.codec()
         let sample = Array(try Data(contentsOf: URL(fileURLWithPath: Self.trails).appendingPathComponent("ips-joined-by-pid.ctr")))
@@ -161,13 +162,12 @@ struct IngestPipelineTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try TestFiles.write(Self.crashtrailReport(id: "one", reason: "x"), to: folder.appendingPathComponent("one.json"))
-        for name in ["crashtrail.sqlite", "crashtrail.sqlite-wal", "crashtrail.sqlite-shm"] {
-            try TestFiles.write("SQLite format 3", to: folder.appendingPathComponent(name))
-        }
-        let options = IngestOptions(
-            inputs: [folder.path], quarantineDirectory: folder.appendingPathComponent("quarantine").path,
-            excludedFiles: IngestOptions.storeFiles(folder.appendingPathComponent("crashtrail.sqlite").path))
-        let summary = try IngestPipeline(store: try TestFiles.memoryStore(), decoder: try TestFiles.codec(), options: options).run()
+        // The store's own files (the file, its -wal, -shm and .lock, and a -journal) are excluded by the pipeline itself
+        // (ReportStore.localFiles), with no option naming them.
+        let store = try ReportStore.open(path: folder.appendingPathComponent("crashtrail.sqlite").path)
+        try TestFiles.write("SQLite format 3", to: folder.appendingPathComponent("crashtrail.sqlite-journal"))
+        let options = IngestOptions(inputs: [folder.path], quarantineDirectory: folder.appendingPathComponent("quarantine").path)
+        let summary = try IngestPipeline(store: store, decoder: try TestFiles.codec(), options: options).run()
         #expect(summary.inputs == 1)
         #expect(summary.rejected == 0)
     }
@@ -312,7 +312,7 @@ struct IngestPipelineTests {
         let summary = try TestFiles.ingest([folder.appendingPathComponent("in").path], store: store, folder: folder)
         #expect(summary.stored == 2)
         #expect(try store.allRecords().map(\.id) == ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"])
-        #expect(try store.allRecords().allSatisfy { $0.format == "sentry-envelope" })
+        #expect(try store.allRecords().allSatisfy { $0.format == .sentryEnvelope })
     }
 
     @Test func anAmbiguousPrefixNamesTheCandidates() throws {

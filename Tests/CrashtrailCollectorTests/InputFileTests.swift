@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// The walk yields files in a stable order, skips the excluded folders and files, and lists each folder once.
 @Suite struct InputWalkerTests {

@@ -5,6 +5,7 @@ import GRDB
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// A trail joined later is stored in a row of its own, so the report row (and its payload) is never rewritten;
 /// reports read the same whether their trail was joined that way or, by an older version, into the report row.
@@ -21,7 +22,7 @@ import Testing
     @Test func aJoinedTrailLeavesTheReportRowAsItWas() throws {
         let (store, folder) = try ingestedSamples()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let joined = try store.allRecords().filter { $0.trailSource == "joined" }
+        let joined = try store.allRecords().filter { $0.trailSource == .joined }
         #expect(!joined.isEmpty, "the samples have a trail file to join")
         try store.sqliteWriter.read { db in
             for record in joined {
@@ -34,7 +35,7 @@ import Testing
         // Joined reports no longer await a trail, and a second join of the same report is refused.
         #expect(try store.countReportsAwaitingTrail() == 0)
         let trail = try #require(try joined[0].decodedTrail())
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined[0].id, in: db) } == false)
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined[0].id, in: db) } == false)
         let first = trail.app.bundleID
         #expect(try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0).isEmpty)
     }
@@ -51,7 +52,8 @@ import Testing
             try db.execute(
                 """
                     UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
-                        trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id)
+                        trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id),
+                        trailDictionary = (SELECT dictionary FROM joinedTrail WHERE joinedTrail.id = report.id)
                     WHERE id IN (SELECT id FROM joinedTrail)
                     """)
             try db.execute("DELETE FROM joinedTrail")
@@ -65,9 +67,9 @@ import Testing
             #expect(try store.record(id: record.id) == record)
         }
         #expect(try store.countReportsAwaitingTrail() == 0)
-        let joined = try #require(current.first { $0.trailSource == "joined" })
+        let joined = try #require(current.first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) } == false)
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) } == false)
     }
 
     @Test func aStoreMadeBeforeTheJoinedTrailTableMigratesWithItsRows() throws {
@@ -79,15 +81,23 @@ import Testing
         try SQLiteBackend.migrator.migrate(queue, upTo: "v2: payload digest index")
         try queue.write { db in
             #expect(try db.tableExists("joinedTrail") == false)
-            for record in records { try record.insert(db) }
+            // The columns of the released v2 schema: every column but those later migrations added.
+            let columns = ReportColumn.allCases.filter { $0 != .trailDictionary }
+            let sql = "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            for record in records { _ = try SQLiteTransaction(db).execute(sql, columns.map(record.value(of:))) }
         }
 
         // When it is opened by this version
         let store = try ReportStore(queue)
 
-        // Then the new table is there and every row reads as it was written
+        // Then the new table is there and every row reads as it was written (with no trail dictionary, which v2 did
+        // not keep)
         #expect(try queue.read { db in try db.tableExists("joinedTrail") })
-        #expect(try store.allRecords() == records)
+        #expect(try store.allRecords() == records.map { record in
+            var record = record
+            record.trailDictionary = nil
+            return record
+        })
     }
 }
 

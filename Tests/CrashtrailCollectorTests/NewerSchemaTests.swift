@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 @Suite("A store from a newer crashtrail")
 struct NewerSchemaTests {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Stored payloads are written as zstd frames and read back from them or from older stores' zlib streams.
 ///

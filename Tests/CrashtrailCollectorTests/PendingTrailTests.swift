@@ -5,6 +5,7 @@ import GRDB
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 @Suite("Trails waiting for their manifest")
 struct PendingTrailTests {
@@ -18,7 +19,7 @@ struct PendingTrailTests {
             inputs: [TestFiles.samples.appendingPathComponent("reports").path], trailsDirectory: nil,
             quarantineDirectory: folder.appendingPathComponent("quarantine").path, jobs: 1, batchSize: 3)
         _ = try IngestPipeline(store: store, decoder: TrailCodec(), options: options).run()
-        let waiting = try store.allRecords().filter { $0.trailSource == "undecodable" }
+        let waiting = try store.allRecords().filter { $0.trailSource == .undecodable }
         #expect(waiting.count == 6)
         let damaged = try #require(waiting.first)
         try store.write { db in
@@ -30,12 +31,12 @@ struct PendingTrailTests {
         #expect(try store.addManifest(manifest, text: text))
         #expect(try !store.addManifest(manifest, text: text))
         let stored = try store.storedManifests()
-        let decoded = try store.decodePendingTrails(with: TrailCodec(manifests: stored))
+        let decoded = try store.decodePendingTrails(with: PayloadDeriver(decoder: TrailCodec(manifests: stored)))
         // Then it is kept once, and every waiting trail but the damaged one's is decoded, the same as a fresh ingest
         #expect(stored.count == 1)
         #expect(ManifestDictionary(manifest: stored[0]).id == ManifestDictionary(manifest: manifest).id)
         #expect(decoded == 5)
-        #expect(try store.record(id: damaged.id)?.trailSource == "undecodable")
+        #expect(try store.record(id: damaged.id)?.trailSource == .undecodable)
         let fresh = try ReportStore(DatabaseQueue())
         _ = try IngestPipeline(store: fresh, decoder: TrailCodec(manifests: [manifest]), options: options).run()
         for record in try store.allRecords() where record.id != damaged.id {
@@ -43,6 +44,6 @@ struct PendingTrailTests {
             #expect(record.trail == expected.trail && record.trailSource == expected.trailSource, "\(record.id)")
         }
         // And doing it again changes nothing
-        #expect(try store.decodePendingTrails(with: TrailCodec(manifests: stored)) == 0)
+        #expect(try store.decodePendingTrails(with: PayloadDeriver(decoder: TrailCodec(manifests: stored))) == 0)
     }
 }

@@ -5,6 +5,7 @@ import GRDB
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 @Suite("Reprocessing stored reports")
 struct ReprocessTests {
@@ -27,8 +28,8 @@ struct ReprocessTests {
         let (store, fresh, folder) = try Self.agedStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         // When it is reprocessed, twice
-        let first = try store.reprocess(with: try TestFiles.codec(), batchSize: 3)
-        let second = try store.reprocess(with: try TestFiles.codec(), batchSize: 3)
+        let first = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()), batchSize: 3)
+        let second = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()), batchSize: 3)
         // Then it equals a fresh ingest, and the second run found nothing to change
         #expect(try store.allRecords() == fresh)
         #expect(first.examined == fresh.count && first.changed > 0 && !first.resumed && first.unreadable.isEmpty)
@@ -45,7 +46,7 @@ struct ReprocessTests {
         try store.write { db in try db.execute("INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?)", [.text(ids[3])]) }
         var seen: [Int] = []
         // When it runs again
-        let summary = try store.reprocess(with: try TestFiles.codec(), batchSize: 2) { done, total in
+        let summary = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()), batchSize: 2) { done, total in
             seen.append(done)
             #expect(total == ids.count)
         }
@@ -62,9 +63,9 @@ struct ReprocessTests {
     func damagedPayload() throws {
         let (store, fresh, folder) = try Self.agedStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let victim = try #require(fresh.first { $0.format == "crashlytics" })
+        let victim = try #require(fresh.first { $0.format == .crashlytics })
         try store.write { db in try db.execute("UPDATE report SET payload = X'28B52FFD00' WHERE id = ?", [.text(victim.id)]) }
-        let summary = try store.reprocess(with: try TestFiles.codec())
+        let summary = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()))
         #expect(summary.unreadable.keys.sorted() == [victim.id])
         #expect(summary.unreadable[victim.id]?.contains("damaged") == true, "\(summary.unreadable)")
         #expect(try store.record(id: victim.id)?.signature == "SIGSEGV @ an older rule")

@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import Testing
 
 @Suite("Crash signatures")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Keyed, unkeyed and single-value containers behave as Foundation's `JSONDecoder` makes them behave: the same
 /// values, and the same errors with the same coding paths.

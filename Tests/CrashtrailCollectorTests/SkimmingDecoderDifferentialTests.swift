@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Every parser gives the same reports (or the same refusals) with `SkimmingDecoder` as with Foundation's
 /// `JSONDecoder`, which crashtrail used before: on the samples, the shared fixtures and generated payloads.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Broken and hostile JSON: `SkimmingDecoder` never crashes or hangs, and refuses whatever `JSONDecoder` refuses.
 ///

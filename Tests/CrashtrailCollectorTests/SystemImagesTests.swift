@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// System images are told from the app's own: checked on real image names and paths from crash reports, and the
 /// byte-wise path search guarded against the plain `String` searches it replaced.

@@ -1,4 +1,6 @@
 import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailStore
 import Testing
 
 @Suite("Timestamps of every format")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Format detection's key scan skips strings sixteen bytes at a time; it must find what a plain byte loop finds.
 @Suite struct TopLevelKeysTests {

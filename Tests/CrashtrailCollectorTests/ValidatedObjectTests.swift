@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// A single-object input is detected from the keys its one validating pass finds, and parsed without a second
 /// pass: the same formats, refusals and parsed payloads as detecting byte by byte and validating again.

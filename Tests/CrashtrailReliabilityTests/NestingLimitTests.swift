@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailTestSupport

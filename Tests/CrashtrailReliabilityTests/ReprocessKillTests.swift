@@ -31,7 +31,7 @@ struct ReprocessKillTests {
         // Then the store is what an uninterrupted run gives: every report once, with its derived fields
         #expect(last.status == 0, "\(last.stderr)")
         #expect(try Self.rows(store) == expected)
-        let again = try IngestProcess(runner: runner, arguments: ["reprocess", "--store", store.path, "--quiet"], directory: folder.url)
+        let again = try IngestProcess(runner: runner, arguments: ["reprocess", "--store", store.path], directory: folder.url)
         again.finish()
         #expect(again.stdout.contains(": 0 changed."), "\(again.stdout)")
         #expect(try DatabaseQueue(path: store.path).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])

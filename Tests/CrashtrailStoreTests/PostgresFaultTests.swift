@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailPostgres
 import CrashtrailTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailPostgres
@@ -103,13 +104,13 @@ struct StoreBackendTests {
         defer { folder.remove() }
         guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
         try TestStores.ingestSamples(into: store, folder: folder)
-        let joined = try #require(try store.allRecords().first { $0.trailSource == "joined" })
+        let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
-        let waiting = try #require(try store.allRecords().first { $0.trailSource == "missing" })
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) })
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) } == false)
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) } == false)
-        #expect(try store.record(id: waiting.id)?.trailSource == "joined")
+        let waiting = try #require(try store.allRecords().first { $0.trailSource == .missing })
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) })
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) } == false)
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) } == false)
+        #expect(try store.record(id: waiting.id)?.trailSource == .joined)
     }
 
     @Test("Listings of more rows than a cursor page stream in order", arguments: StoreKind.allCases)
@@ -142,10 +143,10 @@ struct StoreBackendTests {
             try db.execute("UPDATE report SET signature = 'old ' || signature")
             try db.execute("INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?)", [.text(before.map(\.id).sorted()[3])])
         }
-        let first = try store.reprocess(with: try TestStores.codec(), batchSize: 3)
+        let first = try store.reprocess(with: PayloadDeriver(decoder: try TestStores.codec()), batchSize: 3)
         #expect(first.resumed && first.examined == before.count - 4 && first.changed == before.count - 4)
         #expect(try store.allRecords().filter { $0.signature.hasPrefix("old ") }.count == 4, "the reports before the cursor are left")
-        let second = try store.reprocess(with: try TestStores.codec(), batchSize: 3)
+        let second = try store.reprocess(with: PayloadDeriver(decoder: try TestStores.codec()), batchSize: 3)
         #expect(!second.resumed && second.examined == before.count && second.changed == 4)
         #expect(try store.allRecords() == before)
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM reprocessCursor")?.integer } == 0)

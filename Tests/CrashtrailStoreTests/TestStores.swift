@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailPostgres
@@ -91,7 +92,7 @@ enum TestStores {
             copy.id = String(format: "R%05d", index)
             copy.sha256 = String(format: "%064x", index + 1)
             copy.time = Timestamp.rfc3339(milliseconds: 1_790_000_000_000 + Int64(index) * 60_000)
-            copy.trailSource = "missing"
+            copy.trailSource = .missing
             copy.trail = nil
             copy.trailSteps = nil
             return copy

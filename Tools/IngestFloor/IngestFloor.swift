@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import Crypto
 import Dispatch
 import Foundation

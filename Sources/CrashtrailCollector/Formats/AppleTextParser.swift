@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads an Apple text crash report: the legacy format Xcode and devices write, PLCrashReporter's text, and the body

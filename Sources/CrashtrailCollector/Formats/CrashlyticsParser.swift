@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads one event of a Crashlytics BigQuery export: REPEATED RECORDs as arrays, INT64 values as strings, and

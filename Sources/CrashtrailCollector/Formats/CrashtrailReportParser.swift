@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads crashtrail's own report (SPEC section 7): `"crashtrail": 1`, `id`, `time` and the fields a device knows.

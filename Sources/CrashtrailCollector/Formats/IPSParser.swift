@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 import Foundation
 

@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads a KSCrash report, and SentryCrash's fork of it: `report`, `system`, `crash` and `user` sections.

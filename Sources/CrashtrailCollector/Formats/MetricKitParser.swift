@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads a MetricKit `MXDiagnosticPayload` (its JSON representation): each crash diagnostic is one report; hang, CPU

@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// Runs the parser of a detected format over one payload.
 public enum PayloadParser {
     /// Parses `bytes`, a single payload of `format`.

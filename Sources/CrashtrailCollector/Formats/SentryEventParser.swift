@@ -1,3 +1,4 @@
+import CrashtrailStore
 import CrashtrailCore
 
 /// Reads a Sentry event: `event_id`, `exception`, `threads`, `contexts`, `extra`.

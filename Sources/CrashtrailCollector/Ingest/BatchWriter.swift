@@ -1,3 +1,4 @@
+import CrashtrailStore
 import Dispatch
 import Foundation
 
@@ -9,7 +10,7 @@ import Foundation
 /// while a batch is pending; ``withState(_:)`` waits for it before lending the state to the caller. After a
 /// failure nothing more is stored and the failure is thrown by the next call.
 final class BatchWriter: @unchecked Sendable {
-    typealias Results = [(steps: [PayloadProcessor.IngestStep], inputs: Int)]
+    typealias Results = [ParsedInput]
 
     private let store: ReportStore
     private let queue = DispatchQueue(label: "crashtrail.ingest.writer")

@@ -1,3 +1,4 @@
+import CrashtrailStore
 import Foundation
 
 /// How to run an ingest.
@@ -14,7 +15,7 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
     public var joinTolerance: Int64
-    /// Files never read as inputs: the store and its `-wal`, `-shm`, `-journal` and `.lock` siblings.
+    /// Files never read as inputs: the store's own (``ReportStore/localFiles``).
     public var excludedFiles: [String]
     /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`
     /// and quarantined by reference (a reason file naming them), not copied.
@@ -36,11 +37,5 @@ public struct IngestOptions: Sendable {
         self.excludedFiles = excludedFiles
         self.maximumPayloadSize = max(1, maximumPayloadSize)
         self.maximumTrailSteps = max(1, maximumTrailSteps)
-    }
-
-    /// The store file at `path`, the files SQLite keeps beside it and the store's open lock, to exclude from
-    /// the inputs.
-    public static func storeFiles(_ path: String) -> [String] {
-        [path, path + "-wal", path + "-shm", path + "-journal", path + ".lock"]
     }
 }

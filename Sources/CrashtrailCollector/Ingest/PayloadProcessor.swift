@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailStore
 import Crypto
 import Foundation
 
@@ -176,6 +177,7 @@ public struct PayloadProcessor: Sendable {
     func makeRecord(_ parsed: ParsedPayload, digest: String, compressed: Data, size: Int, source: String) -> ReportRecord {
         var trailInfo = TrailInfo.missing
         var trailJSON: String?
+        var dictionaryID: String?
         if let carrier = parsed.trail {
             do {
                 if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumTrailSteps {
@@ -187,18 +189,20 @@ public struct PayloadProcessor: Sendable {
                 }
                 trailInfo = TrailInfo(source: .embedded, steps: decoded.trail.steps.count)
                 trailJSON = String(decoding: decoded.canonicalJSON, as: UTF8.self)
+                dictionaryID = carrier.recordedDictionaryID
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }
         }
         return ReportRecord(
-            id: parsed.payloadID ?? digest, format: parsed.format.rawValue, sha256: digest, bundleID: parsed.app.bundleID,
+            id: parsed.payloadID ?? digest, format: parsed.format, sha256: digest, bundleID: parsed.app.bundleID,
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
             device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
             exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
             frames: ReportRecord.encodeFrames(parsed.frames),
             signature: CrashSignature.make(exception: parsed.exception, frames: parsed.frames),
-            trailSource: trailInfo.source.rawValue, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
+            trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
+            trailDictionary: dictionaryID,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)
     }
 

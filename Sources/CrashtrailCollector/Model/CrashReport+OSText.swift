@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 extension CrashReport.OS {
     /// An OS as crash reports write it, `iPhone OS 17.1 (21B80)`: the name, and the version when the last word
     /// before the build starts with a digit (`iPhone OS`, `17.1`).

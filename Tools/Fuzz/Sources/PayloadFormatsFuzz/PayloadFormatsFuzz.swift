@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailStore
 import FuzzDriver
 import FuzzSupport
 

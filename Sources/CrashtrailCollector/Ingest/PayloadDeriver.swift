@@ -1,0 +1,40 @@
+import CrashtrailStore
+
+/// The one "derive a report from its payload" step: a stored payload read again as ingest reads a new one, for
+/// `crashtrail reprocess` and for trails that waited for their manifest (``ReportDeriving``).
+public struct PayloadDeriver: ReportDeriving {
+    let processor: PayloadProcessor
+
+    /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests).
+    public init(decoder: any TrailDecoding) {
+        processor = PayloadProcessor(decoder: decoder)
+    }
+
+    public func derive(_ stored: ReportRecord) -> ReportDerivation {
+        let payload: [UInt8]
+        do {
+            payload = try stored.rawPayload()
+        } catch {
+            return .failure("its stored payload is damaged: \(error)")
+        }
+        let outcomes = payload.withUnsafeBufferPointer { buffer in
+            stored.format == .crashlytics
+                ? processor.processLine(buffer, source: stored.source) : processor.process(buffer, source: stored.source).outcomes
+        }
+        var refusal: String?
+        for outcome in outcomes {
+            switch outcome {
+            case .record(let record) where Self.record(record, derives: stored): return .record(record)
+            case .rejected(let error, _, _): refusal = refusal ?? "\(error)"
+            default: continue
+            }
+        }
+        return .failure("its payload no longer gives a report" + (refusal.map { ": \($0)" } ?? ""))
+    }
+
+    /// Whether `record`, made again from a stored report's payload, is that report: the same payload digest and the
+    /// same ID (a MetricKit payload gives several reports with one digest), or the ID it was renamed from (`ID~…`).
+    static func record(_ record: ReportRecord, derives stored: ReportRecord) -> Bool {
+        record.sha256 == stored.sha256 && (record.id == stored.id || stored.id.hasPrefix(record.id + "~"))
+    }
+}

@@ -1,0 +1,42 @@
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailReplay
+
+/// A replay and what a person should know about it.
+public struct ReplayOutcome: Sendable {
+    public let replay: Replay
+    /// Warnings for people: the manifest chosen, a manifest version other than the trail's.
+    public let warnings: [String]
+}
+
+/// `crashtrail replay REPORT`: a trail file, a payload file or a stored report, replayed with its app's manifest.
+public enum ReplayOperation {
+    /// Resolves `report` (``ReplaySource``), chooses its app's manifest among `given` (else those the store keeps)
+    /// and replays it.
+    /// - Parameter force: replay with another app's manifest rather than refuse.
+    /// - Throws: ``ReplayFailure``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
+    public static func replay(_ report: String, manifests given: [LoadedManifest], location: StoreLocation, force: Bool) throws
+        -> ReplayOutcome
+    {
+        let manifests = try TriageService.manifests(given: given, storedAt: location, for: "replay")
+        let source = try ReplaySource.resolve(report, manifests: manifests, location: location)
+        let app = source.trail.app.bundleID
+        let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)
+        guard selection.manifest.app == app || force else {
+            throw ReplayFailure(
+                .otherApp,
+                "the trail is from \(app), but the manifest \(selection.manifest.source) is for \(selection.manifest.app); "
+                    + "pass the manifest of \(app) with --manifest, or add --force to replay with this one anyway")
+        }
+        var warnings = selection.warnings
+        let chosen = ManifestDictionary(manifest: selection.manifest).idString
+        if let recorded = source.recordedDictionaryID, recorded != chosen {
+            let known = manifests.first { ManifestDictionary(manifest: $0).idString == recorded }
+            warnings.append(
+                "warning: the trail was recorded with another version of the manifest (dictionary ID \(recorded)) than "
+                    + "\(selection.manifest.source) (\(chosen)); routes may differ, so the replay and its links may not match the app"
+                    + (known.map { "; \($0.source) is that version" } ?? ""))
+        }
+        return ReplayOutcome(replay: Replayer(manifest: selection.manifest).replay(source.trail, report: source.name), warnings: warnings)
+    }
+}

@@ -1,0 +1,66 @@
+import CrashtrailPostgres
+import CrashtrailStore
+import Foundation
+
+/// Where a command's crash store is: a path of an SQLite file or a `postgres://` URL, as `--store`, else
+/// `CRASHTRAIL_STORE`, else `crashtrail.sqlite` in the working directory names it (SPEC section 8).
+public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The path or URL, as given.
+    public let name: String
+
+    /// The environment variable that names the default store.
+    public static let environmentVariable = "CRASHTRAIL_STORE"
+    /// The store file used when nothing else names one.
+    public static let defaultPath = "crashtrail.sqlite"
+
+    /// The store `name` names, else `CRASHTRAIL_STORE`, else the default file.
+    public init(_ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let name, !name.isEmpty {
+            self.name = name
+        } else if let path = environment[Self.environmentVariable], !path.isEmpty {
+            self.name = path
+        } else {
+            self.name = Self.defaultPath
+        }
+    }
+
+    /// Whether it names a PostgreSQL store.
+    public var isPostgres: Bool { PostgresLocation.isPostgresURL(name) }
+
+    /// Whether a store may be there to read: an SQLite file that exists, or any PostgreSQL URL (the server says).
+    public var mayExist: Bool { isPostgres || FileManager.default.fileExists(atPath: name) }
+
+    /// The store's name for messages: a path, or the URL without its password.
+    public var description: String {
+        guard isPostgres else { return name }
+        return (try? PostgresLocation(name).description) ?? "the PostgreSQL store"
+    }
+
+    /// How pages name the store: an SQLite file's name, or a PostgreSQL store's database.
+    public var siteName: String {
+        isPostgres ? ((try? PostgresLocation(name).database) ?? "PostgreSQL") : URL(fileURLWithPath: name).lastPathComponent
+    }
+
+    /// Opens the store, making an SQLite file that is missing: for commands that write.
+    /// - Throws: `StoreError` naming the store.
+    public func openOrCreate() throws -> ReportStore {
+        if isPostgres { return ReportStore(backend: try PostgresBackend(try PostgresLocation(name))) }
+        return try ReportStore.open(path: name)
+    }
+
+    /// Opens a store that must exist: for commands that only read it (a missing SQLite file is not made).
+    /// - Throws: ``MissingStore`` naming the path and how to fill a store, or `StoreError`.
+    public func openExisting() throws -> ReportStore {
+        guard mayExist else { throw MissingStore(location: self) }
+        return try openOrCreate()
+    }
+}
+
+/// No store where a reading command looked.
+public struct MissingStore: Error, CustomStringConvertible {
+    public let location: StoreLocation
+
+    public var description: String {
+        "there is no crash store at \(location.name); fill one with crashtrail ingest PATH…, or pass --store (or set $\(StoreLocation.environmentVariable)) to the store it filled"
+    }
+}

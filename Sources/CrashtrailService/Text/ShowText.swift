@@ -1,0 +1,107 @@
+import CrashtrailCore
+import CrashtrailReplay
+import CrashtrailStore
+
+/// The text and JSON of `crashtrail show`: one report with the last steps of its trail, or one crash group.
+public enum ShowText {
+    /// `show GROUP --format json`: the group's `list` fields, `byVersion` and `byDay` (objects of counts) and
+    /// `reports` (as `list --reports` writes them).
+    public static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
+        guard case .object(var object) = detail.group.jsonValue else { return detail.group.jsonValue }
+        object["byVersion"] = .object(Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
+        object["byDay"] = .object(Dictionary(uniqueKeysWithValues: detail.byDay.map { ($0.day, JSONValue.int(Int64($0.count))) }))
+        object["reports"] = .array(detail.reports.map(ListingText.jsonValue(ofReport:)))
+        return .object(object)
+    }
+
+    /// A group for people: its counts by version and day, and its reports.
+    public static func text(of detail: CrashGroupDetail) -> String {
+        let group = detail.group
+        func reports(_ count: Int) -> String { count == 1 ? "1 report" : "\(count) reports" }
+        var lines = [
+            TextTable.pad("Group", 11) + group.id,
+            TextTable.pad("Signature", 11) + group.signature,
+            TextTable.pad("Reports", 11) + "\(reports(group.count)), \(group.withTrail) with a trail",
+        ]
+        if let first = group.firstSeen, let last = group.lastSeen { lines.append(TextTable.pad("Seen", 11) + "\(first) to \(last)") }
+        lines.append("By app version:")
+        for (version, count) in detail.byVersion { lines.append("  " + TextTable.pad(version, 16) + reports(count)) }
+        lines.append("By day (UTC):")
+        for (day, count) in detail.byDay { lines.append("  " + TextTable.pad(day, 16) + reports(count)) }
+        lines.append("Reports, newest first:")
+        lines.append(ListingText.text(ofReports: detail.reports).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        lines.append("Paths that lead here: crashtrail paths \(group.id) --manifest <manifest.yml>")
+        return lines.joined(separator: "\n")
+    }
+
+    /// A report for people, with the last `lastSteps` steps of its trail.
+    public static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
+        var lines: [String] = []
+        func add(_ label: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            lines.append(TextTable.pad(label, 11) + value)
+        }
+        add("Report", report.id)
+        add("Format", report.format.rawValue)
+        let app = [report.app.bundleID, report.app.version, report.app.build.map { "(\($0))" }].compactMap { $0 }
+        add("App", app.joined(separator: " "))
+        add("OS", [report.os.name, report.os.version].compactMap { $0 }.joined(separator: " "))
+        add("Device", report.device)
+        add("Time", report.time)
+        let exception = [report.exception.type, report.exception.signal, report.exception.code.map { "code \($0)" }]
+            .compactMap { $0 }
+        add("Exception", exception.joined(separator: " "))
+        add("Reason", report.exception.reason)
+        add("Signature", report.signature)
+        if report.frames.isEmpty {
+            lines.append("Frames     none recorded")
+        } else {
+            lines.append("Frames (crashed thread, top first):")
+            for (index, frame) in report.frames.prefix(12).enumerated() {
+                let offset = frame.offset.map { " + \($0)" } ?? ""
+                lines.append(
+                    "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24)
+                        + (frame.symbol ?? "???") + offset)
+            }
+            if report.frames.count > 12 { lines.append("  … \(report.frames.count - 12) more") }
+        }
+        var trailLine = report.trailInfo.source.rawValue
+        if let steps = report.trailInfo.steps { trailLine += ", \(steps) steps" }
+        if let error = report.trailInfo.error { trailLine += ": \(error)" }
+        add("Trail", trailLine)
+        if let trail {
+            lines.append("Last destinations before the crash (oldest first):")
+            let shown = trail.steps.suffix(lastSteps)
+            if shown.isEmpty { lines.append("  (no steps)") }
+            for (offset, step) in shown.enumerated() {
+                let index = trail.steps.count - shown.count + offset
+                lines.append("  " + TextTable.pad("#\(index)", 6) + TextTable.pad("\(step.t) ms", 11) + describe(step.op))
+            }
+            if let final = trail.final {
+                lines.append("Screens at the crash, as the app recorded them:")
+                lines += ReplayRenderer.screens(of: final).split(separator: "\n").dropFirst().map(String.init)
+            } else {
+                lines.append("The app recorded no screens at the crash; replay shows the screens the steps lead to.")
+            }
+            lines.append("Replay it: crashtrail replay \(report.id)  (with the manifest the store keeps, or --manifest M)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A step in words: `push {"item":{"id":"L-42"}}`, `select tab 1`.
+    static func describe(_ op: Step.Operation) -> String {
+        switch op {
+        case .push(let destination): "push \(destination.canonicalJSON)"
+        case .present(let destination): "present \(destination.canonicalJSON)"
+        case .open(.destination(let destination)): "open \(destination.canonicalJSON)"
+        case .open(.url(let url)): "open \(url)"
+        case .pop: "pop"
+        case .popToRoot: "popToRoot"
+        case .dismiss: "dismiss"
+        case .select(let tab): "select tab \(tab)"
+        case .complete(let success): "complete \(success ? "success" : "failure")"
+        case .satisfy(let condition): "satisfy \(condition)"
+        case .revoke(let condition): "revoke \(condition)"
+        }
+    }
+}

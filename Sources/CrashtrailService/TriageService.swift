@@ -1,0 +1,31 @@
+import CrashtrailStore
+
+/// Every operation a `crashtrail` command performs on a crash store, so the command line and a service share them:
+/// ingest, manifests, reprocess, list and show, paths and the triage site (each in an extension named after it),
+/// and replay (``ReplayOperation``). A command opens the store once and makes one call.
+///
+/// ```swift
+/// let service = try TriageService(location: StoreLocation(nil), creating: false)
+/// let groups = try service.groups(ReportFilter(appVersion: "3.1.0"), limit: 20)
+/// ```
+public final class TriageService: Sendable {
+    /// The store the operations read and write.
+    public let store: ReportStore
+    /// Where the store is.
+    public let location: StoreLocation
+
+    /// A service over a store already opened.
+    public init(store: ReportStore, location: StoreLocation) {
+        self.store = store
+        self.location = location
+    }
+
+    /// Opens the store at `location` once.
+    /// - Parameter creating: whether a missing SQLite file is made (commands that write), or refused (commands that
+    ///   read, with ``MissingStore``).
+    /// - Throws: ``MissingStore``, or `StoreError` naming the store.
+    public convenience init(location: StoreLocation, creating: Bool) throws {
+        let store = creating ? try location.openOrCreate() : try location.openExisting()
+        self.init(store: store, location: location)
+    }
+}

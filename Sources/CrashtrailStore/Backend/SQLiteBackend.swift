@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+
+/// The embedded SQLite store: one file, nothing to set up (SPEC section 8). Tests hand it a `DatabaseQueue()` in
+/// memory; the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`).
+public final class SQLiteBackend: StoreBackend {
+    /// The GRDB database this backend owns.
+    public let writer: any DatabaseWriter
+    public let location: String
+    public var dialect: StoreDialect { .sqlite }
+
+    /// A backend over `writer`, migrated to the current schema.
+    /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
+    public init(_ writer: any DatabaseWriter, location: String = ":memory:") throws(StoreError) {
+        self.writer = writer
+        self.location = location
+        let migrator = Self.migrator
+        let unknown: [String]
+        do {
+            unknown = try writer.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                let known = Set(migrator.migrations)
+                return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
+            }
+        } catch {
+            throw StoreError(.cannotOpen, "could not read the crash store's schema: \(error)")
+        }
+        guard unknown.isEmpty else { throw StoreError.newerSchema(unknown) }
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            throw StoreError(.cannotOpen, "could not prepare the crash store's tables: \(error)")
+        }
+    }
+
+    /// Opens (creating if needed) the store file at `path`, in WAL mode. Jobs opening the same new store at once
+    /// take turns (an exclusive lock on `path.lock`), so none of them fails on the other's half-made tables.
+    /// - Throws: `StoreError` (`cannot-open`) naming the path.
+    public static func open(path: String) throws(StoreError) -> SQLiteBackend {
+        // Jobs that start together on a new store would race to switch it to WAL and to create its tables;
+        // an exclusive lock on a file beside it serializes opening and migrating (it is released at once).
+        let lock = Foundation.open(path + ".lock", O_CREAT | O_RDWR, 0o644)
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer {
+            if lock >= 0 {
+                flock(lock, LOCK_UN)
+                close(lock)
+            }
+        }
+        let pool: DatabasePool
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            // The writer's page cache, 8 MiB instead of SQLite's 2 MiB, keeps the five indexes' pages in memory
+            // while an ingest writes, instead of reading them back from the file: about 1% fewer instructions
+            // (user and kernel) for the 10,000-report bench (BENCHMARKS.md, Ingest). Durability is unchanged.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
+        } catch {
+            throw StoreError(
+                .cannotOpen, "could not open the crash store \(path): \(error); check that the folder exists and is writable")
+        }
+        return try SQLiteBackend(pool, location: path)
+    }
+
+    /// The store file, the files SQLite keeps beside it and the store's open lock; none in memory.
+    public var localFiles: [String] {
+        guard location != ":memory:" else { return [] }
+        return [location, location + "-wal", location + "-shm", location + "-journal", location + ".lock"]
+    }
+
+    /// The writer connection's page cache, in KiB.
+    static let writerCacheKiB = 8_192
+
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try writer.read { db in try body(SQLiteTransaction(db)) }
+    }
+
+    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try writer.write { db in try body(SQLiteTransaction(db)) }
+    }
+
+    /// The schema. Migrations are named, never edited once released, and use plain strings.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: reports") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE report (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        format TEXT NOT NULL,
+                        sha256 TEXT NOT NULL,
+                        bundleID TEXT,
+                        appVersion TEXT,
+                        appBuild TEXT,
+                        osName TEXT,
+                        osVersion TEXT,
+                        device TEXT,
+                        time TEXT,
+                        exceptionType TEXT,
+                        exceptionCode TEXT,
+                        exceptionSignal TEXT,
+                        exceptionReason TEXT,
+                        frames TEXT NOT NULL,
+                        signature TEXT NOT NULL,
+                        trailSource TEXT NOT NULL,
+                        trailSteps INTEGER,
+                        trailError TEXT,
+                        trail TEXT,
+                        pid INTEGER,
+                        launchTime INTEGER,
+                        source TEXT NOT NULL,
+                        payload BLOB NOT NULL,
+                        payloadSize INTEGER NOT NULL
+                    );
+                    CREATE INDEX report_signature ON report(signature);
+                    CREATE INDEX report_time ON report(time);
+                    CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing';
+                    """)
+        }
+        migrator.registerMigration("v2: payload digest index") { db in
+            try db.execute(sql: "CREATE INDEX report_sha256 ON report(sha256)")
+        }
+        // A trail joined later is stored in a row of its own instead of updating the report's: an UPDATE rewrites
+        // the whole report row, compressed payload included (about three times the work, BENCHMARKS.md, Ingest).
+        // Reports are read through `reportWithTrail`, which lays a joined trail over its report's `missing` one;
+        // trails joined by older versions stay in their report rows and read the same.
+        migrator.registerMigration("v3: joined trails beside their reports") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE joinedTrail (
+                        id TEXT PRIMARY KEY NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+                        steps INTEGER NOT NULL,
+                        trail TEXT NOT NULL
+                    );
+                    CREATE VIEW reportWithTrail AS
+                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                            r.frames, r.signature,
+                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+                    """)
+        }
+        // Manifests by dictionary ID, with their text, so stored reports replay without --manifest and trails that
+        // came before their manifest are decoded when it arrives (ReportStore+Manifests.swift).
+        migrator.registerMigration("v4: manifests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE manifest (
+                        dictionaryID TEXT PRIMARY KEY NOT NULL,
+                        app TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        text TEXT NOT NULL
+                    )
+                    """)
+        }
+        // How far an interrupted `crashtrail reprocess` got, so the next run resumes after it
+        // (ReportStore+Reprocess.swift).
+        migrator.registerMigration("v5: reprocess cursor") { db in
+            try db.execute(sql: "CREATE TABLE reprocessCursor (job TEXT PRIMARY KEY NOT NULL, lastID TEXT NOT NULL)")
+        }
+        // The dictionary ID an encoded trail named, stored with its trail, so replay compares it with the manifest it
+        // is given without reading the payload again. Reports stored before have none until `crashtrail reprocess`.
+        migrator.registerMigration("v6: trail dictionary") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE report ADD COLUMN trailDictionary TEXT;
+                    ALTER TABLE joinedTrail ADD COLUMN dictionary TEXT;
+                    DROP VIEW reportWithTrail;
+                    CREATE VIEW reportWithTrail AS
+                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                            r.frames, r.signature,
+                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                            CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+                    """)
+        }
+        return migrator
+    }
+}

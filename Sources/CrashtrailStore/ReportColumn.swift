@@ -1,0 +1,35 @@
+/// The `report` table's columns, in table order: the one list from which inserts, row decoding, listings and
+/// reprocessing are derived. Migrations name them in plain strings, as released migrations must.
+public enum ReportColumn: String, CaseIterable, Sendable {
+    case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
+    case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature
+    case trailSource, trailSteps, trailError, trail, trailDictionary
+    case pid, launchTime, source, payload, payloadSize
+
+    /// The column's name in SQL.
+    public var name: String { rawValue }
+
+    /// Whether the column is derived from the payload, so that reprocessing may change it: every column but the ID,
+    /// the payload, its digest and size, and where it came from.
+    public var isDerived: Bool {
+        switch self {
+        case .id, .sha256, .source, .payload, .payloadSize: false
+        default: true
+        }
+    }
+
+    /// The columns, comma-separated, in table order.
+    static let list = allCases.map(\.name).joined(separator: ", ")
+
+    /// The columns a listing reads: every column but the payload (read as empty), and the trail only when asked.
+    static func listing(trail: Bool, _ dialect: StoreDialect) -> String {
+        allCases.map { column in
+            switch column {
+            case .trail where !trail: "NULL AS trail"
+            case .payload: "\(dialect.emptyBlob) AS payload"
+            case .payloadSize: "0 AS payloadSize"
+            default: column.name
+            }
+        }.joined(separator: ", ")
+    }
+}

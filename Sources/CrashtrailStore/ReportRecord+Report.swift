@@ -1,0 +1,51 @@
+import CrashtrailCore
+import Foundation
+
+extension ReportRecord {
+    /// The normalized report this row holds.
+    public var report: CrashReport {
+        CrashReport(
+            id: id, format: format,
+            app: CrashReport.App(bundleID: bundleID, version: appVersion, build: appBuild),
+            os: CrashReport.OS(name: osName, version: osVersion), device: device, time: time,
+            exception: ExceptionInfo(type: exceptionType, code: exceptionCode, signal: exceptionSignal, reason: exceptionReason),
+            frames: Self.decodeFrames(frames), signature: signature, trailInfo: trailInfo)
+    }
+
+    /// Whether and where the row's trail came from.
+    public var trailInfo: TrailInfo {
+        TrailInfo(source: trailSource, steps: trailSteps, error: trailError)
+    }
+
+    /// The stored trail, parsed; nil when the report has none.
+    /// - Throws: `TrailError` if the stored JSON no longer parses (a damaged store).
+    public func decodedTrail() throws(TrailError) -> Trail? {
+        guard let trail else { return nil }
+        return try Trail(json: Array(trail.utf8))
+    }
+
+    /// The raw payload, restored byte for byte.
+    /// - Throws: `PayloadCompression.Failure` when the stored stream is damaged.
+    public func rawPayload() throws(PayloadCompression.Failure) -> [UInt8] {
+        try PayloadCompression.decompressed([UInt8](payload), size: payloadSize)
+    }
+
+    package static func encodeFrames(_ frames: [StackFrame]) -> String {
+        CanonicalJSON.string(
+            of: .array(
+                frames.map { frame in
+                    var object = frame.jsonValue.objectValue ?? [:]
+                    object["inApp"] = .bool(frame.inApp)
+                    return .object(object)
+                }))
+    }
+
+    static func decodeFrames(_ text: String) -> [StackFrame] {
+        guard case .array(let values)? = try? JSONParser.parse(text) else { return [] }
+        return values.map { value in
+            StackFrame(
+                image: value["image"]?.stringValue, symbol: value["symbol"]?.stringValue, offset: value["offset"]?.intValue,
+                inApp: value["inApp"] == .bool(true))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import CrashtrailCore
+import Foundation
+
+/// One row of the `report` table: a stored crash, its trail and its compressed raw payload.
+public struct ReportRecord: Hashable, Sendable {
+    public var id: String
+    public var format: ReportFormat
+    /// Lower-case hex SHA-256 of the payload's bytes: the same bytes again are a duplicate.
+    public var sha256: String
+    public var bundleID: String?
+    public var appVersion: String?
+    public var appBuild: String?
+    public var osName: String?
+    public var osVersion: String?
+    public var device: String?
+    /// RFC 3339 UTC.
+    public var time: String?
+    public var exceptionType: String?
+    public var exceptionCode: String?
+    public var exceptionSignal: String?
+    public var exceptionReason: String?
+    /// The crashed thread's frames as canonical JSON: `[{"image","inApp","offset","symbol"}]`.
+    public var frames: String
+    public var signature: String
+    public var trailSource: TrailInfo.Source
+    public var trailSteps: Int?
+    public var trailError: String?
+    /// The trail's canonical JSON (SPEC section 5), when it has one.
+    public var trail: String?
+    /// The dictionary ID (16 hex digits) of the manifest the trail was encoded with, when it rode encoded and named
+    /// one: replay compares it with the manifest it is given.
+    public var trailDictionary: String?
+    public var pid: Int64?
+    /// Process launch, milliseconds since 1970 UTC, for joining a trail that arrives later.
+    public var launchTime: Int64?
+    /// The input the payload came from (a path, or `-:LINE` for standard input).
+    public var source: String
+    /// The raw payload, compressed: a zstd frame, or a zlib stream in stores written before (docs/INGEST.md).
+    public var payload: Data
+    /// The raw payload's size in bytes.
+    public var payloadSize: Int
+
+    /// A record from its fields; the trail fields default to none.
+    public init(
+        id: String, format: ReportFormat, sha256: String, bundleID: String? = nil, appVersion: String? = nil,
+        appBuild: String? = nil, osName: String? = nil, osVersion: String? = nil, device: String? = nil, time: String? = nil,
+        exceptionType: String? = nil, exceptionCode: String? = nil, exceptionSignal: String? = nil,
+        exceptionReason: String? = nil, frames: String, signature: String, trailSource: TrailInfo.Source = .missing,
+        trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
+        pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int
+    ) {
+        self.id = id
+        self.format = format
+        self.sha256 = sha256
+        self.bundleID = bundleID
+        self.appVersion = appVersion
+        self.appBuild = appBuild
+        self.osName = osName
+        self.osVersion = osVersion
+        self.device = device
+        self.time = time
+        self.exceptionType = exceptionType
+        self.exceptionCode = exceptionCode
+        self.exceptionSignal = exceptionSignal
+        self.exceptionReason = exceptionReason
+        self.frames = frames
+        self.signature = signature
+        self.trailSource = trailSource
+        self.trailSteps = trailSteps
+        self.trailError = trailError
+        self.trail = trail
+        self.trailDictionary = trailDictionary
+        self.pid = pid
+        self.launchTime = launchTime
+        self.source = source
+        self.payload = payload
+        self.payloadSize = payloadSize
+    }
+}

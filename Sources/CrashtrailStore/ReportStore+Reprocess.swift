@@ -1,0 +1,70 @@
+import CrashtrailCore
+
+/// What `crashtrail reprocess` did.
+public struct ReprocessSummary: Hashable, Sendable {
+    /// Reports read again from their payloads in this run.
+    public var examined = 0
+    /// Reports whose derived fields changed (a new signature, a trail decoded, …).
+    public var changed = 0
+    /// Reports left as they were because their payload could not be read or no longer parses; each with why.
+    public var unreadable: [String: String] = [:]
+    /// Whether this run continued one that had stopped.
+    public var resumed = false
+
+    public init() {}
+}
+
+/// `crashtrail reprocess`: every stored report derived again from its stored payload, as this version derives it.
+extension ReportStore {
+    /// Derives every stored report again from its payload with `decoder`, in ID order and batches, each batch one
+    /// transaction that also records how far the job got: a job that stops (killed, or an error) resumes after the
+    /// last batch it finished, and a finished job leaves nothing behind. Running it again changes nothing.
+    /// - Parameters:
+    ///   - deriver: derives a report from its payload (with the store's manifests for embedded trails).
+    ///   - batchSize: reports a transaction holds.
+    ///   - progress: called after each batch with the reports done and the total.
+    /// - Throws: `StoreError` (`database`).
+    public func reprocess(
+        with deriver: any ReportDeriving, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(StoreError) -> ReprocessSummary {
+        var summary = ReprocessSummary()
+        var cursor = try read { db in try db.value("SELECT lastID FROM reprocessCursor WHERE job = 'reprocess'")?.text }
+        summary.resumed = cursor != nil
+        let total = try read { db in try db.value("SELECT COUNT(*) FROM report")?.integer.map(Int.init) ?? 0 }
+        var done = try read { db in
+            try db.value("SELECT COUNT(*) FROM report WHERE id <= ?", [.text(cursor ?? "")])?.integer.map(Int.init) ?? 0
+        }
+        let assignments = ReportColumn.allCases.filter(\.isDerived).map { "\($0.name) = ?" }.joined(separator: ", ")
+        while true {
+            let batch = try read { db in
+                try db.rows("SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))])
+                    .map(ReportRecord.init(row:))
+            }
+            guard let last = batch.last else { break }
+            var updates: [(id: String, record: ReportRecord)] = []
+            for stored in batch {
+                summary.examined += 1
+                switch deriver.derive(stored) {
+                case .record(let again):
+                    if again.derivedValues != stored.derivedValues { updates.append((stored.id, again)) }
+                case .failure(let why):
+                    summary.unreadable[stored.id] = why
+                }
+            }
+            try write { db in
+                for update in updates {
+                    try db.execute("UPDATE report SET \(assignments) WHERE id = ?", update.record.derivedValues + [.text(update.id)])
+                }
+                try db.execute(
+                    "INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?) ON CONFLICT (job) DO UPDATE SET lastID = excluded.lastID",
+                    [.text(last.id)])
+            }
+            summary.changed += updates.count
+            cursor = last.id
+            done += batch.count
+            progress?(done, total)
+        }
+        try write { db in try db.execute("DELETE FROM reprocessCursor WHERE job = 'reprocess'") }
+        return summary
+    }
+}

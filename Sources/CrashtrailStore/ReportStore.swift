@@ -1,0 +1,306 @@
+import CrashtrailCore
+import CrashtrailEncoding
+import Foundation
+import GRDB
+
+/// The store of ingested crashes: reports, their trails, groups and manifests, over a ``StoreBackend`` (the embedded
+/// SQLite file by default, or a shared PostgreSQL server). Every query is written once, here and in its extensions;
+/// the backends run them.
+///
+/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`) or
+/// a PostgreSQL server through `CrashtrailPostgres`.
+public final class ReportStore: Sendable {
+    /// The database this store's queries run on.
+    public let backend: any StoreBackend
+
+    /// A store over an opened (and migrated) backend.
+    public init(backend: any StoreBackend) {
+        self.backend = backend
+    }
+
+    /// A store over a GRDB database, migrated to the current schema.
+    /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
+    public convenience init(_ writer: any DatabaseWriter) throws(StoreError) {
+        self.init(backend: try SQLiteBackend(writer))
+    }
+
+    /// Opens (creating if needed) the SQLite store file at `path` (``SQLiteBackend/open(path:)``).
+    /// - Throws: `StoreError` (`cannot-open`) naming the path.
+    public static func open(path: String) throws(StoreError) -> ReportStore {
+        ReportStore(backend: try SQLiteBackend.open(path: path))
+    }
+
+    /// Where the store is, for messages: a path, or a `postgres://` URL without its password.
+    public var location: String { backend.location }
+
+    /// The local files the store keeps, which an ingest must not read as inputs (``StoreBackend/localFiles``).
+    public var localFiles: [String] { backend.localFiles }
+
+    /// The dialect of the store's backend.
+    public var dialect: StoreDialect { backend.dialect }
+
+    /// What storing one payload did.
+    public enum InsertOutcome: Hashable, Sendable {
+        /// Stored under this ID (the payload's own, or `ID~hash` when that ID held other bytes).
+        case stored(String)
+        /// These bytes are already stored under this ID.
+        case duplicate(String)
+    }
+
+    /// Stores `record` unless its bytes are already stored; a payload whose ID is taken by other bytes is kept
+    /// under `ID~` plus the first 12 hex digits of its SHA-256 (SPEC section 8).
+    ///
+    /// The primary key decides, not a look-up before the insert: jobs storing the same report at the same moment
+    /// store it once, the others see a duplicate.
+    /// - Throws: the backend's error.
+    public static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
+        var values = record.storeValues
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(record.id) }
+        let existing = try db.value("SELECT sha256 FROM report WHERE id = ?", [.text(record.id)])?.text
+        if existing == record.sha256 { return .duplicate(record.id) }
+        let alternative = record.id + "~" + record.sha256.prefix(12)
+        values[0] = .text(alternative)
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(alternative) }
+        return .duplicate(alternative)
+    }
+
+    /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
+    /// - Throws: `StoreError` (`database`).
+    public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
+        try read { db in try db.value("SELECT id FROM report WHERE sha256 = ? LIMIT 1", [.text(digest)])?.text }
+    }
+
+    /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly
+    /// not stored" for a new payload without a read transaction.
+    /// - Throws: `StoreError` (`database`).
+    public func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
+        try read { db in
+            var prefixes = Set<UInt64>()
+            try db.forEachRow("SELECT sha256 FROM report", []) { row in
+                if let digest = row[0].text, let prefix = Self.digestPrefix(digest) { prefixes.insert(prefix) }
+            }
+            return prefixes
+        }
+    }
+
+    /// The first sixteen hex digits of a digest as a number, or nil when they are not hex digits.
+    public static func digestPrefix(_ digest: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in digest.utf8.prefix(16) {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+            count += 1
+        }
+        return count == 16 ? value : nil
+    }
+
+    /// When a `report` row still awaits a trail: stored without one, and none joined since (`joinedTrail`).
+    private static let awaitsTrail =
+        "trailSource = 'missing' AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
+
+    /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
+    /// - Throws: `StoreError` (`database`).
+    public func countReportsAwaitingTrail() throws(StoreError) -> Int {
+        try read { db in
+            try db.value(
+                """
+                SELECT COUNT(*) FROM report
+                WHERE \(Self.awaitsTrail) AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
+                """
+            )?.integer.map(Int.init) ?? 0
+        }
+    }
+
+    /// Runs `updates` in one write transaction. The backend may run it again after a failure it recovers from
+    /// (``StoreBackend/write(_:)``), so `updates` must start from the same state each time.
+    /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
+    @discardableResult
+    public func write<T>(_ updates: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
+        do {
+            return try backend.write(updates)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "writing to the crash store \(location) failed: \(error)")
+        }
+    }
+
+    /// Runs `query` in one read transaction.
+    /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
+    public func read<T>(_ query: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
+        do {
+            return try backend.read(query)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "reading the crash store \(location) failed: \(error)")
+        }
+    }
+
+    /// The report stored under exactly `id`.
+    /// - Throws: `StoreError` (`database`).
+    public func record(id: String) throws(StoreError) -> ReportRecord? {
+        try read { db in try db.rows("SELECT * FROM reportWithTrail WHERE id = ?", [.text(id)]).first.map(ReportRecord.init(row:)) }
+    }
+
+    /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
+    /// UUID prefix may be typed in lower case).
+    /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
+    public func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
+        guard !prefix.isEmpty else { throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them") }
+        if let exact = try record(id: prefix) { return exact }
+        let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let candidates = try read { db in
+            try db.strings(
+                "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21", [.text(escaped + "%")])
+        }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
+        guard let only = candidates.first else {
+            throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
+        }
+        guard candidates.count == 1 else {
+            throw StoreError(
+                .ambiguous,
+                "the ID prefix \"\(prefix)\" matches \(candidates.count > 20 ? "more than 20" : String(candidates.count)) reports; give more of the ID",
+                candidates: Array(candidates.prefix(20)))
+        }
+        guard let record = try record(id: only) else { throw StoreError(.notFound, "report \(only) disappeared while reading it") }
+        return record
+    }
+
+    /// The reports `filter` takes (every report by default), newest first, then by ID (SPEC section 8), without
+    /// payloads.
+    /// - Throws: `StoreError` (`database`).
+    public func reports(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashReport] {
+        let (condition, arguments) = filter.sql(dialect)
+        return try read { db in
+            try db.rows(
+                """
+                SELECT \(ReportColumn.listing(trail: false, db.dialect))
+                FROM reportWithTrail WHERE \(condition)
+                ORDER BY time IS NULL, time DESC, id
+                """, arguments
+            ).map { try ReportRecord(row: $0).report }
+        }
+    }
+
+    /// Calls `body` with each report `filter` takes, newest first, then by ID, with its stored trail JSON and without
+    /// its payload, one at a time from a cursor: memory stays bounded however many reports there are.
+    ///
+    /// `body` runs inside one read transaction, so it must not use the store itself.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError) {
+        let (condition, arguments) = filter.sql(dialect)
+        try read { db in
+            try db.forEachRow(
+                """
+                SELECT \(ReportColumn.listing(trail: true, db.dialect))
+                FROM reportWithTrail WHERE \(condition)
+                ORDER BY time IS NULL, time DESC, id
+                """, arguments
+            ) { row in
+                let record = try ReportRecord(row: row)
+                try body(record.report, record.trail)
+            }
+        }
+    }
+
+    /// The crash groups of the reports `filter` takes (every report by default): by count, then last seen (newest
+    /// first), then signature (SPEC section 8).
+    /// - Throws: `StoreError` (`database`).
+    public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
+        let (condition, arguments) = filter.sql(dialect)
+        return try read { db in
+            let rows = try db.rows(
+                """
+                SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                    SUM(CASE WHEN trailSource IN ('embedded', 'joined') THEN 1 ELSE 0 END) AS withTrail
+                FROM reportWithTrail WHERE \(condition) GROUP BY signature
+                """, arguments)
+            var groups: [CrashGroup] = []
+            for row in rows {
+                let signature = try row.requiredString("signature")
+                var versionFilter = filter
+                versionFilter.signature = signature
+                let (versionCondition, versionArguments) = versionFilter.sql(db.dialect)
+                let versions = try db.strings(
+                    "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
+                    versionArguments)
+                groups.append(
+                    CrashGroup(
+                        signature: signature, count: row.int("count") ?? 0, firstSeen: row.string("firstSeen"),
+                        lastSeen: row.string("lastSeen"), versions: versions.sorted(by: CanonicalJSON.codePointPrecedes),
+                        withTrail: row.int("withTrail") ?? 0))
+            }
+            return groups.sorted { lhs, rhs in
+                if lhs.count != rhs.count { return lhs.count > rhs.count }
+                if lhs.lastSeen != rhs.lastSeen { return (lhs.lastSeen ?? "") > (rhs.lastSeen ?? "") }
+                return CanonicalJSON.codePointPrecedes(lhs.signature, rhs.signature)
+            }
+        }
+    }
+
+    /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
+    /// within `tolerance` milliseconds of `started`.
+    /// - Throws: `StoreError` (`database`).
+    public func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String] {
+        try read { db in try Self.reportsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
+    }
+
+    /// Attaches a trail that arrived separately to a stored report.
+    /// - Throws: `StoreError` (`database`).
+    public func attachTrail(_ trail: Trail, dictionaryID: String? = nil, toReport id: String) throws(StoreError) {
+        let decoded = DecodedTrail(trail)
+        _ = try write { db in try Self.attachTrail(decoded, dictionaryID: dictionaryID, toReport: id, in: db) }
+    }
+
+    /// Attaches a separate trail (and the dictionary ID it was encoded with, if any) to a stored report still missing
+    /// one, inside a transaction; returns whether it did.
+    ///
+    /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
+    /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten; its
+    /// primary key makes a second join of the same report, by this job or another, change nothing.
+    /// - Throws: the backend's error.
+    @discardableResult
+    public static func attachTrail(
+        _ decoded: DecodedTrail, dictionaryID: String?, toReport id: String, in db: any StoreTransaction
+    ) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO joinedTrail (id, steps, trail, dictionary)
+            SELECT id, ?, ?, ? FROM report WHERE id = ? AND trailSource = 'missing'
+            ON CONFLICT (id) DO NOTHING
+            """,
+            [
+                .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+                StoreValue(dictionaryID), .text(id),
+            ]
+        ) > 0
+    }
+
+    /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
+    /// `started`), closest launch first, inside a transaction.
+    /// - Throws: the backend's error.
+    public static func reportsAwaitingTrail(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> [String] {
+        try db.strings(
+            """
+            SELECT id FROM report
+            WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+            ORDER BY ABS(launchTime - ?), id
+            """, [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)])
+    }
+
+    /// Every row, by ID, for comparing two stores.
+    /// - Throws: `StoreError` (`database`).
+    public func allRecords() throws(StoreError) -> [ReportRecord] {
+        try read { db in try db.rows("SELECT * FROM reportWithTrail ORDER BY id", []).map(ReportRecord.init(row:)) }
+    }
+}
