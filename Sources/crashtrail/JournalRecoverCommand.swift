@@ -22,22 +22,13 @@ struct JournalRecoverCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json, ct1, binary
-
-        /// `text` names ct1 too, as in `trail encode`.
-        init?(argument: String) {
-            self.init(rawValue: argument == "text" ? "ct1" : argument)
-        }
-    }
-
     @Argument(help: "The journal file.")
     var journal: String
 
     @OptionGroup var manifests: ManifestOptions
 
-    @Option(help: "The output: json (canonical trail JSON), ct1 (text) or binary.")
-    var format: Format = .json
+    @Option(help: "The form to write the trail in: json (canonical trail JSON), ct1 (text), keys (split keys) or binary.")
+    var format: TrailOutputForm = .json
 
     func validate() throws {
         if format == .binary, isatty(STDOUT_FILENO) != 0 {
@@ -53,14 +44,7 @@ struct JournalRecoverCommand: ParsableCommand {
                     "note: \(journal): recovered \(recovered.records) \(recovered.records == 1 ? "record" : "records"); \(damage)")
             }
             let codec = TrailCodec(manifests: try manifests.load().map(\.manifest) + [recovered.manifest])
-            switch format {
-            case .json:
-                writeStandardOutput(recovered.trail.canonicalJSON + [UInt8(ascii: "\n")])
-            case .ct1:
-                writeStandardOutput(Array(try codec.encodeText(recovered.trail).utf8) + [UInt8(ascii: "\n")])
-            case .binary:
-                writeStandardOutput(try codec.encodeBinary(recovered.trail))
-            }
+            writeStandardOutput(try format.bytes(of: recovered.trail, codec: codec))
         }
     }
 }

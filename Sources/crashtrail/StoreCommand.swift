@@ -1,6 +1,5 @@
 import ArgumentParser
 import CrashtrailService
-import CrashtrailStore
 import Foundation
 
 /// `crashtrail store copy FROM TO`
@@ -38,31 +37,12 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             let started = Date()
-            let quiet = quietOptions.quiet
-            guard from != to else {
-                printError("Error: FROM and TO are the same store (\(StoreLocation(from))); name another store to copy into")
-                throw ExitCode.failure
+            let progress = ProgressLine(quiet: quietOptions.quiet)
+            let result = try reportingFailure {
+                try StoreCopyOperation.copy(from: StoreLocation(from), to: StoreLocation(to)) { progress.show("\($0) reports copied") }
             }
-            try reportingFailure {
-                let source = try StoreLocation(from).openExisting()
-                let destination = try StoreLocation(to).openOrCreate()
-                let progress = ProgressLine(quiet: quiet)
-                let summary = try StoreCopy.copy(from: source, to: destination) { read in progress.show("\(read) reports copied") }
-                progress.finish()
-                guard summary.verified else {
-                    printError(
-                        "Error: the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
-                            + "TO held other reports before the copy, or a job wrote to either store during it. Copy into an empty store.")
-                    throw ExitCode.failure
-                }
-                if !quiet {
-                    let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
-                    print(
-                        "Copied \(summary.reportsCopied) of \(summary.source.reports) reports, \(summary.trailsCopied) joined trails and \(summary.manifestsCopied) manifests "
-                            + "from \(source.location) to \(destination.location) in \(seconds) s.")
-                    print("Verified: both hold \(summary.destination).")
-                }
-            }
+            progress.finish()
+            if !quietOptions.quiet { print(result.text(seconds: Date().timeIntervalSince(started))) }
         }
     }
 }

@@ -22,29 +22,17 @@ struct TrailEncodeCommand: ParsableCommand {
             """
     )
 
-    /// The form `--format` asks for.
-    enum Form: String, ExpressibleByArgument, CaseIterable {
-        case ct1
-        case keys
-        case binary
-
-        /// `text` is the old name of `ct1`.
-        init?(argument: String) {
-            self.init(rawValue: argument == "text" ? "ct1" : argument)
-        }
-    }
-
     @OptionGroup var input: TrailInputOptions
 
-    @Option(help: "The form to write: ct1 (text), keys (a split JSON object) or binary.")
-    var format: Form?
+    @Option(help: "The form to write: ct1 (text), keys (a split JSON object), binary, or json (canonical trail JSON).")
+    var format: TrailOutputForm?
 
     /// The old spelling of `--format`.
     @Option(name: .customLong("to"), help: .hidden)
-    var legacyForm: Form?
+    var legacyForm: TrailOutputForm?
 
     /// The form to write.
-    var form: Form { format ?? legacyForm ?? .ct1 }
+    var form: TrailOutputForm { format ?? legacyForm ?? .ct1 }
 
     @Option(help: "The most characters each split key's value may have (with --format keys).")
     var keyLimit: Int = 1024
@@ -68,13 +56,6 @@ struct TrailEncodeCommand: ParsableCommand {
             printError(
                 "warning: no given manifest is for \(trail.app.bundleID); encoding without a dictionary, so the trail is larger")
         }
-        let form: TrailForm =
-            switch self.form {
-            case .ct1: .text
-            case .keys: .keys(limit: keyLimit)
-            case .binary: .binary
-            }
-        let encoded = try file.naming { () throws(TrailCodecError) in try codec.encode(trail, as: form) }
-        writeStandardOutput(self.form == .binary ? encoded : encoded + [UInt8(ascii: "\n")])
+        writeStandardOutput(try file.naming { () throws(TrailCodecError) in try form.bytes(of: trail, codec: codec, keyLimit: keyLimit) })
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import CrashtrailStore
+
+/// `crashtrail store copy FROM TO`: every report, trail and manifest of one store copied into another, then both
+/// read again and compared.
+public enum StoreCopyOperation {
+    /// What a verified copy did, with the stores' names for the summary.
+    public struct Result: Sendable {
+        public let summary: StoreCopy.Summary
+        public let source: String
+        public let destination: String
+
+        /// The summary for people.
+        public func text(seconds: Double) -> String {
+            "Copied \(summary.reportsCopied) of \(summary.source.reports) reports, \(summary.trailsCopied) joined trails and \(summary.manifestsCopied) manifests "
+                + "from \(source) to \(destination) in \(String(format: "%.1f", seconds)) s.\nVerified: both hold \(summary.destination)."
+        }
+    }
+
+    /// Why a copy was refused or did not verify.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Copies the store at `from` (which must exist) into the one at `to` (made if missing) and verifies the copy.
+    /// - Parameter progress: told how many reports were copied so far.
+    /// - Throws: ``Failure`` when FROM and TO are the same or the copy does not match its source; ``MissingStore``;
+    ///   `StoreError`.
+    public static func copy(from: StoreLocation, to: StoreLocation, progress: @escaping (Int) -> Void) throws -> Result {
+        guard from != to else { throw Failure(description: "FROM and TO are the same store (\(from)); name another store to copy into") }
+        let source = try from.openExisting()
+        let destination = try to.openOrCreate()
+        let summary = try StoreCopy.copy(from: source, to: destination, progress: progress)
+        guard summary.verified else {
+            throw Failure(
+                description:
+                    "the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
+                    + "TO held other reports before the copy, or a job wrote to either store during it. Copy into an empty store.")
+        }
+        return Result(summary: summary, source: source.location, destination: destination.location)
+    }
+}

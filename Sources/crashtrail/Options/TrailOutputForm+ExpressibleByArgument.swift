@@ -1,0 +1,8 @@
+import ArgumentParser
+import CrashtrailService
+
+extension TrailOutputForm: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+}
