@@ -63,10 +63,7 @@ struct DecodedJSONTests {
 
     @Test("every conformance trail")
     func conformanceTrails() throws {
-        guard let suite = ConformanceSuite.locate() else {
-            #expect(!ConformanceSuite.isRequired, "the conformance suite is required in CI")
-            return
-        }
+        let suite = try ConformanceSuite.required()
         for navigationCase in try suite.navigationCases() {
             let trail = try Trail(json: navigationCase.trailBytes)
             let manifest = try suite.manifest(named: navigationCase.manifestName)
