@@ -1,9 +1,11 @@
 public import CrashtrailCore
 public import Foundation
 
-/// The shared conformance suite (SPEC section 4): navigation cases and URL cases.
+/// The conformance suite of the SPEC (section 4): navigation cases and URL cases.
 ///
-/// Found at `$CRASHTRAIL_CONFORMANCE`, else `../shared/conformance` beside the package root.
+/// Found at `$CRASHTRAIL_CONFORMANCE`, else the copy vendored in the repository at `Tests/Fixtures/conformance`, so a
+/// clone with nothing beside it runs every conformance test. `VendoredConformanceTests` keeps that copy identical to
+/// the shared suite (`../shared/conformance` beside the package root, `ConformanceSuite.shared`) whenever it is there.
 public struct ConformanceSuite: Sendable {
     public let folder: URL
 
@@ -19,18 +21,61 @@ public struct ConformanceSuite: Sendable {
         public var description: String { name }
     }
 
-    /// The suite, or nil when its folder is absent.
+    /// The suite the tests run: `$CRASHTRAIL_CONFORMANCE` when set, else the vendored copy.
+    ///
+    /// - Returns: nil only when the chosen folder is absent, that is when `$CRASHTRAIL_CONFORMANCE` names no folder
+    ///   (the vendored copy is part of the repository).
     public static func locate(packageRoot: URL = PackageRoot.url) -> ConformanceSuite? {
-        let environment = ProcessInfo.processInfo.environment["CRASHTRAIL_CONFORMANCE"].map { URL(fileURLWithPath: $0) }
-        let candidate = environment ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return nil
-        }
-        return ConformanceSuite(folder: candidate)
+        existing(chosenFolder(packageRoot: packageRoot))
     }
 
-    /// Whether a missing suite must fail the tests rather than skip them (in CI).
+    /// The suite the tests run, as ``locate(packageRoot:)`` finds it.
+    ///
+    /// - Throws: ``Missing`` naming the folder, when it is absent.
+    public static func required(packageRoot: URL = PackageRoot.url) throws -> ConformanceSuite {
+        let folder = chosenFolder(packageRoot: packageRoot)
+        guard let suite = existing(folder) else { throw Missing(folder: folder) }
+        return suite
+    }
+
+    /// The conformance suite's folder is not there.
+    public struct Missing: Error, CustomStringConvertible {
+        public let folder: URL
+        public var description: String {
+            "the conformance suite is not at \(folder.path) (CRASHTRAIL_CONFORMANCE when set, else the copy in Tests/Fixtures/conformance)"
+        }
+    }
+
+    /// The shared suite, `../shared/conformance` beside the package root, or nil when it is not checked out there.
+    public static func shared(packageRoot: URL = PackageRoot.url) -> ConformanceSuite? {
+        existing(sharedFolder(packageRoot: packageRoot))
+    }
+
+    /// Where the repository keeps its copy of the suite.
+    public static func vendoredFolder(packageRoot: URL = PackageRoot.url) -> URL {
+        packageRoot.appendingPathComponent("Tests/Fixtures/conformance")
+    }
+
+    /// Where the shared suite sits when it is checked out beside the package (as in CI).
+    public static func sharedFolder(packageRoot: URL = PackageRoot.url) -> URL {
+        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    }
+
+    private static func chosenFolder(packageRoot: URL) -> URL {
+        ProcessInfo.processInfo.environment["CRASHTRAIL_CONFORMANCE"].map { URL(fileURLWithPath: $0) }
+            ?? vendoredFolder(packageRoot: packageRoot)
+    }
+
+    private static func existing(_ folder: URL) -> ConformanceSuite? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
+        return ConformanceSuite(folder: folder)
+    }
+
+    /// Whether a missing prerequisite (the shared suite, a PostgreSQL server, a browser) must fail the tests rather
+    /// than skip them: in CI, where the environment sets `CI`.
     public static var isRequired: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
     /// Loads a manifest of the suite by file name.

@@ -7,31 +7,20 @@ import Testing
 /// `final` and `anomalies` (SPEC sections 4 and 9), end to end through the built executable.
 @Suite("crashtrail replay on the conformance suite")
 struct ReplayConformanceCommandTests {
-    static let suite = ConformanceSuite.locate()
-    /// The cases, or none when the suite is absent or cannot be read (`suiteLoads` then fails in CI and says why).
-    static let cases: [ConformanceSuite.NavigationCase] = (try? suite?.navigationCases()) ?? []
-
-    @Test("The suite is present and every case loads (required in CI)")
+    @Test("The suite is present and every case loads")
     func suiteLoads() throws {
-        guard let suite = Self.suite else {
-            if ConformanceSuite.isRequired {
-                Issue.record("the conformance suite was not found: set CRASHTRAIL_CONFORMANCE or check out shared/ beside the package")
-            } else {
-                print("note: conformance suite absent (set CRASHTRAIL_CONFORMANCE); its replay cases are skipped")
-            }
-            return
-        }
-        // Loading again here surfaces the error that made `cases` empty.
+        let suite = try ConformanceSuite.required()
         let loaded = try suite.navigationCases()
         #expect(loaded.count > 50, "only \(loaded.count) navigation cases in \(suite.folder.path)")
-        #expect(Self.cases.count == loaded.count)
     }
 
-    @Test("Every conformance trail replays to its expected final state and anomalies", arguments: cases)
+    @Test(
+        "Every conformance trail replays to its expected final state and anomalies",
+        arguments: try ConformanceSuite.required().navigationCases())
     func replay(_ testCase: ConformanceSuite.NavigationCase) throws {
         // Given
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
-        let suite = try #require(Self.suite)
+        let suite = try ConformanceSuite.required()
         let manifest = suite.folder.appendingPathComponent(testCase.manifestName)
         // When
         let result = try runner.run(["replay", testCase.trailURL.path, "--manifest", manifest.path, "--format", "json"])

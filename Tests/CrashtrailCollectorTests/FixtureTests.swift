@@ -7,17 +7,17 @@ import Testing
 /// Every real file in `../shared/fixtures/` gets the outcome its SOURCES.md row names.
 @Suite("Real crash files from public projects")
 struct FixtureTests {
-    /// Ingests one fixture into a fresh store; nil (with a message) when the fixtures are absent.
-    private func ingest(_ name: String) throws -> (IngestSummary, ReportStore, URL)? {
-        guard let fixtures = TestFiles.requiredFixtures() else { return nil }
+    /// Ingests one fixture into a fresh store.
+    private func ingest(_ name: String) throws -> (IngestSummary, ReportStore, URL) {
+        let fixtures = try TestFiles.requiredFixtures()
         let folder = try TestFiles.temporaryFolder()
         let store = try TestFiles.memoryStore()
         let summary = try TestFiles.ingest([fixtures.appendingPathComponent(name).path], store: store, folder: folder)
         return (summary, store, folder)
     }
 
-    @Test func ipsBreakpointIsStoredWithItsTopFrame() throws {
-        guard let (summary, store, folder) = try ingest("ips/idb-xctest-sim-ios15-breakpoint.ips") else { return }
+    @Test(.needsFixtures) func ipsBreakpointIsStoredWithItsTopFrame() throws {
+        let (summary, store, folder) = try ingest("ips/idb-xctest-sim-ios15-breakpoint.ips")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 1)
         #expect(summary.trailsMissing == 1)
@@ -36,8 +36,8 @@ struct FixtureTests {
         #expect(report.signature.hasPrefix("EXC_BREAKPOINT/SIGTRAP @ -[TpxUnitTests testExample1] < "))
     }
 
-    @Test func sentryEventWithAllFieldsIsStored() throws {
-        guard let (summary, store, folder) = try ingest("sentry/sentry-java-event-all-fields.json") else { return }
+    @Test(.needsFixtures) func sentryEventWithAllFieldsIsStored() throws {
+        let (summary, store, folder) = try ingest("sentry/sentry-java-event-all-fields.json")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 1)
         let record = try store.record(matchingPrefix: "afcb46b1")
@@ -46,12 +46,12 @@ struct FixtureTests {
         #expect(record.report.exception.type == "32a4ff49-f989-4698-964e-d0f7904026c4")
         #expect(record.report.frames.first?.symbol == "e8944b85-094a-4bb3-8c72-8bf94cb6e216")
         // Nothing is lost: the raw payload comes back byte for byte.
-        let original = try Data(contentsOf: try #require(TestFiles.fixtures).appendingPathComponent("sentry/sentry-java-event-all-fields.json"))
+        let original = try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("sentry/sentry-java-event-all-fields.json"))
         #expect(try record.rawPayload() == [UInt8](original))
     }
 
-    @Test func envelopeWithTruncatedEventIsRefusedNamingTheItem() throws {
-        guard let (summary, store, folder) = try ingest("sentry/sentry-java-envelope-event-2attachments.envelope") else { return }
+    @Test(.needsFixtures) func envelopeWithTruncatedEventIsRefusedNamingTheItem() throws {
+        let (summary, store, folder) = try ingest("sentry/sentry-java-envelope-event-2attachments.envelope")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 0)
         #expect(summary.rejectedByReason == ["invalid-envelope": 1])
@@ -64,8 +64,8 @@ struct FixtureTests {
         #expect(!reason.contains("framing is broken"))
     }
 
-    @Test func envelopeFramingHonoursLengthsWithNewlines() throws {
-        guard let fixtures = TestFiles.requiredFixtures() else { return }
+    @Test(.needsFixtures) func envelopeFramingHonoursLengthsWithNewlines() throws {
+        let fixtures = try TestFiles.requiredFixtures()
         let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
         let items = try bytes.withUnsafeBufferPointer { buffer in
             let headerEnd = try #require(buffer.firstIndex(of: UInt8(ascii: "\n"))) + 1
@@ -75,8 +75,8 @@ struct FixtureTests {
         #expect(items.map(\.payload.count) == [107, 61, 29])
     }
 
-    @Test func kscrashNSExceptionIsStored() throws {
-        guard let (summary, store, folder) = try ingest("kscrash/ks-nsexception.json") else { return }
+    @Test(.needsFixtures) func kscrashNSExceptionIsStored() throws {
+        let (summary, store, folder) = try ingest("kscrash/ks-nsexception.json")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 1)
         let report = try store.record(matchingPrefix: "1DFC2552").report
@@ -89,8 +89,8 @@ struct FixtureTests {
         #expect(report.trailInfo == .missing)
     }
 
-    @Test func kscrashMemoryTerminationWithoutFramesGetsASignature() throws {
-        guard let (summary, store, folder) = try ingest("kscrash/ks-oom-v3.3.json") else { return }
+    @Test(.needsFixtures) func kscrashMemoryTerminationWithoutFramesGetsASignature() throws {
+        let (summary, store, folder) = try ingest("kscrash/ks-oom-v3.3.json")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 1)
         let report = try store.record(matchingPrefix: "A686D4F9").report
@@ -101,8 +101,8 @@ struct FixtureTests {
         #expect(report.os == CrashReport.OS(name: "visionOS", version: "1.1"))
     }
 
-    @Test func sentryCrashBadAccessIsStored() throws {
-        guard let (summary, store, folder) = try ingest("kscrash/sentrycrash-bad-access-breadcrumbs.json") else { return }
+    @Test(.needsFixtures) func sentryCrashBadAccessIsStored() throws {
+        let (summary, store, folder) = try ingest("kscrash/sentrycrash-bad-access-breadcrumbs.json")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(summary.stored == 1)
         let report = try store.record(matchingPrefix: "42A64046").report
@@ -112,13 +112,13 @@ struct FixtureTests {
         #expect(report.trailInfo == .missing)
     }
 
-    @Test func metricKitCrashDiagnosticsAreStoredOneReportEach() throws {
-        guard let (summary, store, folder) = try ingest("metrickit/meter-real-ios14-2crashes.json") else { return }
+    @Test(.needsFixtures) func metricKitCrashDiagnosticsAreStoredOneReportEach() throws {
+        let (summary, store, folder) = try ingest("metrickit/meter-real-ios14-2crashes.json")
         defer { try? FileManager.default.removeItem(at: folder) }
         // Two crash diagnostics: two reports, named by the payload's digest and their index
         #expect(summary.stored == 2)
         #expect(summary.rejected == 0)
-        let bytes = Array(try Data(contentsOf: try #require(TestFiles.fixtures).appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
+        let bytes = Array(try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
         let digest = bytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
         let first = try #require(try store.record(id: "\(digest).0")).report
         let second = try #require(try store.record(id: "\(digest).1")).report
@@ -141,7 +141,7 @@ struct FixtureTests {
         #expect(reprocessed.changed == 0 && reprocessed.unreadable.isEmpty)
         #expect(try store.record(id: "\(digest).1")?.report == second)
         // Again: both are duplicates
-        let again = try TestFiles.ingest([try #require(TestFiles.fixtures).appendingPathComponent("metrickit").path], store: store, folder: folder)
+        let again = try TestFiles.ingest([try TestFiles.requiredFixtures().appendingPathComponent("metrickit").path], store: store, folder: folder)
         #expect(again.stored == 0 && again.duplicates >= 1)
     }
 

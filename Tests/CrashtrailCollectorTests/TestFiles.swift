@@ -18,16 +18,13 @@ enum TestFiles {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
-    /// The fixtures, or nil after saying so: a skip on a developer's machine, a failure in CI (`CI` set), where
-    /// a missing folder must not let the fixture tests pass without running.
-    static func requiredFixtures() -> URL? {
-        if let fixtures { return fixtures }
-        if ConformanceSuite.isRequired {
-            Issue.record("the shared fixtures were not found: set CRASHTRAIL_FIXTURES or check out shared/ beside the package")
-        } else {
-            print("Skipping: fixtures not found; set CRASHTRAIL_FIXTURES or place them in ../shared/fixtures")
-        }
-        return nil
+    static let noFixtures: Comment =
+        "the shared fixtures were not found: set CRASHTRAIL_FIXTURES or check out shared/ beside the package"
+
+    /// The fixtures; a test that calls this carries ``Testing/Trait/needsFixtures``, so without them it is skipped,
+    /// except in CI (`CI` set), where it runs and fails here rather than pass without running.
+    static func requiredFixtures() throws -> URL {
+        try #require(fixtures, noFixtures)
     }
 
     static let samples = PackageRoot.url.appendingPathComponent("Samples")
@@ -72,5 +69,13 @@ extension ReportStore {
     /// The GRDB database of a store the tests opened on SQLite.
     var sqliteWriter: any DatabaseWriter {
         get throws { try #require(backend as? SQLiteBackend).writer }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when the shared fixtures are there: skipped without them on a developer's machine,
+    /// required in CI (`CI` set).
+    static var needsFixtures: Self {
+        .enabled(if: TestFiles.fixtures != nil || ConformanceSuite.isRequired, TestFiles.noFixtures)
     }
 }

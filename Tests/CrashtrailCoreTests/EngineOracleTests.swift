@@ -16,7 +16,7 @@ struct EngineOracleTests {
             ("harbor.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/Harbor/harbor.yml"))),
             ("trails-golden/lighthouse.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/trails-golden/lighthouse.yml"))),
         ]
-        if let suite = ConformanceSuite.locate() { manifests.append(("conformance piratebay.yml", try suite.manifest(named: "piratebay.yml"))) }
+        manifests.append(("conformance piratebay.yml", try ConformanceSuite.required().manifest(named: "piratebay.yml")))
         return manifests
     }
 
@@ -26,7 +26,7 @@ struct EngineOracleTests {
 
     @Test("The oracle itself passes the conformance suite")
     func oraclePassesTheSuite() throws {
-        let suite = try #require(ConformanceSuite.locate(), "the conformance suite is needed to check the oracle")
+        let suite = try ConformanceSuite.required()
         let cases = try suite.navigationCases()
         #expect(cases.count > 50)
         for testCase in cases {

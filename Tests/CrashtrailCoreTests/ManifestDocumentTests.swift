@@ -12,9 +12,8 @@ struct ManifestDocumentTests {
             "Samples/trails-golden/lighthouse.yml",
         ].map { PackageRoot.url.appendingPathComponent($0) }
         var manifests = try files.map { try Manifest(contentsOf: $0) }
-        if let suite = ConformanceSuite.locate() {
-            manifests += try ["piratebay.yml", "lighthouse.yml"].map { try suite.manifest(named: $0) }
-        }
+        let suite = try ConformanceSuite.required()
+        manifests += try ["piratebay.yml", "lighthouse.yml"].map { try suite.manifest(named: $0) }
         return manifests
     }
 

@@ -44,7 +44,7 @@ struct RouteIndexPropertyTests {
             ("harbor.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/Harbor/harbor.yml"))),
             ("edge", try Manifest(yaml: edgeManifest)),
         ]
-        if let suite = ConformanceSuite.locate() { manifests.append(("lighthouse.yml", try suite.manifest(named: "lighthouse.yml"))) }
+        manifests.append(("lighthouse.yml", try ConformanceSuite.required().manifest(named: "lighthouse.yml")))
         return manifests
     }
 

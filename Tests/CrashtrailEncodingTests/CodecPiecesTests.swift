@@ -73,6 +73,27 @@ struct CodecPiecesTests {
         #expect(CompactFields.seconds(ofTimestamp: "2020-01-01T00:00:10Z") == 10)
     }
 
+    @Test(
+        "the compact start time reads what Timestamp reads, as the same instant, and refuses what it refuses",
+        arguments: [
+            "2026-11-02T14:45:05Z", "2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2026-02-31T00:00:00Z", "1900-02-29T00:00:00Z",
+            "2000-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-12-31T23:59:59Z", "2026-11-02T24:00:00Z", "2026-11-02T23:60:00Z",
+            "2026-11-02T23:59:60Z", "2026-13-01T00:00:00Z", "2026-00-01T00:00:00Z", "2026-01-00T00:00:00Z", "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z", "2026-11-02t14:45:05z", "2026-11-02T14:45:05+00:00",
+            "2026-11-02T14:45:05.5Z", "12345678901234567890",
+        ])
+    func compactStartAgreesWithTimestamp(_ text: String) {
+        let read = Timestamp.milliseconds(parsing: text)
+        let compact = CompactFields.seconds(ofTimestamp: text)
+        if let compact {
+            // Seconds since 2020-01-01T00:00:00Z, which is 1,577,836,800 s after 1970.
+            #expect(read == (compact + 1_577_836_800) * 1_000, "\(text)")
+        }
+        if read == nil { #expect(compact == nil, "\(text): Timestamp refuses it") }
+        // What Timestamp reads in the exact compact shape takes the compact form.
+        if let read, Timestamp.rfc3339(milliseconds: read) == text { #expect(compact != nil, "\(text)") }
+    }
+
     @Test("version 2's dotted versions and starts since 2024 take their compact form only when they print back identically")
     func version2CompactFields() {
         for (text, numbers) in [("3.1.1", [3, 1, 1]), ("400", [400]), ("0", [0]), ("1.0.10", [1, 0, 10]), ("1.2.3.4.5.6.7", [1, 2, 3, 4, 5, 6, 7])]

@@ -63,10 +63,7 @@ struct DecodedJSONTests {
 
     @Test("every conformance trail")
     func conformanceTrails() throws {
-        guard let suite = ConformanceSuite.locate() else {
-            #expect(!ConformanceSuite.isRequired, "the conformance suite is required in CI")
-            return
-        }
+        let suite = try ConformanceSuite.required()
         for navigationCase in try suite.navigationCases() {
             let trail = try Trail(json: navigationCase.trailBytes)
             let manifest = try suite.manifest(named: navigationCase.manifestName)
@@ -102,8 +99,8 @@ struct DecodedJSONTests {
         #expect(decodedCount > 0)
     }
 
-    @Test("Refactor guard: mutated bodies give the same trail or the same failure as the pre-rewrite decoder")
-    func mutatedBodiesMatchReference() throws {
+    @Test("Mutated version 1 bodies: the decoder accepts what the document's decoder accepts, as the same trail and JSON")
+    func mutatedBodiesMatchTheDocument() throws {
         // Given real bodies with and without a manifest, each mutated by a flip, a new byte, a cut or an insertion
         let manifests = [TrailFixtures.pirateBay, TrailFixtures.harbor]
         let codec = TrailCodec(manifests: manifests)
@@ -111,7 +108,7 @@ struct DecodedJSONTests {
         for seed in 0..<24 {
             let trail = TrailFixtures.randomTrail(manifest: manifests[seed % 2], seed: UInt64(9_000 + seed), maximumSteps: 80)
             let dictionary = seed % 3 == 0 ? nil : codec.dictionary(for: trail)
-            // The reference reads format version 1's bodies, which the production decoder still reads.
+            // Format version 1's bodies, which the production decoder still reads.
             var encoder = TrailBodyEncoder(dictionary: dictionary, formatVersion: 1)
             samples.append((encoder.encode(trail).version1.deflated, dictionary))
         }
@@ -122,20 +119,20 @@ struct DecodedJSONTests {
             var body = sample.body
             if iteration > 0 { BodyMutation.mutate(&body, using: &random) }
             // When both decoders read it
-            var reference = ReferenceTrailBodyDecoder(body: body, dictionary: sample.dictionary)
+            var independent = IndependentTrailDecoder(manifest: sample.dictionary?.manifest)
             var decoder = TrailBodyDecoder(version1Body: body, dictionary: sample.dictionary)
-            let expected: Result<Trail, ByteReader.Failure> = Result { () throws(ByteReader.Failure) in try reference.decode() }
+            let expected = Result { try independent.decode(version1Body: body) }
             let actual: Result<DecodedTrail, ByteReader.Failure> = Result { () throws(ByteReader.Failure) in try decoder.decode() }
-            // Then they agree, and the new one's JSON is the reference writer's
+            // Then both accept it as the same trail, whose JSON is the reference writer's, or both refuse it
             switch (expected, actual) {
             case (.success(let trail), .success(let decoded)):
                 #expect(decoded.trail == trail, "iteration \(iteration)")
                 #expect(decoded.canonicalJSON == trail.canonicalJSON, "iteration \(iteration)")
                 decodedCount += 1
-            case (.failure(let failure), .failure(let other)):
-                #expect(failure == other, "iteration \(iteration)")
+            case (.failure, .failure):
+                break
             default:
-                Issue.record("iteration \(iteration): the reference gave \(expected) but the decoder \(actual)")
+                Issue.record("iteration \(iteration): the document's decoder gave \(expected) but the decoder \(actual)")
             }
         }
         #expect(decodedCount > 100)

@@ -7,17 +7,9 @@ import Testing
 
 @Suite("Round trips are exact")
 struct RoundTripTests {
-    static let conformanceCases: [ConformanceSuite.NavigationCase] = {
-        (try? ConformanceSuite.locate()?.navigationCases()) ?? []
-    }()
-
     @Test("every conformance trail round-trips in every form, byte for byte")
     func conformanceTrails() throws {
-        guard let suite = ConformanceSuite.locate() else {
-            #expect(!ConformanceSuite.isRequired, "the conformance suite is required in CI")
-            print("Skipping: the conformance suite is absent (set CRASHTRAIL_CONFORMANCE)")
-            return
-        }
+        let suite = try ConformanceSuite.required()
         let cases = try suite.navigationCases()
         #expect(!cases.isEmpty)
         for navigationCase in cases {

@@ -28,7 +28,7 @@ struct TrailRecorderTests {
               help:      { url: "lighthouse://help?topic={topic}", presentation: modal }
             """
         var manifests = [try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml"), try Manifest(yaml: lighthouse)]
-        if let suite = ConformanceSuite.locate() { manifests.append(try suite.manifest(named: "piratebay.yml")) }
+        manifests.append(try ConformanceSuite.required().manifest(named: "piratebay.yml"))
         return manifests
     }
 

@@ -8,27 +8,15 @@ import Testing
 /// anomalies and shortest links.
 @Suite("Conformance suite replays")
 struct ConformanceReplayTests {
-    static let suite = ConformanceSuite.locate()
-    static let cases: [ConformanceSuite.NavigationCase] = (try? suite?.navigationCases()) ?? []
-
-    @Test("the conformance suite is present (required when CI is set)")
+    @Test("the conformance suite has navigation cases")
     func suiteIsPresent() throws {
-        guard Self.suite != nil else {
-            if ConformanceSuite.isRequired {
-                Issue.record("the conformance suite is missing: set CRASHTRAIL_CONFORMANCE or put it at ../shared/conformance")
-            } else {
-                // Without the shared folder beside the package there is nothing to check here.
-                print("note: conformance suite not found; set CRASHTRAIL_CONFORMANCE to run the conformance replays")
-            }
-            return
-        }
-        #expect(Self.cases.count > 0, "the conformance suite has no navigation cases")
+        #expect(try ConformanceSuite.required().navigationCases().count > 0, "the conformance suite has no navigation cases")
     }
 
-    @Test("replay gives the expected final state, anomalies and links", arguments: cases)
+    @Test("replay gives the expected final state, anomalies and links", arguments: try ConformanceSuite.required().navigationCases())
     func replaysCase(_ testCase: ConformanceSuite.NavigationCase) throws {
         // Given a case's trail and manifest
-        let suite = try #require(Self.suite)
+        let suite = try ConformanceSuite.required()
         let manifest = try suite.manifest(named: testCase.manifestName)
         let trail = try Trail(json: testCase.trailBytes)
 

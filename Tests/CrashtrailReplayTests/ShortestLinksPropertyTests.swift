@@ -13,10 +13,7 @@ struct ShortestLinksPropertyTests {
 
     @Test("links reproduce what they claim and are never longer than the stacks", arguments: manifestNames)
     func linksHoldForGeneratedTrails(_ manifestName: String) throws {
-        guard let suite = ConformanceSuite.locate() else {
-            if ConformanceSuite.isRequired { Issue.record("the conformance suite (for its manifests) is missing") }
-            return
-        }
+        let suite = try ConformanceSuite.required()
         let manifest = try suite.manifest(named: manifestName)
         var checked = 0
         var reproducing = 0
@@ -62,10 +59,7 @@ struct ShortestLinksPropertyTests {
 
     @Test("every generated trail renders in every format; the JSON is canonical", arguments: manifestNames)
     func everyTrailRenders(_ manifestName: String) throws {
-        guard let suite = ConformanceSuite.locate() else {
-            if ConformanceSuite.isRequired { Issue.record("the conformance suite (for its manifests) is missing") }
-            return
-        }
+        let suite = try ConformanceSuite.required()
         let manifest = try suite.manifest(named: manifestName)
         let replayer = Replayer(manifest: manifest)
         for seed in UInt64(1)...300 {

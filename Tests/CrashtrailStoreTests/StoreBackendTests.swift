@@ -12,6 +12,68 @@ import Testing
 /// embedded SQLite reference (an in-memory store filled the same way).
 @Suite("Store on both backends")
 struct StoreBackendTests {
+    /// The checks on the embedded SQLite store (the copy between backends needs the PostgreSQL server too).
+    @Suite("On SQLite")
+    struct OnSQLite {
+        @Test("The samples read back the same: records, reports, groups, manifests and the store's digest")
+        func samplesReadTheSame() throws { try StoreBackendTests.samplesReadTheSame(on: .sqlite) }
+
+        @Test("Filters by app, version, time and group take the same reports")
+        func filters() throws { try StoreBackendTests.filters(on: .sqlite) }
+
+        @Test("ID prefixes find one report or group, in either case, or say why not")
+        func prefixes() throws { try StoreBackendTests.prefixes(on: .sqlite) }
+
+        @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once")
+        func insertOutcomes() throws { try StoreBackendTests.insertOutcomes(on: .sqlite) }
+
+        @Test("A trail joins a report once; a second join changes nothing")
+        func joinsOnce() throws { try StoreBackendTests.joinsOnce(on: .sqlite) }
+
+        @Test("Listings of more rows than a cursor page stream in order")
+        func streamsManyRows() throws { try StoreBackendTests.streamsManyRows(on: .sqlite) }
+
+        @Test("Reprocess resumes after its cursor and changes nothing the second time")
+        func reprocess() throws { try StoreBackendTests.reprocess(on: .sqlite) }
+
+        @Test("Four stores writing the same reports at once, in other orders, store each once")
+        func concurrentWriters() throws { try StoreBackendTests.concurrentWriters(on: .sqlite) }
+
+        @Test("A store copies to the other backend and back, verified", .needsPostgres)
+        func copiesAcross() throws { try StoreBackendTests.copiesAcross(on: .sqlite) }
+    }
+
+    /// The same checks on PostgreSQL: skipped without a test server, required in CI.
+    @Suite("On PostgreSQL", .needsPostgres)
+    struct OnPostgres {
+        @Test("The samples read back the same: records, reports, groups, manifests and the store's digest")
+        func samplesReadTheSame() throws { try StoreBackendTests.samplesReadTheSame(on: .postgres) }
+
+        @Test("Filters by app, version, time and group take the same reports")
+        func filters() throws { try StoreBackendTests.filters(on: .postgres) }
+
+        @Test("ID prefixes find one report or group, in either case, or say why not")
+        func prefixes() throws { try StoreBackendTests.prefixes(on: .postgres) }
+
+        @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once")
+        func insertOutcomes() throws { try StoreBackendTests.insertOutcomes(on: .postgres) }
+
+        @Test("A trail joins a report once; a second join changes nothing")
+        func joinsOnce() throws { try StoreBackendTests.joinsOnce(on: .postgres) }
+
+        @Test("Listings of more rows than a cursor page stream in order")
+        func streamsManyRows() throws { try StoreBackendTests.streamsManyRows(on: .postgres) }
+
+        @Test("Reprocess resumes after its cursor and changes nothing the second time")
+        func reprocess() throws { try StoreBackendTests.reprocess(on: .postgres) }
+
+        @Test("Four stores writing the same reports at once, in other orders, store each once")
+        func concurrentWriters() throws { try StoreBackendTests.concurrentWriters(on: .postgres) }
+
+        @Test("A store copies to the other backend and back, verified")
+        func copiesAcross() throws { try StoreBackendTests.copiesAcross(on: .postgres) }
+    }
+
     /// The samples ingested into an in-memory SQLite store: what every backend must read back.
     static func reference(folder: TemporaryFolder) throws -> ReportStore {
         let store = try ReportStore(DatabaseQueue())
@@ -19,11 +81,11 @@ struct StoreBackendTests {
         return store
     }
 
-    @Test("The samples read back the same: records, reports, groups, manifests and the store's digest", arguments: StoreKind.allCases)
-    func samplesReadTheSame(kind: StoreKind) throws {
+    /// The samples read back the same: records, reports, groups, manifests and the store's digest.
+    static func samplesReadTheSame(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         let reference = try Self.reference(folder: folder)
         let summary = try TestStores.ingestSamples(into: store, folder: folder)
         #expect(summary.stored == 11 && summary.trailsJoined == 1)
@@ -42,11 +104,11 @@ struct StoreBackendTests {
         #expect(streamed == (try reference.reports()))
     }
 
-    @Test("Filters by app, version, time and group take the same reports", arguments: StoreKind.allCases)
-    func filters(kind: StoreKind) throws {
+    /// Filters by app, version, time and group take the same reports.
+    static func filters(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         let reference = try Self.reference(folder: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
         let all = try reference.reports()
@@ -66,11 +128,11 @@ struct StoreBackendTests {
         #expect(try store.reports(ReportFilter(since: middle)).count < all.count)
     }
 
-    @Test("ID prefixes find one report or group, in either case, or say why not", arguments: StoreKind.allCases)
-    func prefixes(kind: StoreKind) throws {
+    /// ID prefixes find one report or group, in either case, or say why not.
+    static func prefixes(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
         let record = try #require(try store.allRecords().first { $0.id.contains(where: \.isUppercase) })
         #expect(try store.record(matchingPrefix: String(record.id.prefix(6)).lowercased()).id == record.id)
@@ -81,11 +143,11 @@ struct StoreBackendTests {
         #expect(try store.group(matchingPrefix: String(group.id.prefix(4)).uppercased()).id == group.id)
     }
 
-    @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once", arguments: StoreKind.allCases)
-    func insertOutcomes(kind: StoreKind) throws {
+    /// A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once.
+    static func insertOutcomes(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
         let record = try #require(try store.allRecords().first)
         var other = record
@@ -98,11 +160,11 @@ struct StoreBackendTests {
         #expect(try store.record(id: alternative)?.sha256 == other.sha256)
     }
 
-    @Test("A trail joins a report once; a second join changes nothing", arguments: StoreKind.allCases)
-    func joinsOnce(kind: StoreKind) throws {
+    /// A trail joins a report once; a second join changes nothing.
+    static func joinsOnce(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
         let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
@@ -113,11 +175,11 @@ struct StoreBackendTests {
         #expect(try store.record(id: waiting.id)?.trailSource == .joined)
     }
 
-    @Test("Listings of more rows than a cursor page stream in order", arguments: StoreKind.allCases)
-    func streamsManyRows(kind: StoreKind) throws {
+    /// Listings of more rows than a cursor page stream in order.
+    static func streamsManyRows(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         let reference = try ReportStore(DatabaseQueue())
         try TestStores.ingestSamples(into: reference, folder: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
@@ -132,11 +194,11 @@ struct StoreBackendTests {
         #expect(try store.digest() == (try reference.digest()))
     }
 
-    @Test("Reprocess resumes after its cursor and changes nothing the second time", arguments: StoreKind.allCases)
-    func reprocess(kind: StoreKind) throws {
+    /// Reprocess resumes after its cursor and changes nothing the second time.
+    static func reprocess(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, _) = try TestStores.make(kind, in: folder) else { return }
+        let (store, _) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
         let before = try store.allRecords()
         try store.write { db in
@@ -152,11 +214,11 @@ struct StoreBackendTests {
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM reprocessCursor")?.integer } == 0)
     }
 
-    @Test("Four stores writing the same reports at once, in other orders, store each once", arguments: StoreKind.allCases)
-    func concurrentWriters(kind: StoreKind) throws {
+    /// Four stores writing the same reports at once, in other orders, store each once.
+    static func concurrentWriters(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (store, name) = try TestStores.make(kind, in: folder) else { return }
+        let (store, name) = try TestStores.make(kind, in: folder)
         let reference = try ReportStore(DatabaseQueue())
         try TestStores.ingestSamples(into: reference, folder: folder)
         let records = TestStores.copies(of: try #require(try reference.allRecords().first), count: 400)
@@ -183,13 +245,13 @@ struct StoreBackendTests {
         #expect(try store.allRecords().count == 400)
     }
 
-    @Test("A store copies to the other backend and back, verified", arguments: StoreKind.allCases)
-    func copiesAcross(kind: StoreKind) throws {
+    /// A store copies to the other backend and back, verified.
+    static func copiesAcross(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
-        guard let (source, _) = try TestStores.make(kind, in: folder) else { return }
-        guard let (other, _) = try TestStores.make(kind == .sqlite ? .postgres : .sqlite, in: folder) else { return }
-        guard let (back, _) = try TestStores.make(kind, in: folder) else { return }
+        let (source, _) = try TestStores.make(kind, in: folder)
+        let (other, _) = try TestStores.make(kind == .sqlite ? .postgres : .sqlite, in: folder)
+        let (back, _) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: source, folder: folder)
         let there = try StoreCopy.copy(from: source, to: other, batchSize: 4)
         #expect(there.verified && there.reportsCopied == 11 && there.trailsCopied == 1 && there.manifestsCopied == 1)

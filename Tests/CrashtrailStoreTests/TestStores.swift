@@ -16,23 +16,23 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// The stores the tests open: an SQLite file in a temporary folder, or a new database on the test PostgreSQL server
 /// (`CRASHTRAIL_TEST_POSTGRES`, which `Tools/with-postgres.sh` starts).
 enum TestStores {
-    /// The test server's URL, or nil after saying why the PostgreSQL half does not run: a skip on a developer's
-    /// machine, a failure in CI (`CI` set), where no server means the half would pass without running.
-    static func serverURL() -> String? {
-        if let url = ProcessInfo.processInfo.environment["CRASHTRAIL_TEST_POSTGRES"], !url.isEmpty { return url }
-        let why = "no PostgreSQL server for the tests: run them as Tools/with-postgres.sh swift test (it starts a throwaway one), or set CRASHTRAIL_TEST_POSTGRES to a server's URL"
-        if ConformanceSuite.isRequired {
-            Issue.record(Comment(rawValue: why))
-        } else {
-            print("Skipping the PostgreSQL half: \(why)")
-        }
-        return nil
+    /// The test server's URL from `CRASHTRAIL_TEST_POSTGRES`, or nil when the tests were not given one.
+    static var configuredServer: String? {
+        ProcessInfo.processInfo.environment["CRASHTRAIL_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The URL of a new, empty database on the test server, or nil (see ``serverURL()``).
-    static func newDatabase() throws -> String? {
-        guard let server = serverURL() else { return nil }
-        let location = try PostgresLocation(server)
+    static let noServer: Comment =
+        "no PostgreSQL server for the tests: run them as Tools/with-postgres.sh swift test (it starts a throwaway one), or set CRASHTRAIL_TEST_POSTGRES to a server's URL"
+
+    /// The test server's URL; a test that calls this carries ``Testing/Trait/needsPostgres``, so without a server it
+    /// is skipped, except in CI (`CI` set), where it runs and fails here.
+    static func serverURL() throws -> String {
+        try #require(configuredServer, noServer)
+    }
+
+    /// The URL of a new, empty database on the test server (see ``serverURL()``).
+    static func newDatabase() throws -> String {
+        let location = try PostgresLocation(try serverURL())
         let name = "crashtrail_test_" + UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
         let createdb = try #require(tool("createdb"), "createdb was not found; install postgresql-client")
         let result = try CommandRunner(executable: createdb).run([
@@ -49,14 +49,14 @@ enum TestStores {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map { URL(fileURLWithPath: $0) }
     }
 
-    /// A new, empty store of `kind`, or nil when its server is missing; the folder holds an SQLite store's file.
-    static func make(_ kind: StoreKind, in folder: TemporaryFolder) throws -> (store: ReportStore, name: String)? {
+    /// A new, empty store of `kind`; the folder holds an SQLite store's file.
+    static func make(_ kind: StoreKind, in folder: TemporaryFolder) throws -> (store: ReportStore, name: String) {
         switch kind {
         case .sqlite:
             let path = folder.url.appendingPathComponent("store-\(UUID().uuidString.prefix(8)).sqlite").path
             return (try ReportStore.open(path: path), path)
         case .postgres:
-            guard let url = try newDatabase() else { return nil }
+            let url = try newDatabase()
             return (try open(url), url)
         }
     }
@@ -97,5 +97,13 @@ enum TestStores {
             copy.trailSteps = nil
             return copy
         }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only beside a PostgreSQL server: skipped without one on a developer's machine, required in CI
+    /// (`CI` set), where no server would let the PostgreSQL half pass without running.
+    static var needsPostgres: Self {
+        .enabled(if: TestStores.configuredServer != nil || ConformanceSuite.isRequired, TestStores.noServer)
     }
 }

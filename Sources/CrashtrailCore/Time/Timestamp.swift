@@ -1,73 +1,27 @@
-import CrashtrailCore
-
-/// Reads the timestamps crash formats write and writes RFC 3339 UTC, without `DateFormatter` (slow and not
-/// needed for these fixed shapes).
+/// Reads the timestamps crash formats and trails write, and writes RFC 3339 UTC: the one reader of times in the
+/// package, so the collector, the trail codec and the command line agree on what a time is.
 ///
 /// Reads `2026-11-02T14:45:05Z`, `2026-11-02T14:45:05.123+01:00`, `.ips`'s `2022-03-28 10:11:41.6174 +0100`,
-/// BigQuery's `2026-11-02 14:45:05.123456 UTC`, and epoch numbers in seconds, milliseconds or microseconds.
+/// BigQuery's `2026-11-02 14:45:05.123456 UTC`, and epoch numbers in seconds, milliseconds or microseconds. A date
+/// must exist in the proleptic Gregorian calendar (`2026-02-31` and `2023-02-29` are refused, `2024-02-29` is read),
+/// hours run 00 to 23, and a second of 60 (a leap second) is read as the first second of the next minute. It reads
+/// the UTF-8 bytes in place, without `DateFormatter`: collectors call it for every report they ingest.
 public enum Timestamp {
-    /// Milliseconds since 1970 UTC, or nil when `text` is not a timestamp of a known shape.
+    /// Milliseconds since 1970 UTC, or nil when `text` is not a timestamp of a known shape, or names a date or time
+    /// that does not exist.
     public static func milliseconds(parsing text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ digits: Int) -> Int64? {
-            guard index + digits <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for offset in 0..<digits {
-                let byte = bytes[index + offset]
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int64(byte - 48)
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            if bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }) {
+                return Double(text).flatMap(milliseconds(epoch:))
             }
-            index += digits
-            return value
+            var reader = Reader(bytes: bytes)
+            return reader.readTime()
         }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        if bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }), let value = Double(text) {
-            return milliseconds(epoch: value)
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("T t"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2)
-        else { return nil }
-        var millis: Int64 = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            var scale: Int64 = 100
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                millis += Int64(bytes[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
-        var offsetMinutes: Int64 = 0
-        if index < bytes.count {
-            let rest = String(decoding: bytes[index...], as: UTF8.self)
-            if rest == "Z" || rest == "z" || rest == "UTC" || rest == "GMT" {
-                offsetMinutes = 0
-            } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-                index += 1
-                guard let hours = number(2) else { return nil }
-                _ = expect(":")
-                guard let minutes = number(2), index == bytes.count else { return nil }
-                offsetMinutes = sign * (hours * 60 + minutes)
-            } else {
-                return nil
-            }
-        }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = CivilCalendar.days(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
-        let result = seconds * 1000 + millis
-        return (earliestMilliseconds...latestMilliseconds).contains(result) ? result : nil
     }
 
     /// Milliseconds since 1970 from an epoch number in seconds, milliseconds or microseconds (by magnitude).
+    ///
     /// Values that would fall after the year 9999 are refused (nil), never trapped on.
     public static func milliseconds(epoch value: Double) -> Int64? {
         guard value.isFinite, value >= 0 else { return nil }
@@ -84,9 +38,9 @@ public enum Timestamp {
     }
 
     /// 0000-01-01T00:00:00Z, the first time RFC 3339 can write.
-    static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    public static let earliestMilliseconds: Int64 = -62_167_219_200_000
     /// 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write.
-    static let latestMilliseconds: Int64 = 253_402_300_799_999
+    public static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// RFC 3339 UTC, with milliseconds only when there are some: `2026-11-02T14:45:05Z`.
     public static func rfc3339(milliseconds: Int64) -> String {
@@ -105,9 +59,95 @@ public enum Timestamp {
         return text + "Z"
     }
 
-    /// Normalizes any readable timestamp to RFC 3339 UTC.
+    /// Any readable timestamp as RFC 3339 UTC, or nil when `text` is nil or not readable.
     public static func normalized(_ text: String?) -> String? {
         text.flatMap(milliseconds(parsing:)).map(rfc3339(milliseconds:))
     }
-}
 
+    /// The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar's leap years.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Reads one date and time from UTF-8 bytes, front to back.
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        /// The time the bytes hold, in milliseconds since 1970 UTC, or nil.
+        mutating func readTime() -> Int64? {
+            guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+                expect("T t"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+                let second = number(2)
+            else { return nil }
+            let millis = readFraction()
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+            guard let offsetMinutes = readOffset() else { return nil }
+            guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year), hour < 24, minute < 60,
+                second < 61
+            else { return nil }
+            let days = CivilCalendar.days(year: year, month: month, day: day)
+            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+            let result = seconds * 1000 + millis
+            return (Timestamp.earliestMilliseconds...Timestamp.latestMilliseconds).contains(result) ? result : nil
+        }
+
+        /// The milliseconds of a fraction of a second after `.` or `,` (further digits are read and dropped), else 0.
+        private mutating func readFraction() -> Int64 {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") else { return 0 }
+            index += 1
+            var millis: Int64 = 0
+            var scale: Int64 = 100
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                millis += Int64(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            return millis
+        }
+
+        /// The offset from UTC in minutes that ends the text: none, `Z`, `UTC`, `GMT`, `±HH:MM` or `±HHMM`; nil
+        /// for anything else.
+        private mutating func readOffset() -> Int64? {
+            guard index < bytes.count else { return 0 }
+            let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+            if rest.elementsEqual("Z".utf8) || rest.elementsEqual("z".utf8) || rest.elementsEqual("UTC".utf8)
+                || rest.elementsEqual("GMT".utf8)
+            {
+                return 0
+            }
+            guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") else { return nil }
+            let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = number(2) else { return nil }
+            _ = expect(":")
+            guard let minutes = number(2), index == bytes.count else { return nil }
+            return sign * (hours * 60 + minutes)
+        }
+
+        /// The decimal number of the next `digits` bytes, or nil when one is not a digit.
+        private mutating func number(_ digits: Int) -> Int64? {
+            guard index + digits <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for offset in 0..<digits {
+                let byte = bytes[index + offset]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            index += digits
+            return value
+        }
+
+        /// Steps over the next byte when it is one of `characters`.
+        private mutating func expect(_ characters: StaticString) -> Bool {
+            guard index < bytes.count else { return false }
+            let found = characters.withUTF8Buffer { $0.contains(bytes[index]) }
+            if found { index += 1 }
+            return found
+        }
+    }
+}

@@ -54,25 +54,10 @@ enum CompactFields {
 
     /// Seconds since 2020-01-01T00:00:00Z of a `YYYY-MM-DDTHH:MM:SSZ` time, when it prints back identically.
     static func seconds(ofTimestamp text: String) -> Int64? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int64? {
-            var value: Int64 = 0
-            for index in range {
-                let character = utf8[index]
-                guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int64(character - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-        let seconds = (CivilCalendar.days(year: year, month: month, day: day) - epochDays) * 86_400 + hour * 3_600 + minute * 60 + second
-        // Refuses impossible dates such as February 30, which would print back as March 1 or 2.
+        // Timestamp reads the time, refusing dates that do not exist; printing it back refuses every other shape
+        // (a fraction, an offset, lower case, a leap second), so the compact form stays lossless.
+        guard text.utf8.count == 20, let milliseconds = Timestamp.milliseconds(parsing: text) else { return nil }
+        let seconds = CivilCalendar.floorDivide(milliseconds, 1_000) - epochDays * 86_400
         return timestamp(ofSeconds: seconds) == text ? seconds : nil
     }
 
