@@ -168,7 +168,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PirateBayTests",
-            dependencies: ["PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting"],
+            dependencies: [
+                "PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting",
+            ],
             path: "Samples/PirateBay/Tests/PirateBayTests",
             exclude: ["__Snapshots__"]
         ),
@@ -225,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "CrashtrailCLITests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailService", "CrashtrailRecording", "CrashtrailEncoding",
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailService", "CrashtrailRecording",
+                "CrashtrailEncoding",
                 "CrashtrailTestSupport",
             ]
         ),
@@ -234,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "CrashtrailStoreTests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore", "CrashtrailEncoding",
+                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore",
+                "CrashtrailEncoding",
                 "CrashtrailTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -30,7 +30,8 @@ public enum FormatDetector {
             }
             throw RejectionError(
                 .unrecognizedFormat,
-                "the input is neither a JSON object nor an Apple text crash report (no \"Incident Identifier:\" line, nor \"Process:\" and \"Exception Type:\" lines), so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics, MetricKit, Apple text)")
+                "the input is neither a JSON object nor an Apple text crash report (no \"Incident Identifier:\" line, nor \"Process:\" and \"Exception Type:\" lines), so it is none of the crash formats crashtrail reads (crashtrail, Sentry, .ips, KSCrash, Crashlytics, MetricKit, Apple text)"
+            )
         }
         // An .ips header says so itself: its body (most of the file) need not be scanned here.
         if let end = first.end, first.keys.contains("bug_type"),
@@ -47,7 +48,7 @@ public enum FormatDetector {
         }
         do {
             return .single(try classify(first.keys))
-        } catch where first.end == nil && error.code == .unrecognizedFormat {
+        } catch  where first.end == nil && error.code == .unrecognizedFormat {
             throw RejectionError(
                 .invalidJSON,
                 "the JSON ends before its top-level object closes, so the file is truncated or not JSON (\(bytes.count) bytes)")
@@ -82,6 +83,7 @@ public enum FormatDetector {
         let shown = keys.sorted().prefix(8).joined(separator: ", ")
         throw RejectionError(
             .unrecognizedFormat,
-            "a JSON object of no crash format crashtrail reads (top-level keys: \(shown.isEmpty ? "none" : shown)); expected \"crashtrail\", \"event_id\"/\"exception\" (Sentry), \"bug_type\" (.ips), \"report\"+\"crash\" (KSCrash) or \"event_id\"+\"issue_id\" (Crashlytics)")
+            "a JSON object of no crash format crashtrail reads (top-level keys: \(shown.isEmpty ? "none" : shown)); expected \"crashtrail\", \"event_id\"/\"exception\" (Sentry), \"bug_type\" (.ips), \"report\"+\"crash\" (KSCrash) or \"event_id\"+\"issue_id\" (Crashlytics)"
+        )
     }
 }

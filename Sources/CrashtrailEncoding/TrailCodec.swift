@@ -151,7 +151,9 @@ public struct TrailCodec: Sendable {
     }
 
     /// Whether deflating a raw column might make it smaller, so that the encoder tries it: when its bytes' entropy
-    /// (order 0, as Huffman codes see them) leaves room for a code table of about 64 bytes. Realistic trails' raw
+    /// (order 0, as Huffman codes see them) leaves room for a code table of about 64 bytes.
+    ///
+    /// Realistic trails' raw
     /// bytes are near random and skip the second deflate; hundreds of steps at a fixed interval do not.
     static func rawColumnMayDeflate(_ raw: [UInt8]) -> Bool {
         guard raw.count >= 128 else { return false }
@@ -274,7 +276,8 @@ public struct TrailCodec: Sendable {
                 "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
             )
         }
-        return BinaryDetails(decoded: decoded, header: header, dictionary: dictionary, bodySize: bytes.count - bodyStart - consumed + body.count)
+        return BinaryDetails(
+            decoded: decoded, header: header, dictionary: dictionary, bodySize: bytes.count - bodyStart - consumed + body.count)
     }
 
     static func tooManySteps(_ count: Int, limit: Int) -> TrailCodecError {

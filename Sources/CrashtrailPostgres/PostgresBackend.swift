@@ -7,7 +7,9 @@ import NIOSSL
 import PostgresNIO
 
 /// The store on a PostgreSQL server, shared by any number of ingest workers on any machines and by every developer's
-/// queries. The queries are the store's own (`ReportStore`); this backend runs them in transactions on pooled
+/// queries.
+///
+/// The queries are the store's own (`ReportStore`); this backend runs them in transactions on pooled
 /// connections.
 ///
 /// What it promises:
@@ -185,13 +187,16 @@ public final class PostgresBackend: StoreBackend {
     /// What a failed transaction is told as.
     static func failure(_ error: any Error, place: PostgresLocation, retried: Bool) -> any Error {
         if let error = error as? StoreError { return error }
-        guard error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError || error is PostgresTransaction.Unanswered
+        guard
+            error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError
+                || error is PostgresTransaction.Unanswered
         else { return error }
         let reason = describe(error)
         if retried {
             return StoreError(
                 .database,
-                "the PostgreSQL store \(place) could not be reached (\(reason)), and it was retried until the retry time ran out; what was stored before stays stored, so run the job again once the server is back")
+                "the PostgreSQL store \(place) could not be reached (\(reason)), and it was retried until the retry time ran out; what was stored before stays stored, so run the job again once the server is back"
+            )
         }
         return StoreError(.database, "the PostgreSQL store \(place) refused a statement: \(reason)")
     }
@@ -209,18 +214,23 @@ public final class PostgresBackend: StoreBackend {
                 return StoreError(.cannotOpen, "the PostgreSQL server refused the sign-in of \(place.user) to \(place): \(reason); \(hint)")
             case "3D000":
                 return StoreError(
-                    .cannotOpen, "the PostgreSQL store \(place) does not exist: \(reason); create it with createdb -h \(place.host) -p \(place.port) -U \(place.user) \(place.database)")
+                    .cannotOpen,
+                    "the PostgreSQL store \(place) does not exist: \(reason); create it with createdb -h \(place.host) -p \(place.port) -U \(place.user) \(place.database)"
+                )
             default:
                 if error.code == .authMechanismRequiresPassword {
                     return StoreError(
                         .cannotOpen,
-                        "the PostgreSQL server asks \(place.user) for a password to open \(place) and none was found; set PGPASSWORD or add a line host:port:database:user:password to ~/.pgpass (mode 0600)")
+                        "the PostgreSQL server asks \(place.user) for a password to open \(place) and none was found; set PGPASSWORD or add a line host:port:database:user:password to ~/.pgpass (mode 0600)"
+                    )
                 }
             }
         }
         if passes(error) {
             return StoreError(
-                .cannotOpen, "could not connect to the PostgreSQL store \(place): \(reason); check that the server is running and accepts connections on \(place.host):\(place.port)")
+                .cannotOpen,
+                "could not connect to the PostgreSQL store \(place): \(reason); check that the server is running and accepts connections on \(place.host):\(place.port)"
+            )
         }
         return StoreError(.cannotOpen, "could not open the PostgreSQL store \(place): \(reason)")
     }

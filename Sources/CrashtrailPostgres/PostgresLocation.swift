@@ -2,7 +2,9 @@ import CrashtrailStore
 import Foundation
 
 /// Where a PostgreSQL store is: `postgres://USER@HOST:PORT/DB` (or `postgresql://`), with optional `sslmode` and
-/// `pool` query items. The password comes, as `psql` takes it, from the URL, else `PGPASSWORD`, else the password file
+/// `pool` query items.
+///
+/// The password comes, as `psql` takes it, from the URL, else `PGPASSWORD`, else the password file
 /// (`PGPASSFILE`, else `~/.pgpass`); it is never part of ``description``.
 public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     public var user: String
@@ -35,7 +37,8 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
         func refuse(_ why: String) -> StoreError {
             StoreError(
                 .cannotOpen,
-                "the store URL \(Self.withoutPassword(text)) \(why); write it as postgres://USER@HOST:PORT/DATABASE (for example postgres://crashtrail@localhost:5432/crashes)")
+                "the store URL \(Self.withoutPassword(text)) \(why); write it as postgres://USER@HOST:PORT/DATABASE (for example postgres://crashtrail@localhost:5432/crashes)"
+            )
         }
         guard Self.isPostgresURL(text), let components = URLComponents(string: text) else { throw refuse("is not a postgres:// URL") }
         guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
@@ -95,6 +98,7 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A `.pgpass` file: lines of `host:port:database:user:password`, each field `*` for any, `\:` and `\\` escaped.
+///
 /// As `psql` does, a file that others can read is not used.
 struct PasswordFile {
     let lines: [[String]]

@@ -1,4 +1,6 @@
-/// The PostgreSQL store's schema: named migrations, applied in order, each once, never edited once released. The
+/// The PostgreSQL store's schema: named migrations, applied in order, each once, never edited once released.
+///
+/// The
 /// tables and view are the SQLite store's (SQLiteBackend), in PostgreSQL's types; every text column compares byte by
 /// byte (`COLLATE "C"`), so listings sort exactly as they do in SQLite.
 enum PostgresMigrations {

@@ -31,7 +31,9 @@ final class PostgresTransaction: StoreTransaction {
         try answer(try Self.query(sql, arguments)).rows.map(Self.row)
     }
 
-    /// The server's answer to `query`, waited for on this thread for at most ``timeout``. A connection that a
+    /// The server's answer to `query`, waited for on this thread for at most ``timeout``.
+    ///
+    /// A connection that a
     /// restarting server cut can leave a statement unanswered; the wait then ends with ``Unanswered``, which the
     /// backend treats as a lost connection.
     private func answer(_ query: PostgresQuery) throws -> PostgresQueryResult {
@@ -73,7 +75,8 @@ final class PostgresTransaction: StoreTransaction {
             case .integer(let value): bindings.append(value)
             case .real(let value): bindings.append(value)
             // PostgreSQL's text cannot hold U+0000; it is stored as U+2400 (␀), and the store's digest reads both alike.
-            case .text(let value): bindings.append(value.contains("\u{0}") ? value.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : value)
+            case .text(let value):
+                bindings.append(value.contains("\u{0}") ? value.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : value)
             case .blob(let value): try bindings.append(value)
             }
         }

@@ -22,8 +22,12 @@ struct BoundedTrail {
     private(set) var lastTime: Int64?
 
     /// Starts with `engine`'s state as the state before the first step, having let go `dropped` steps already.
-    /// - Parameter startedAtBase: whether that state is where the session started (then `base` is left out of the
-    ///   trail while nothing was let go).
+    /// - Parameters:
+    ///   - engine: the engine at the state before the first step.
+    ///   - dropped: the steps let go before it.
+    ///   - startedAtBase: whether that state is where the session started (then `base` is left out of the trail
+    ///     while nothing was let go).
+    ///   - limits: the most steps and bytes kept.
     init(engine: NavigationEngine, dropped: Int64 = 0, startedAtBase: Bool, limits: TrailRecorder.Limits) {
         self.limits = limits
         self.baseEngine = engine
@@ -42,7 +46,9 @@ struct BoundedTrail {
     var base: NavigationState? { (dropped == 0 && startedAtBase) ? nil : baseEngine.state }
 
     /// Applies `step`, keeps it and lets the oldest steps go while the limits are passed.
-    /// - Parameter size: the bytes of the step's canonical JSON, when the caller has it already.
+    /// - Parameters:
+    ///   - step: the step, already valid.
+    ///   - knownSize: the bytes of the step's canonical JSON, when the caller has it already.
     mutating func append(_ step: Step, size knownSize: Int? = nil) {
         liveEngine.apply(step)
         lastTime = step.t

@@ -106,7 +106,8 @@ public final class TrailRecorder {
         guard step.t >= previous else {
             throw TrailError(
                 .nonMonotonicTime, at: "steps[\(recordedStepCount)].t",
-                "t is \(step.t), lower than \(previous), the time of the step before; times count milliseconds since the session started and never decrease")
+                "t is \(step.t), lower than \(previous), the time of the step before; times count milliseconds since the session started and never decrease"
+            )
         }
         redactAndAppend(step)
     }
@@ -145,7 +146,9 @@ public final class TrailRecorder {
     /// The state after the last recorded step, as the app shows it.
     public var currentState: NavigationState { kept.liveEngine.state }
 
-    /// The trail so far, in memory. At a crash, the journal has it (``startJournal(at:synchronizingToDisk:)``):
+    /// The trail so far, in memory.
+    ///
+    /// At a crash, the journal has it (``startJournal(at:synchronizingToDisk:)``):
     /// nothing needs to run then.
     /// - Parameter stampingFinal: include the current state as `final`.
     /// - Returns: the kept steps with their `base`, `dropped` and, when stamped, `final`.
@@ -172,7 +175,9 @@ public final class TrailRecorder {
         journalFailure = nil
     }
 
-    /// Why the journal stopped, if it did: a write that failed (a full disk). The recorder goes on in memory, and
+    /// Why the journal stopped, if it did: a write that failed (a full disk).
+    ///
+    /// The recorder goes on in memory, and
     /// the journal keeps the steps before the failure.
     public private(set) var journalFailure: JournalError?
 
@@ -195,7 +200,9 @@ public final class TrailRecorder {
     }
 
     /// Waits until the sinks have been handed the trail of every step recorded so far (for tests and tools; an
-    /// app never needs to wait). Blocks the calling thread meanwhile.
+    /// app never needs to wait).
+    ///
+    /// Blocks the calling thread meanwhile.
     public func waitForSinks() {
         sinks?.waitUntilDelivered()
     }

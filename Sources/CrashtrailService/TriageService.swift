@@ -2,7 +2,9 @@ import CrashtrailStore
 
 /// Every operation a `crashtrail` command performs on a crash store, so the command line and a service share them:
 /// ingest, manifests, reprocess, list and show, paths and the triage site (each in an extension named after it),
-/// and replay (``ReplayOperation``). A command opens the store once and makes one call.
+/// and replay (``ReplayOperation``).
+///
+/// A command opens the store once and makes one call.
 ///
 /// ```swift
 /// let service = try TriageService(location: StoreLocation(nil), creating: false)
@@ -21,8 +23,10 @@ public final class TriageService: Sendable {
     }
 
     /// Opens the store at `location` once.
-    /// - Parameter creating: whether a missing SQLite file is made (commands that write), or refused (commands that
-    ///   read, with ``MissingStore``).
+    /// - Parameters:
+    ///   - location: where the store is.
+    ///   - creating: whether a missing SQLite file is made (commands that write), or refused (commands that read,
+    ///     with ``MissingStore``).
     /// - Throws: ``MissingStore``, or `StoreError` naming the store.
     public convenience init(location: StoreLocation, creating: Bool) throws {
         let store = creating ? try location.openOrCreate() : try location.openExisting()

@@ -5,7 +5,9 @@ extension CrashGroup {
     public static let idLength = 12
 
     /// The group's ID: the first 12 lower-case hex digits of the SHA-256 of its signature's UTF-8 bytes
-    /// (SPEC section 13). It depends on the signature alone, so the same group has the same ID in every store.
+    /// (SPEC section 13).
+    ///
+    /// It depends on the signature alone, so the same group has the same ID in every store.
     public var id: String { Self.id(ofSignature: signature) }
 
     /// The ID of the group with this signature.

@@ -1,5 +1,7 @@
 /// The `report` table's columns, in table order: the one list from which inserts, row decoding, listings and
-/// reprocessing are derived. Migrations name them in plain strings, as released migrations must.
+/// reprocessing are derived.
+///
+/// Migrations name them in plain strings, as released migrations must.
 public enum ReportColumn: String, CaseIterable, Sendable {
     case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
     case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, signature

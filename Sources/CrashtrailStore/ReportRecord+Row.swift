@@ -55,7 +55,8 @@ extension ReportRecord {
         }
         let sourceName = try required(.trailSource)
         guard let trailSource = TrailInfo.Source(rawValue: sourceName) else {
-            throw StoreError(.database, "a stored report has the unknown trail source \"\(sourceName)\"; a newer crashtrail may have written it")
+            throw StoreError(
+                .database, "a stored report has the unknown trail source \"\(sourceName)\"; a newer crashtrail may have written it")
         }
         self.init(
             id: try required(.id), format: format, sha256: try required(.sha256), bundleID: text(.bundleID),

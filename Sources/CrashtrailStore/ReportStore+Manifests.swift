@@ -24,7 +24,8 @@ extension ReportStore {
     /// Every stored manifest, oldest first.
     /// - Throws: `StoreError`: `database`, or `damaged` naming a stored manifest that no longer reads.
     public func storedManifests() throws(StoreError) -> [Manifest] {
-        let rows = try read { db in try db.rows("SELECT dictionaryID, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", []) }
+        let rows = try read { db in try db.rows("SELECT dictionaryID, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", [])
+        }
         var manifests: [Manifest] = []
         for row in rows {
             let source = row.string("source") ?? ""
@@ -33,7 +34,9 @@ extension ReportStore {
                 manifests.append(try Manifest(yaml: text, source: source))
             } catch {
                 let id = row.string("dictionaryID") ?? "?"
-                throw StoreError(.database, "the stored manifest \(id) (from \(source)) no longer reads: \(error); add it again with crashtrail manifest add")
+                throw StoreError(
+                    .database,
+                    "the stored manifest \(id) (from \(source)) no longer reads: \(error); add it again with crashtrail manifest add")
             }
         }
         return manifests
@@ -58,7 +61,10 @@ extension ReportStore {
                     UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ?, trailDictionary = ?
                     WHERE id = ? AND trailSource = 'undecodable'
                     """,
-                    [.text(again.trailSource.rawValue), StoreValue(again.trailSteps), .text(trail), StoreValue(again.trailDictionary), .text(id)])
+                    [
+                        .text(again.trailSource.rawValue), StoreValue(again.trailSteps), .text(trail), StoreValue(again.trailDictionary),
+                        .text(id),
+                    ])
             }
             decoded += 1
         }

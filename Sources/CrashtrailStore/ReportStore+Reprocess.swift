@@ -18,11 +18,14 @@ public struct ReprocessSummary: Hashable, Sendable {
 extension ReportStore {
     /// Derives every stored report again from its payload with `decoder`, in ID order and batches, each batch one
     /// transaction that also records how far the job got: a job that stops (killed, or an error) resumes after the
-    /// last batch it finished, and a finished job leaves nothing behind. Running it again changes nothing.
+    /// last batch it finished, and a finished job leaves nothing behind.
+    ///
+    /// Running it again changes nothing.
     /// - Parameters:
     ///   - deriver: derives a report from its payload (with the store's manifests for embedded trails).
     ///   - batchSize: reports a transaction holds.
     ///   - progress: called after each batch with the reports done and the total.
+    /// - Returns: what the run examined and changed.
     /// - Throws: `StoreError` (`database`).
     public func reprocess(
         with deriver: any ReportDeriving, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
@@ -37,8 +40,10 @@ extension ReportStore {
         let assignments = ReportColumn.allCases.filter(\.isDerived).map { "\($0.name) = ?" }.joined(separator: ", ")
         while true {
             let batch = try read { db in
-                try db.rows("SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))])
-                    .map(ReportRecord.init(row:))
+                try db.rows(
+                    "SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))]
+                )
+                .map(ReportRecord.init(row:))
             }
             guard let last = batch.last else { break }
             var updates: [(id: String, record: ReportRecord)] = []

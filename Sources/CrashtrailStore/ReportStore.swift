@@ -4,7 +4,9 @@ import Foundation
 import GRDB
 
 /// The store of ingested crashes: reports, their trails, groups and manifests, over a ``StoreBackend`` (the embedded
-/// SQLite file by default, or a shared PostgreSQL server). Every query is written once, here and in its extensions;
+/// SQLite file by default, or a shared PostgreSQL server).
+///
+/// Every query is written once, here and in its extensions;
 /// the backends run them.
 ///
 /// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`) or
@@ -117,7 +119,9 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// Runs `updates` in one write transaction. The backend may run it again after a failure it recovers from
+    /// Runs `updates` in one write transaction.
+    ///
+    /// The backend may run it again after a failure it recovers from
     /// (``StoreBackend/write(_:)``), so `updates` must start from the same state each time.
     /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
     @discardableResult
@@ -153,13 +157,16 @@ public final class ReportStore: Sendable {
     /// UUID prefix may be typed in lower case).
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
     public func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
-        guard !prefix.isEmpty else { throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them") }
+        guard !prefix.isEmpty else {
+            throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
+        }
         if let exact = try record(id: prefix) { return exact }
         let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         let candidates = try read { db in
             try db.strings(
-                "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21", [.text(escaped + "%")])
+                "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21",
+                [.text(escaped + "%")])
         }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
@@ -195,7 +202,8 @@ public final class ReportStore: Sendable {
     ///
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError) {
+    public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError)
+    {
         let (condition, arguments) = filter.sql(dialect)
         try read { db in
             try db.forEachRow(

@@ -29,12 +29,15 @@ public enum StoreCopy {
     ///   - destination: the store to copy into; what it holds already is left as it is.
     ///   - batchSize: reports a write transaction holds.
     ///   - progress: called after each batch with the reports read so far.
+    /// - Returns: what was copied, and both stores' digests.
     /// - Throws: `StoreError` from either store.
     public static func copy(
         from source: ReportStore, to destination: ReportStore, batchSize: Int = 500, progress: ((Int) -> Void)? = nil
     ) throws(StoreError) -> Summary {
         var summary = Summary()
-        let manifests = try source.read { db in try db.rows("SELECT dictionaryID, app, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", []) }
+        let manifests = try source.read { db in
+            try db.rows("SELECT dictionaryID, app, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", [])
+        }
         summary.manifestsCopied = try destination.write { db in
             var copied = 0
             for row in manifests {
@@ -75,9 +78,10 @@ public enum StoreCopy {
             let slice = trails[start..<min(trails.count, start + max(1, batchSize))]
             summary.trailsCopied += try destination.write { db in
                 try slice.reduce(0) { copied, row in
-                    copied + (try db.execute(
-                        "INSERT INTO joinedTrail (id, steps, trail, dictionary) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                        [row["id"], row["steps"], row["trail"], row["dictionary"]]))
+                    copied
+                        + (try db.execute(
+                            "INSERT INTO joinedTrail (id, steps, trail, dictionary) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                            [row["id"], row["steps"], row["trail"], row["dictionary"]]))
                 }
             }
         }
@@ -88,7 +92,9 @@ public enum StoreCopy {
 }
 
 /// What a store holds, in a few numbers: its reports, joined trails and manifests, and a SHA-256 over every report
-/// as it reads (payload, trail and every derived column) in ID order. Two stores with the same digest hold the same.
+/// as it reads (payload, trail and every derived column) in ID order.
+///
+/// Two stores with the same digest hold the same.
 public struct StoreDigest: Hashable, Sendable, CustomStringConvertible {
     public var reports = 0
     public var joinedTrails = 0

@@ -30,6 +30,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func newerSchema(_ unknown: [String]) -> StoreError {
         StoreError(
             .cannotOpen,
-            "the crash store was written by a newer crashtrail (its schema has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which this version does not know); upgrade crashtrail to read it, or use another --store")
+            "the crash store was written by a newer crashtrail (its schema has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which this version does not know); upgrade crashtrail to read it, or use another --store"
+        )
     }
 }

@@ -12,9 +12,12 @@ public final class IngestProcess: @unchecked Sendable {
 
     /// Starts `crashtrail ingest ARGUMENTS --store STORE --quarantine QUARANTINE --json --quiet` in `directory`.
     /// - Throws: when the executable cannot be started.
-    public convenience init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL) throws {
+    public convenience init(runner: CommandRunner, inputs: [String], store: URL, quarantine: URL, extra: [String] = [], directory: URL)
+        throws
+    {
         try self.init(
-            runner: runner, arguments: ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra,
+            runner: runner,
+            arguments: ["ingest"] + inputs + ["--store", store.path, "--quarantine", quarantine.path, "--json", "--quiet"] + extra,
             directory: directory)
     }
 

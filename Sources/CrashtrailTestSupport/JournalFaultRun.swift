@@ -56,7 +56,8 @@ public struct JournalFaultRun: Sendable {
         process.executableURL = executable
         process.arguments = [
             "journal", "record", journal.path, "--manifest", manifestPath, "--app-version", "1.0", "--build", "1",
-            "--session", "00000000-0000-4000-8000-00000000FA17", "--redaction-key", keyFile.path, "--max-steps", String(limits.steps), "--max-bytes",
+            "--session", "00000000-0000-4000-8000-00000000FA17", "--redaction-key", keyFile.path, "--max-steps", String(limits.steps),
+            "--max-bytes",
             String(limits.bytes),
         ]
         let input = Pipe()
@@ -92,11 +93,15 @@ public struct JournalFaultRun: Sendable {
         while !printed.isSet { Thread.sleep(forTimeInterval: 0.001) }
 
         var outcome = Outcome(signal: nil, lastDurable: nil, recovered: nil, duration: duration, failures: [])
-        if process.terminationReason == .uncaughtSignal { outcome.signal = process.terminationStatus }
-        else if process.terminationStatus != 0 { outcome.failures.append("the recording ended with status \(process.terminationStatus)") }
+        if process.terminationReason == .uncaughtSignal {
+            outcome.signal = process.terminationStatus
+        } else if process.terminationStatus != 0 {
+            outcome.failures.append("the recording ended with status \(process.terminationStatus)")
+        }
         // Only whole lines were printed after their step was durable; a number cut by the signal does not count.
         let text = String(decoding: printed.data, as: UTF8.self)
-        let whole = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)])
+        let whole =
+            text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)])
         let numbers = whole.split(separator: "\n").compactMap { Int($0) }
         if numbers != Array(0..<numbers.count) { outcome.failures.append("the printed line numbers are not 0, 1, 2, …") }
         outcome.lastDurable = numbers.last
@@ -179,7 +184,8 @@ extension JournalFaultRun {
 
         public var description: String {
             let signals = bySignal.sorted { $0.key < $1.key }.map { "\(Self.name(of: $0.key)) \($0.value)" }.joined(separator: ", ")
-            return "\(runs) runs, \(failed) broke the promise; ended by \(signals.isEmpty ? "no signal" : signals), \(finished) finished first, \(beforeJournal) before the journal existed; \(stepsRecovered) steps recovered in all"
+            return
+                "\(runs) runs, \(failed) broke the promise; ended by \(signals.isEmpty ? "no signal" : signals), \(finished) finished first, \(beforeJournal) before the journal existed; \(stepsRecovered) steps recovered in all"
         }
 
         static func name(of signal: Int32) -> String {

@@ -2,7 +2,9 @@ public import CrashtrailCore
 
 /// The navigation rules of SPEC section 4, written from the SPEC alone, the straightforward way, as an oracle for the
 /// production ``NavigationEngine``: state as plain values, a fresh copy per step, no caches, no shared code with the
-/// engine. It reads the manifest's data (tabs, root, conditions, each destination's presentation, requirements and gate)
+/// engine.
+///
+/// It reads the manifest's data (tabs, root, conditions, each destination's presentation, requirements and gate)
 /// and, for an `open` by URL, the manifest's URL parser (which the URL conformance cases check on their own).
 public struct SpecEngine {
     /// An anomaly as SPEC section 4 names it: the step, the kind and, for a collision, the earlier step.
@@ -129,7 +131,8 @@ public struct SpecEngine {
     }
 
     /// Rules 1 to 5 for a request of `destination`; returns whether it resolved as a gate (exempt from collisions).
-    private func request(_ destination: Destination, mode: RequestMode, in state: inout NavigationState, anomalies: inout [String]) -> Bool {
+    private func request(_ destination: Destination, mode: RequestMode, in state: inout NavigationState, anomalies: inout [String]) -> Bool
+    {
         let spec = manifest.destinations.first { $0.name == destination.name }
         if spec == nil { anomalies.append("unknown-destination") }
         // 1. A required condition that is missing: wait for it behind its flow.

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `crashtrail` command: how did the user get here?
+/// The `crashtrail` command, which answers how the user got to a crash.
 @main
 struct Crashtrail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import CrashtrailCore
 import CrashtrailService
 import Foundation
 
-/// `crashtrail ingest PATH…`
+/// The `ingest` command: a batch of crash payloads stored with their trails (`crashtrail ingest PATH…`).
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
@@ -35,7 +35,8 @@ struct IngestCommand: ParsableCommand {
 
     @OptionGroup var manifests: ManifestOptions
 
-    @Option(name: .long, help: ArgumentHelp("A folder of separate trail files (.ctr, .ct1, .json) to join to .ips crashes.", valueName: "dir"))
+    @Option(
+        name: .long, help: ArgumentHelp("A folder of separate trail files (.ctr, .ct1, .json) to join to .ips crashes.", valueName: "dir"))
     var trails: String?
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,16 +60,7 @@ struct IngestCommand: ParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("Give at least one file, folder or - to ingest.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         if let maxPayloadSize, maxPayloadSize < 1 { throw ValidationError("--max-payload-size must be at least 1 byte.") }
-        for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) {
-            throw ValidationError("The input \(path) does not exist.")
-        }
-        if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("Give - (standard input) at most once.") }
-        if let trails {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: trails, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("The trails folder \(trails) does not exist or is not a folder.")
-            }
-        }
+        if let problem = IngestOptions.problem(inputs: paths, trailsDirectory: trails) { throw ValidationError(problem) }
     }
 
     func run() throws {

@@ -67,10 +67,13 @@ struct JournalRecordCommand: AsyncParsableCommand {
     @MainActor
     private func record(manifest: Manifest) throws {
         let app = Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build)
-        let session = Trail.Session(id: (session ?? UUID().uuidString).uppercased(), started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970) * 1000), pid: Int64(getpid()))
+        let session = Trail.Session(
+            id: (session ?? UUID().uuidString).uppercased(),
+            started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970) * 1000), pid: Int64(getpid()))
         let key = try redactionKey.map { try RedactionKey.loadOrCreate(at: URL(fileURLWithPath: $0)) }
         let recorder = TrailRecorder(
-            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes), redactionKey: key)
+            manifest: manifest, app: app, session: session, limits: .init(maximumSteps: maxSteps, maximumBytes: maxBytes), redactionKey: key
+        )
         try recorder.startJournal(at: URL(fileURLWithPath: journal))
         try JournalRecording(recorder: recorder, journal: journal).record(
             lines: { readLine(strippingNewline: true) }, durable: { writeStandardOutput(Array("\($0)\n".utf8)) })

@@ -2,7 +2,7 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailService
 
-/// `crashtrail list [--reports]`
+/// The `list` command: crash groups, or reports (`crashtrail list [--reports]`).
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CrashtrailService
 
-/// `crashtrail manifest add FILE…`
+/// The `manifest add` command: manifests kept in the store (`crashtrail manifest add FILE…`).
 struct ManifestAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -27,9 +27,13 @@ struct ManifestAddCommand: ParsableCommand {
             return try TriageService(location: storeOptions.location, creating: true).addManifests(loaded)
         }
         for entry in addition.entries {
-            print("\(entry.manifest.source): \(entry.isNew ? "added" : "already stored"): \(entry.manifest.app), dictionary ID \(entry.dictionaryID)")
+            print(
+                "\(entry.manifest.source): \(entry.isNew ? "added" : "already stored"): \(entry.manifest.app), dictionary ID \(entry.dictionaryID)"
+            )
         }
         guard addition.added > 0 else { return }
-        print(addition.decodedLater == 1 ? "1 stored report's trail is decoded now." : "\(addition.decodedLater) stored reports' trails are decoded now.")
+        print(
+            addition.decodedLater == 1
+                ? "1 stored report's trail is decoded now." : "\(addition.decodedLater) stored reports' trails are decoded now.")
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailService
 
-/// `crashtrail manifest check FILE…`
+/// The `manifest check` command: whether manifests can work (`crashtrail manifest check FILE…`).
 struct ManifestCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",

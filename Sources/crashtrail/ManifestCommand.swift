@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `crashtrail manifest check FILE…`, `crashtrail manifest add FILE…`
+/// The `manifest` command: check manifests, or keep them in the store.
 struct ManifestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "manifest",

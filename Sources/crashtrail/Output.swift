@@ -13,7 +13,9 @@ func writeStandardOutput(_ bytes: [UInt8]) {
 }
 
 /// Runs a command's work, and reports any failure one way: `Error: …` on standard error (an ambiguous ID prefix
-/// lists its candidates, one a line) and exit status 1. Exit codes and usage errors pass through.
+/// lists its candidates, one a line) and exit status 1.
+///
+/// Exit codes and usage errors pass through.
 func reportingFailure<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()

@@ -19,29 +19,23 @@ struct PathsCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A crash group ID from `crashtrail list`, or a unique prefix of one; every report when absent.", valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A crash group ID from `crashtrail list`, or a unique prefix of one; every report when absent.", valueName: "id")
+    )
     var group: String?
 
     /// The old spelling of `--group`: the group as an argument.
     @Argument(help: .hidden)
     var groupArgument: String?
 
-    @Option(name: .long, help: ArgumentHelp("How many screens to keep from the end of each path.", valueName: "n"))
-    var screens: Int?
-
-    /// The old spelling of `--screens`.
-    @Option(name: .customLong("last"), help: .hidden)
-    var last: Int?
+    @OptionGroup var screens: ScreensOptions
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var manifests: ManifestOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
-        guard (screens ?? last ?? 5) >= 1 else {
-            let name = screens == nil ? "--last" : "--screens"
-            throw ValidationError("\(name) takes a number of screens, 1 or more, for example \(name) 5")
-        }
         if group != nil, groupArgument != nil { throw ValidationError("give the group once, with --group") }
     }
 
@@ -49,7 +43,7 @@ struct PathsCommand: ParsableCommand {
         let result = try reportingFailure {
             let service = try TriageService(location: storeOptions.location, creating: false)
             let manifests = try service.manifests(given: try self.manifests.load(), for: "paths")
-            return try service.paths(group: group ?? groupArgument, screens: screens ?? last ?? 5, manifests: manifests)
+            return try service.paths(group: group ?? groupArgument, screens: screens.count, manifests: manifests)
         }
         for note in result.notes { printError(note) }
         if output.isJSON {

@@ -23,23 +23,11 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var filterOptions: FilterOptions
 
-    @Option(name: .long, help: ArgumentHelp("How many screens of each path the group pages count.", valueName: "n"))
-    var screens: Int?
-
-    /// The old spelling of `--screens`.
-    @Option(name: .customLong("last"), help: .hidden)
-    var last: Int?
+    @OptionGroup var screens: ScreensOptions
 
     @OptionGroup var manifests: ManifestOptions
     @OptionGroup var quietOptions: QuietOptions
     @OptionGroup var storeOptions: StoreOptions
-
-    func validate() throws {
-        guard (screens ?? last ?? 5) >= 1 else {
-            let name = screens == nil ? "--last" : "--screens"
-            throw ValidationError("\(name) takes a number of screens, 1 or more, for example \(name) 5")
-        }
-    }
 
     func run() throws {
         let started = Date()
@@ -48,7 +36,7 @@ struct ReportCommand: ParsableCommand {
             let service = try TriageService(location: storeOptions.location, creating: false)
             let manifests = try service.manifests(given: try self.manifests.load(), for: "report")
             return try service.writeSite(
-                to: URL(fileURLWithPath: folder), filter: filterOptions.filter, since: filterOptions.since, screens: screens ?? last ?? 5,
+                to: URL(fileURLWithPath: folder), filter: filterOptions.filter, since: filterOptions.since, screens: screens.count,
                 manifests: manifests
             ) { progress in
                 guard !quiet else { return }
@@ -61,6 +49,8 @@ struct ReportCommand: ParsableCommand {
         guard !quiet else { return }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         let index = URL(fileURLWithPath: folder).appendingPathComponent("index.html").path
-        print("Wrote \(summary.pages) pages to \(folder) (\(summary.groups) groups, \(summary.reports) reports) in \(seconds) s; open \(index)")
+        print(
+            "Wrote \(summary.pages) pages to \(folder) (\(summary.groups) groups, \(summary.reports) reports) in \(seconds) s; open \(index)"
+        )
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailService
 
-/// `crashtrail show ID`
+/// The `show` command: one report or one crash group (`crashtrail show ID`).
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CrashtrailService
 import Foundation
 
-/// `crashtrail store copy FROM TO`
+/// The `store` command: work with whole stores (`crashtrail store copy FROM TO`).
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",

@@ -45,18 +45,10 @@ struct TrailFromStatesCommand: AsyncParsableCommand {
     func run() throws {
         try reportingFailure {
             let manifest = try LoadedManifest.loadOne(manifests.paths)
-            let data: Data
-            if let file, file != "-" {
-                guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw ObservationLog.LineError(description: "cannot read \(file); check that it exists and is readable")
-                }
-                data = contents
-            } else {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            }
+            let input = try TrailInput.read(file)
             let trail = try ObservationLog.trail(
-                fromLines: Array(data), manifest: manifest, app: Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build),
-                session: Trail.Session(id: session, started: started, pid: pid), source: file ?? "standard input")
+                fromLines: input.bytes, manifest: manifest, app: Trail.AppInfo(bundleID: manifest.app, version: appVersion, build: build),
+                session: Trail.Session(id: session, started: started, pid: pid), source: input.name)
             print(String(decoding: trail.canonicalJSON, as: UTF8.self))
         }
     }

@@ -6,7 +6,9 @@ import Testing
 /// The HTML pages as a person sees them: opened in headless Chromium, the DOM after load has every step, screen and
 /// link, no script fails, hostile values stay text, and a screenshot of each page is kept under
 /// `.build/artifacts/screenshots/` (CI keeps that folder).
-@Suite("Pages in a browser", .enabled(if: Browser.located != nil || ConformanceSuite.isRequired, "Chromium is not installed: apt-get install chromium"))
+@Suite(
+    "Pages in a browser",
+    .enabled(if: Browser.located != nil || ConformanceSuite.isRequired, "Chromium is not installed: apt-get install chromium"))
 struct BrowserPageTests {
     static let manifest = PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml").path
 
@@ -18,7 +20,8 @@ struct BrowserPageTests {
         defer { folder.remove() }
         let root = PackageRoot.url.path
         let ingest = try runner.run(
-            ["ingest", "\(root)/Samples/reports", "--trails", "\(root)/Samples/trails", "--manifest", Self.manifest, "--quiet"], directory: folder.url)
+            ["ingest", "\(root)/Samples/reports", "--trails", "\(root)/Samples/trails", "--manifest", Self.manifest, "--quiet"],
+            directory: folder.url)
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let site = try runner.run(["report", "--html", "site", "--quiet"], directory: folder.url)
         #expect(site.status == 0, "\(site.stderr)")
@@ -93,7 +96,9 @@ struct Browser: Sendable {
     func dom(of page: URL) throws -> String {
         let result = try run(["--dump-dom", page.absoluteString])
         #expect(result.status == 0, "chromium exited with \(result.status): \(result.stderr.suffix(500))")
-        let errors = result.stderr.split(separator: "\n").filter { $0.contains("Uncaught") || $0.contains("CONSOLE") && $0.contains("rror") }
+        let errors = result.stderr.split(separator: "\n").filter {
+            $0.contains("Uncaught") || $0.contains("CONSOLE") && $0.contains("rror")
+        }
         #expect(errors.isEmpty, "script errors on \(page.lastPathComponent): \(errors.joined(separator: "\n"))")
         return result.stdout
     }
@@ -111,7 +116,10 @@ struct Browser: Sendable {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         return try CommandRunner(executable: URL(fileURLWithPath: executable)).run(
-            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0"]
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+                "--enable-logging=stderr", "--v=0",
+            ]
                 + arguments)
     }
 }

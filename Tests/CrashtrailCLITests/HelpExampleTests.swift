@@ -5,7 +5,9 @@ import Testing
 @testable import crashtrail
 
 /// Every help screen's examples parse: each `crashtrail …` line (with its `\` continuations) names known
-/// subcommands and options with valid values. A validation that needs the example's files is not a parse failure.
+/// subcommands and options with valid values.
+///
+/// A validation that needs the example's files is not a parse failure.
 @Suite("Help examples")
 struct HelpExampleTests {
     /// Every command, as its path of subcommand types.
@@ -49,8 +51,12 @@ struct HelpExampleTests {
                     _ = try Crashtrail.parseAsRoot(example)
                 } catch {
                     let message = Crashtrail.message(for: error)
-                    let structural = ["Unknown option", "Unexpected argument", "Missing expected argument", "is not a valid", "Missing value"]
-                    #expect(!structural.contains { message.contains($0) }, "\(command.configuration.commandName ?? ""): crashtrail \(example.joined(separator: " ")): \(message)")
+                    let structural = [
+                        "Unknown option", "Unexpected argument", "Missing expected argument", "is not a valid", "Missing value",
+                    ]
+                    #expect(
+                        !structural.contains { message.contains($0) },
+                        "\(command.configuration.commandName ?? ""): crashtrail \(example.joined(separator: " ")): \(message)")
                 }
             }
         }

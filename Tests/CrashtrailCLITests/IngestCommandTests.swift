@@ -101,8 +101,10 @@ struct IngestCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         _ = try Self.ingest(runner, in: folder)
-        let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
-        let reports = try #require(try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let groups = try #require(
+            try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let reports = try #require(
+            try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
         for group in groups {
             // The ID is the first 12 hex digits of the SHA-256 of the signature, computed here by sha256sum's rule
             let signature = try #require(group["signature"]?.stringValue)

@@ -1,6 +1,6 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -18,7 +18,8 @@ struct ListFilterTests {
         let generator = try #require(CommandRunner.locate(named: "crashtrail-corpus"), "the crashtrail-corpus executable was not built")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let made = try generator.run(["corpus", "corpus", "--count", "200", "--seed", "3", "--manifest", Self.manifestPath], directory: folder.url)
+        let made = try generator.run(
+            ["corpus", "corpus", "--count", "200", "--seed", "3", "--manifest", Self.manifestPath], directory: folder.url)
         try #require(made.status == 0, "\(made.stderr)")
         try #require(try runner.run(["ingest", "corpus/reports", "--quiet"], directory: folder.url).status == 0)
         let records = try ReportStore.open(path: folder.url.appendingPathComponent("crashtrail.sqlite").path).allRecords()
@@ -42,8 +43,11 @@ struct ListFilterTests {
         var narrowing = 0
         for (arguments, keep) in cases {
             // When the reports and the groups are listed with the filter
-            let reports = try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"] + arguments, directory: folder.url).stdoutBytes)
-            let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"] + arguments, directory: folder.url).stdoutBytes).arrayValue)
+            let reports = try JSONParser.parse(
+                try runner.run(["list", "--reports", "--format", "json"] + arguments, directory: folder.url).stdoutBytes)
+            let groups = try #require(
+                try JSONParser.parse(try runner.run(["list", "--format", "json"] + arguments, directory: folder.url).stdoutBytes).arrayValue
+            )
             // Then the reports are exactly those kept, and the groups count exactly them
             let expected = Set(records.filter(keep).map(\.id))
             if !expected.isEmpty, expected.count < records.count { narrowing += 1 }
@@ -59,11 +63,16 @@ struct ListFilterTests {
         #expect(records.count == 200)
         #expect(narrowing >= 4, "only \(narrowing) filters kept some but not all reports: the cases test too little")
         // --limit keeps the first N in list order
-        let all = try #require(try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
-        let limited = try JSONParser.parse(try runner.run(["list", "--reports", "--limit", "7", "--format", "json"], directory: folder.url).stdoutBytes)
+        let all = try #require(
+            try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let limited = try JSONParser.parse(
+            try runner.run(["list", "--reports", "--limit", "7", "--format", "json"], directory: folder.url).stdoutBytes)
         #expect(limited.arrayValue == Array(all.prefix(7)))
-        let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
-        #expect(try JSONParser.parse(try runner.run(["list", "--limit", "2", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue == Array(groups.prefix(2)))
+        let groups = try #require(
+            try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        #expect(
+            try JSONParser.parse(try runner.run(["list", "--limit", "2", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue
+                == Array(groups.prefix(2)))
         // The text tables fit 100 columns, long signatures and IDs cut with an ellipsis
         for arguments in [["list"], ["list", "--reports"]] {
             let text = try runner.run(arguments, directory: folder.url).stdout

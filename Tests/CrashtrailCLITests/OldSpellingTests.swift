@@ -15,8 +15,11 @@ struct OldSpellingTests {
     static func store(_ runner: CommandRunner) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         let ingest = try runner.run(
-            ["ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path, "--manifest", manifest,
-             "--quiet"], directory: folder.url)
+            [
+                "ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path,
+                "--manifest", manifest,
+                "--quiet",
+            ], directory: folder.url)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         return folder
     }
@@ -24,11 +27,17 @@ struct OldSpellingTests {
     /// Pairs of (old spelling, new spelling) run on the samples' store, with `GROUP` and `REPORT` replaced by IDs.
     static let pairs: [(old: [String], new: [String])] = [
         (["list", "--version", "3.1.0"], ["list", "--app-version", "3.1.0"]),
-        (["list", "--reports", "--version", "3.2.0", "--format", "json"], ["list", "--reports", "--app-version", "3.2.0", "--format", "json"]),
+        (
+            ["list", "--reports", "--version", "3.2.0", "--format", "json"],
+            ["list", "--reports", "--app-version", "3.2.0", "--format", "json"]
+        ),
         (["show", "REPORT", "--last-steps", "2"], ["show", "REPORT", "--steps", "2"]),
         (["paths", "GROUP"], ["paths", "--group", "GROUP"]),
         (["paths", "--last", "2", "--format", "json"], ["paths", "--screens", "2", "--format", "json"]),
-        (["trail", "encode", trailFile, "--to", "text", "--manifest", manifest], ["trail", "encode", trailFile, "--format", "ct1", "--manifest", manifest]),
+        (
+            ["trail", "encode", trailFile, "--to", "text", "--manifest", manifest],
+            ["trail", "encode", trailFile, "--format", "ct1", "--manifest", manifest]
+        ),
         (["trail", "encode", trailFile, "--to", "keys"], ["trail", "encode", trailFile, "--format", "keys"]),
         (["trail", "inspect", trailFile, "--json"], ["trail", "inspect", trailFile, "--format", "json"]),
     ]
@@ -96,7 +105,10 @@ struct OldSpellingTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let withManifest = ["--manifest", Self.manifest]
-        for command in [["list"], ["list", "--reports"], ["show", "ab"], ["paths"] + withManifest, ["report", "--html", "site"] + withManifest, ["reprocess"]] {
+        for command in [
+            ["list"], ["list", "--reports"], ["show", "ab"], ["paths"] + withManifest, ["report", "--html", "site"] + withManifest,
+            ["reprocess"],
+        ] {
             let result = try runner.run(command + ["--store", "mistyped.sqlite"], directory: folder.url)
             #expect(result.status == 1, "\(command)")
             #expect(result.stderr.contains("there is no crash store at mistyped.sqlite"), "\(command): \(result.stderr)")
@@ -110,7 +122,8 @@ struct OldSpellingTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for id in ["aa01", "aa02"] {
-            let report = #"{"crashtrail":1,"id":"\#(id)","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
+            let report =
+                #"{"crashtrail":1,"id":"\#(id)","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
             _ = try folder.write(report, to: "in/\(id).json")
         }
         #expect(try runner.run(["ingest", "in", "--quiet", "--manifest", Self.manifest], directory: folder.url).status == 0)

@@ -1,6 +1,6 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -20,10 +20,12 @@ struct PathsCommandTests {
             withTrail += 1
             var engine = SpecEngine(manifest: manifest, state: trail.base)
             var names: [String] = []
-            for state in [engine.state] + trail.steps.map({ step -> NavigationState in
-                engine.apply(step)
-                return engine.state
-            }) {
+            for state in [engine.state]
+                + trail.steps.map({ step -> NavigationState in
+                    engine.apply(step)
+                    return engine.state
+                })
+            {
                 let top = (state.modals.last ?? state.stacks[state.tab ?? 0]).last?.name ?? ""
                 if names.last != top { names.append(top) }
             }
@@ -44,16 +46,21 @@ struct PathsCommandTests {
             })
     }
 
-    @Test("On the samples and on a generated store, every group's table and the whole store's match SPEC section 13", arguments: [nil, 400])
+    @Test(
+        "On the samples and on a generated store, every group's table and the whole store's match SPEC section 13", arguments: [nil, 400])
     func matchesTheSpec(generated: Int?) throws {
         // Given a store: the samples, or a generated corpus of every format
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        var inputs = [PackageRoot.url.appendingPathComponent("Samples/reports").path, "--trails", PackageRoot.url.appendingPathComponent("Samples/trails").path]
+        var inputs = [
+            PackageRoot.url.appendingPathComponent("Samples/reports").path, "--trails",
+            PackageRoot.url.appendingPathComponent("Samples/trails").path,
+        ]
         if let generated {
             let generator = try #require(CommandRunner.locate(named: "crashtrail-corpus"), "the crashtrail-corpus executable was not built")
-            let made = try generator.run(["corpus", "corpus", "--count", String(generated), "--seed", "13", "--manifest", Self.manifestPath], directory: folder.url)
+            let made = try generator.run(
+                ["corpus", "corpus", "--count", String(generated), "--seed", "13", "--manifest", Self.manifestPath], directory: folder.url)
             try #require(made.status == 0, "\(made.stderr)")
             inputs = ["corpus/reports", "--trails", "corpus/trails"]
         }
@@ -66,7 +73,9 @@ struct PathsCommandTests {
         for group in [nil] + (try store.groups()) {
             for last in [1, 3, 5] {
                 let result = try runner.run(
-                    ["paths"] + (group.map { [String($0.id.prefix(8))] } ?? []) + ["--last", String(last), "--format", "json", "--manifest", Self.manifestPath],
+                    ["paths"] + (group.map { [String($0.id.prefix(8))] } ?? []) + [
+                        "--last", String(last), "--format", "json", "--manifest", Self.manifestPath,
+                    ],
                     directory: folder.url)
                 // Then it prints exactly the independently computed table
                 #expect(result.status == 0, "\(result.stderr)")
@@ -86,7 +95,10 @@ struct PathsCommandTests {
         defer { folder.remove() }
         let samples = PackageRoot.url.appendingPathComponent("Samples")
         _ = try runner.run(
-            ["ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path, "--manifest", Self.manifestPath, "--quiet"],
+            [
+                "ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path,
+                "--manifest", Self.manifestPath, "--quiet",
+            ],
             directory: folder.url)
         let text = try runner.run(["paths", "--manifest", Self.manifestPath], directory: folder.url)
         #expect(text.status == 0, "\(text.stderr)")

@@ -71,12 +71,13 @@ struct PluralTests {
 
     @Test("select on a one-tab bar says 1 tab")
     func oneTab() throws {
-        let manifest = try Manifest(yaml: """
-            app: x
-            tabs: [home]
-            destinations:
-              home: { url: "x://home" }
-            """)
+        let manifest = try Manifest(
+            yaml: """
+                app: x
+                tabs: [home]
+                destinations:
+                  home: { url: "x://home" }
+                """)
         var engine = NavigationEngine(manifest: manifest)
         let anomalies = engine.apply(Step(t: 0, .select(tab: 3)))
         #expect(anomalies.first?.detail.contains("the tab bar has 1 tab,") == true, "\(anomalies)")

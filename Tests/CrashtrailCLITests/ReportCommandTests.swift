@@ -63,7 +63,8 @@ struct ReportCommandTests {
         defer { folder.remove() }
         let date = try runner.run(["report", "--html", "site", "--since", "yesterday"], directory: folder.url)
         #expect(date.status == 64 && date.stderr.contains("--since takes a date"))
-        let missing = try runner.run(["report", "--html", "site", "--store", "nowhere.sqlite", "--manifest", Self.manifest], directory: folder.url)
+        let missing = try runner.run(
+            ["report", "--html", "site", "--store", "nowhere.sqlite", "--manifest", Self.manifest], directory: folder.url)
         #expect(missing.status == 1 && missing.stderr.contains("nowhere.sqlite"), "\(missing.stderr)")
         _ = try runner.run(
             ["ingest", "\(Self.root)/Samples/reports", "--manifest", Self.manifest, "--quiet"], directory: folder.url)

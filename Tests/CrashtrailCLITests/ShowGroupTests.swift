@@ -12,10 +12,14 @@ struct ShowGroupTests {
     /// A store of the samples plus one crashtrail report whose ID starts like the `EXC_BAD_ACCESS/SIGSEGV` group's.
     static func store(_ runner: CommandRunner, in folder: TemporaryFolder) throws -> String {
         let groupID = "ab8bd8a88e91"
-        let lookalike = #"{"crashtrail":1,"id":"ab8bd8a8ff","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
+        let lookalike =
+            #"{"crashtrail":1,"id":"ab8bd8a8ff","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
         _ = try folder.write(lookalike, to: "extra/lookalike.json")
         let ingest = try runner.run(
-            ["ingest", samples.appendingPathComponent("reports").path, "extra", "--trails", samples.appendingPathComponent("trails").path, "--quiet"],
+            [
+                "ingest", samples.appendingPathComponent("reports").path, "extra", "--trails",
+                samples.appendingPathComponent("trails").path, "--quiet",
+            ],
             directory: folder.url)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         return groupID
@@ -28,7 +32,8 @@ struct ShowGroupTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let groupID = try Self.store(runner, in: folder)
-        let groups = try #require(try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let groups = try #require(
+            try JSONParser.parse(try runner.run(["list", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
         try #require(groups.contains { $0["id"]?.stringValue == groupID }, "the samples' EXC_BAD_ACCESS/SIGSEGV group is \(groupID)")
         for group in groups {
             let id = try #require(group["id"]?.stringValue)
@@ -44,12 +49,15 @@ struct ShowGroupTests {
             #expect(detail["count"]?.intValue == count)
             #expect((detail["byVersion"]?.objectValue?.values.compactMap(\.intValue) ?? []).reduce(0, +) == count)
             #expect((detail["byDay"]?.objectValue?.values.compactMap(\.intValue) ?? []).reduce(0, +) == count)
-            let listed = try JSONParser.parse(try runner.run(["list", "--group", id, "--format", "json"], directory: folder.url).stdoutBytes)
+            let listed = try JSONParser.parse(
+                try runner.run(["list", "--group", id, "--format", "json"], directory: folder.url).stdoutBytes)
             #expect(detail["reports"] == listed)
         }
         let text = try runner.run(["show", groupID], directory: folder.url)
         #expect(text.stdout.hasPrefix("Group      \(groupID)\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("By app version:") && text.stdout.contains("By day (UTC):") && text.stdout.contains("  2026-11-02      3 reports\n"))
+        #expect(
+            text.stdout.contains("By app version:") && text.stdout.contains("By day (UTC):")
+                && text.stdout.contains("  2026-11-02      3 reports\n"))
     }
 
     @Test("A whole report ID is the report; a prefix of both a group ID and a report ID is refused, naming both")

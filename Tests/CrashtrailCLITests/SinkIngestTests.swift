@@ -22,7 +22,14 @@ struct SinkIngestTests {
     }
 
     /// Records seeded steps with a keys, a text and a binary sink on, and returns what they were handed.
-    /// - Parameter paced: wait for the sinks after each step, as an app's steps come seconds apart.
+    /// - Parameters:
+    ///   - count: the steps recorded.
+    ///   - limits: the recorder's limits.
+    ///   - keyLimit: the keys sink's limit.
+    ///   - seed: the generator's seed.
+    ///   - paced: wait for the sinks after each step, as an app's steps come seconds apart.
+    /// - Returns: the recorder and what its sinks were handed.
+    /// - Throws: what reading the manifest or recording throws.
     static func record(
         steps count: Int, limits: TrailRecorder.Limits, keyLimit: Int, seed: UInt64, paced: Bool = false
     ) throws -> (TrailRecorder, Handed) {
@@ -33,12 +40,13 @@ struct SinkIngestTests {
             session: Trail.Session(id: "5E55105E-0000-4000-8000-000000000321", started: "2026-11-02T14:45:05.000Z", pid: 321),
             limits: limits)
         let handed = Handed()
-        recorder.addSink(.keys(limit: keyLimit) { keys in
-            handed.lock.withLock {
-                for (key, value) in keys { handed.keys[key] = value }
-                handed.deliveries += 1
-            }
-        })
+        recorder.addSink(
+            .keys(limit: keyLimit) { keys in
+                handed.lock.withLock {
+                    for (key, value) in keys { handed.keys[key] = value }
+                    handed.deliveries += 1
+                }
+            })
         recorder.addSink(.text { text in handed.lock.withLock { handed.text = text } })
         recorder.addSink(.binary { bytes in handed.lock.withLock { handed.binary = bytes } })
         var generator = RandomStepGenerator(manifest: manifest, seed: seed)
@@ -70,10 +78,14 @@ struct SinkIngestTests {
         try folder.write(
             #"{"report":{"id":"KS-1","timestamp":1762094400},"system":{"CFBundleIdentifier":"com.example.piratebay","CFBundleShortVersionString":"3.1.0","CFBundleVersion":"412","system_name":"iOS","system_version":"18.1","machine":"iPhone15,2","process_id":321},"crash":{"error":{"type":"signal","signal":{"name":"SIGSEGV","signal":11}},"threads":[{"crashed":true,"backtrace":{"contents":[{"object_name":"PirateBay","symbol_name":"main","instruction_addr":4096,"object_addr":0}]}}]},"user":{"crashtrail":"\#(handed.text)"}}"#,
             to: "reports/kscrash.json")
-        let event = #"{"event_id":"fedcba9876543210fedcba9876543210","exception":{"values":[{"type":"E","value":"v"}]},"contexts":{"app":{"app_identifier":"com.example.piratebay"}}}"#
+        let event =
+            #"{"event_id":"fedcba9876543210fedcba9876543210","exception":{"values":[{"type":"E","value":"v"}]},"contexts":{"app":{"app_identifier":"com.example.piratebay"}}}"#
         let envelope =
-            Array((#"{"event_id":"fedcba9876543210fedcba9876543210"}"# + "\n" + #"{"type":"event","length":\#(event.utf8.count)}"# + "\n" + event + "\n"
-                + #"{"type":"attachment","length":\#(handed.binary.count),"filename":"crashtrail.ctr"}"# + "\n").utf8) + handed.binary + [0x0A]
+            Array(
+                (#"{"event_id":"fedcba9876543210fedcba9876543210"}"# + "\n" + #"{"type":"event","length":\#(event.utf8.count)}"# + "\n"
+                    + event + "\n"
+                    + #"{"type":"attachment","length":\#(handed.binary.count),"filename":"crashtrail.ctr"}"# + "\n").utf8) + handed.binary
+            + [0x0A]
         try Data(envelope).write(to: folder.url.appendingPathComponent("reports/sentry.envelope"))
         try folder.write(
             #"{"bug_type":"309","incident_id":"A1B2C3D4-0000-4000-8000-000000000321","app_version":"3.1.0","build_version":"412","bundleID":"com.example.piratebay","os_version":"iPhone OS 18.1 (22B83)","timestamp":"2026-11-02 14:50:00.00 +0000","name":"PirateBay"}"#

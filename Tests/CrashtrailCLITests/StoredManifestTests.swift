@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -10,7 +11,8 @@ struct StoredManifestTests {
     static let manifest = samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml").path
 
     static func withTrail(_ runner: CommandRunner, in folder: TemporaryFolder) throws -> Int {
-        let reports = try #require(try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
+        let reports = try #require(
+            try JSONParser.parse(try runner.run(["list", "--reports", "--format", "json"], directory: folder.url).stdoutBytes).arrayValue)
         return reports.filter { ["embedded", "joined"].contains($0["trailInfo"]?["source"]?.stringValue ?? "") }.count
     }
 
@@ -42,7 +44,10 @@ struct StoredManifestTests {
         #expect(try runner.run(["paths"], directory: folder.url).status == 0)
         // And the joined trail that was refused for want of the manifest joins on the next run with --trails
         let rerun = try runner.run(
-            ["ingest", Self.samples.appendingPathComponent("reports").path, "--trails", Self.samples.appendingPathComponent("trails").path, "--json"],
+            [
+                "ingest", Self.samples.appendingPathComponent("reports").path, "--trails",
+                Self.samples.appendingPathComponent("trails").path, "--json",
+            ],
             directory: folder.url)
         #expect(try JSONParser.parse(rerun.stdoutBytes)["trails"]?["joined"]?.intValue == 1, "\(rerun.stdout)")
         #expect(try Self.withTrail(runner, in: folder) == 9)
@@ -70,7 +75,8 @@ struct StoredManifestTests {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let ingest = try runner.run(["ingest", Self.samples.appendingPathComponent("reports").path, "--manifest", Self.manifest, "--quiet"], directory: folder.url)
+        let ingest = try runner.run(
+            ["ingest", Self.samples.appendingPathComponent("reports").path, "--manifest", Self.manifest, "--quiet"], directory: folder.url)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         let original = try String(contentsOfFile: Self.manifest, encoding: .utf8)
         let other = try folder.write(original + "  settingsNew: { url: \"piratebay://settings/new\" }\n", to: "other.yml")
@@ -85,5 +91,36 @@ struct StoredManifestTests {
         // A trail that rode as a JSON object names no manifest, so there is nothing to compare
         let objectTrail = try runner.run(["replay", "2DCB", "--manifest", other.path, "--format", "urls"], directory: folder.url)
         #expect(objectTrail.status == 0 && !objectTrail.stderr.contains("another version"), "\(objectTrail.stderr)")
+    }
+
+    @Test("The dictionary ID a trail rode with is stored with it: replay of a stored report never reads the payload again")
+    func dictionaryIDIsStored() throws {
+        // Given the samples stored with their manifest
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ingest = try runner.run(
+            [
+                "ingest", Self.samples.appendingPathComponent("reports").path, "--trails",
+                Self.samples.appendingPathComponent("trails").path,
+                "--manifest", Self.manifest, "--quiet",
+            ], directory: folder.url)
+        try #require(ingest.status == 0, "\(ingest.stderr)")
+        let store = try ReportStore.open(path: folder.url.appendingPathComponent("crashtrail.sqlite").path)
+        // Then the ct1: trail's dictionary ID is in its row, and the trail joined from a binary file keeps its own
+        let riding = try #require(try store.record(matchingPrefix: "3304D23D"))
+        #expect(riding.trailDictionary.map { $0.hasPrefix("1ea41409") } == true, "\(String(describing: riding.trailDictionary))")
+        let joined = try store.allRecords().filter { $0.trailSource == .joined }
+        #expect(!joined.isEmpty && joined.allSatisfy { $0.trailDictionary != nil }, "\(joined.map(\.trailDictionary))")
+
+        // When the stored payload is damaged, and the report is replayed with another version of the manifest
+        try store.write { db in try db.execute("UPDATE report SET payload = X'00' WHERE id = ?", [.text(riding.id)]) }
+        let original = try String(contentsOfFile: Self.manifest, encoding: .utf8)
+        let other = try folder.write(original + "  settingsNew: { url: \"piratebay://settings/new\" }\n", to: "other.yml")
+        let replay = try runner.run(["replay", riding.id, "--manifest", other.path, "--format", "urls"], directory: folder.url)
+
+        // Then the replay still warns of the other version: the dictionary ID came from the row, not the payload
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("recorded with another version of the manifest (dictionary ID 1ea41409"), "\(replay.stderr)")
     }
 }

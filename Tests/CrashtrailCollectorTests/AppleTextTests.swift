@@ -31,13 +31,15 @@ struct AppleTextTests {
             #expect(text.os == ips.os, "\(name)")
             #expect(text.device == ips.device && text.time == ips.time, "\(name)")
             #expect(text.pid == ips.pid && text.launchTime == ips.launchTime, "\(name)")
-            #expect(text.exception.type == "EXC_BAD_ACCESS" && text.exception.signal == "SIGBUS" && text.exception.code == "EXC_ARM_DA_ALIGN")
+            #expect(
+                text.exception.type == "EXC_BAD_ACCESS" && text.exception.signal == "SIGBUS" && text.exception.code == "EXC_ARM_DA_ALIGN")
             #expect(text.frames.map(\.symbol) == ips.frames.map(\.symbol), "\(name)")
             #expect(text.frames.map(\.image) == ips.frames.map(\.image), "\(name)")
             #expect(text.frames.map(\.offset) == ips.frames.map(\.offset), "\(name): image offsets from the Binary Images load addresses")
             #expect(text.frames.map(\.inApp) == ips.frames.map(\.inApp), "\(name)")
             #expect(
-                CrashSignature.make(exception: text.exception, frames: text.frames) == CrashSignature.make(exception: ips.exception, frames: ips.frames))
+                CrashSignature.make(exception: text.exception, frames: text.frames)
+                    == CrashSignature.make(exception: ips.exception, frames: ips.frames))
         }
     }
 
@@ -45,7 +47,9 @@ struct AppleTextTests {
     func plCrashReporter() throws {
         let report = try Self.parse("plcrashreporter-sigbus.crash")
         #expect(report.exception.type == "SIGBUS" && report.exception.signal == "SIGBUS")
-        #expect(CrashSignature.make(exception: report.exception, frames: report.frames).hasPrefix("EXC_BAD_ACCESS/SIGBUS @ ImageCache.decode(_:) < "))
+        #expect(
+            CrashSignature.make(exception: report.exception, frames: report.frames).hasPrefix(
+                "EXC_BAD_ACCESS/SIGBUS @ ImageCache.decode(_:) < "))
         #expect(report.frames.first?.offset == 4_051_012)
         #expect(report.frames.first?.inApp == true)
         #expect(report.launchTime == nil && report.pid == 53_516)
@@ -57,7 +61,8 @@ struct AppleTextTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try TestFiles.memoryStore()
         _ = try TestFiles.ingest(
-            [TestFiles.samples.appendingPathComponent("reports/ips-joined-by-pid.ips").path, Self.folder.path], store: store, folder: folder)
+            [TestFiles.samples.appendingPathComponent("reports/ips-joined-by-pid.ips").path, Self.folder.path], store: store, folder: folder
+        )
         let records = try store.allRecords()
         #expect(records.count == 4)
         #expect(Set(records.map(\.signature)).count == 1, "\(records.map(\.signature))")
@@ -77,7 +82,9 @@ struct AppleTextTests {
         var refused = 0
         for count in 0...lines.count {
             let bytes = Array(lines.prefix(count).joined(separator: "\n").utf8)
-            let outcome = bytes.withUnsafeBufferPointer { buffer in Result { () throws(RejectionError) in try AppleTextParser.parse(buffer) } }
+            let outcome = bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(RejectionError) in try AppleTextParser.parse(buffer) }
+            }
             switch outcome {
             case .success(let parsed): #expect(parsed.exception.type == "EXC_BAD_ACCESS", "cut after \(count) lines")
             case .failure(let error):
@@ -89,7 +96,8 @@ struct AppleTextTests {
         #expect(refused == exceptionLine + 1, "the report is refused exactly until its Exception Type line")
         // Not UTF-8, and binary junk after a valid head
         let invalid = Array("Incident Identifier: x\nException Type: SIGSEGV\n".utf8) + [0xFF, 0xFE, 0x00]
-        let refusal = invalid.withUnsafeBufferPointer { buffer in Result { () throws(RejectionError) in try AppleTextParser.parse(buffer) } }
+        let refusal = invalid.withUnsafeBufferPointer { buffer in Result { () throws(RejectionError) in try AppleTextParser.parse(buffer) }
+        }
         if case .success = refusal { Issue.record("text that is not UTF-8 was read") }
     }
 }

@@ -1,7 +1,8 @@
-@testable import CrashtrailCollector
-@testable import CrashtrailStore
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 @Suite("Crash group IDs")
 struct CrashGroupIDTests {

@@ -1,8 +1,9 @@
-@testable import CrashtrailCollector
-@testable import CrashtrailStore
 import CrashtrailCore
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 /// Every real file in `../shared/fixtures/` gets the outcome its SOURCES.md row names.
 @Suite("Real crash files from public projects")
@@ -46,7 +47,8 @@ struct FixtureTests {
         #expect(record.report.exception.type == "32a4ff49-f989-4698-964e-d0f7904026c4")
         #expect(record.report.frames.first?.symbol == "e8944b85-094a-4bb3-8c72-8bf94cb6e216")
         // Nothing is lost: the raw payload comes back byte for byte.
-        let original = try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("sentry/sentry-java-event-all-fields.json"))
+        let original = try Data(
+            contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("sentry/sentry-java-event-all-fields.json"))
         #expect(try record.rawPayload() == [UInt8](original))
     }
 
@@ -58,15 +60,17 @@ struct FixtureTests {
         #expect(try store.allRecords().isEmpty)
         let reason = try String(
             contentsOf: folder.appendingPathComponent("quarantine").appendingPathComponent(
-                try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("quarantine").path)
-                    .first { $0.hasSuffix(".reason.txt") })), encoding: .utf8)
+                try #require(
+                    try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("quarantine").path)
+                        .first { $0.hasSuffix(".reason.txt") })), encoding: .utf8)
         #expect(reason.contains("item 0 (event, 107 bytes)"))
         #expect(!reason.contains("framing is broken"))
     }
 
     @Test(.needsFixtures) func envelopeFramingHonoursLengthsWithNewlines() throws {
         let fixtures = try TestFiles.requiredFixtures()
-        let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
+        let bytes = [UInt8](
+            try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
         let items = try bytes.withUnsafeBufferPointer { buffer in
             let headerEnd = try #require(buffer.firstIndex(of: UInt8(ascii: "\n"))) + 1
             return try SentryEnvelopeParser.frame(buffer, from: headerEnd)
@@ -118,7 +122,8 @@ struct FixtureTests {
         // Two crash diagnostics: two reports, named by the payload's digest and their index
         #expect(summary.stored == 2)
         #expect(summary.rejected == 0)
-        let bytes = Array(try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
+        let bytes = Array(
+            try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
         let digest = bytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
         let first = try #require(try store.record(id: "\(digest).0")).report
         let second = try #require(try store.record(id: "\(digest).1")).report
@@ -141,14 +146,16 @@ struct FixtureTests {
         #expect(reprocessed.changed == 0 && reprocessed.unreadable.isEmpty)
         #expect(try store.record(id: "\(digest).1")?.report == second)
         // Again: both are duplicates
-        let again = try TestFiles.ingest([try TestFiles.requiredFixtures().appendingPathComponent("metrickit").path], store: store, folder: folder)
+        let again = try TestFiles.ingest(
+            [try TestFiles.requiredFixtures().appendingPathComponent("metrickit").path], store: store, folder: folder)
         #expect(again.stored == 0 && again.duplicates >= 1)
     }
 
     @Test func metricKitDiagnosticsThatAreNotCrashesAreCountedAndSkipped() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let payload = #"{"timeStampBegin":"2020-10-10 04:00:00 +0000","timeStampEnd":"2020-10-11 03:59:00 +0000","hangDiagnostics":[{"version":"1.0.0"},{"version":"1.0.0"}],"cpuExceptionDiagnostics":[{"version":"1.0.0"}],"diskWriteExceptionDiagnostics":[{"version":"1.0.0"}]}"#
+        let payload =
+            #"{"timeStampBegin":"2020-10-10 04:00:00 +0000","timeStampEnd":"2020-10-11 03:59:00 +0000","hangDiagnostics":[{"version":"1.0.0"},{"version":"1.0.0"}],"cpuExceptionDiagnostics":[{"version":"1.0.0"}],"diskWriteExceptionDiagnostics":[{"version":"1.0.0"}]}"#
         try Data(payload.utf8).write(to: folder.appendingPathComponent("hangs.json"))
         let store = try TestFiles.memoryStore()
         let summary = try TestFiles.ingest([folder.appendingPathComponent("hangs.json").path], store: store, folder: folder)

@@ -180,7 +180,11 @@ struct GeneratedPayloads {
     /// A MetricKit payload: crash diagnostics with nested frames, and other diagnostics.
     static let metrickitFrame = Shape.object([
         ("binaryName", .string), ("binaryUUID", .hex), ("offsetIntoBinaryTextSegment", .scalar), ("address", .scalar),
-        ("sampleCount", .int), ("subFrames", .array(.object([("binaryName", .string), ("address", .scalar), ("offsetIntoBinaryTextSegment", .scalar)]), maximum: 4)),
+        ("sampleCount", .int),
+        (
+            "subFrames",
+            .array(.object([("binaryName", .string), ("address", .scalar), ("offsetIntoBinaryTextSegment", .scalar)]), maximum: 4)
+        ),
     ])
     static let metrickit = Shape.object([
         ("timeStampBegin", .oneOf(["\"2020-10-10 04:00:00 +0000\"", "\"yesterday\"", "1602302400"])), ("timeStampEnd", .string),
@@ -197,7 +201,17 @@ struct GeneratedPayloads {
                             ("terminationReason", .string), ("pid", .scalar),
                         ])
                     ),
-                    ("callStackTree", .object([("callStacks", .array(.object([("threadAttributed", .bool), ("callStackRootFrames", .array(metrickitFrame, maximum: 2))]), maximum: 3))])),
+                    (
+                        "callStackTree",
+                        .object([
+                            (
+                                "callStacks",
+                                .array(
+                                    .object([("threadAttributed", .bool), ("callStackRootFrames", .array(metrickitFrame, maximum: 2))]),
+                                    maximum: 3)
+                            )
+                        ])
+                    ),
                 ]), maximum: 3)
         ),
         ("hangDiagnostics", .array(.object([("version", .string)]), maximum: 2)),
@@ -253,12 +267,17 @@ struct GeneratedPayloads {
                     "\(index)   PirateBay                     \t0x0000000100f1d2c4 ListingCell.configure(with:) + 1412",
                     "\(index)   libobjc.A.dylib               \t0x0000000180e3c1a0 objc_msgSend + 32",
                     "\(index)   PirateBay                     \t0x0000000100f1e0a8 0x100f00000 + 122024",
-                    "\(index)   x 0xZZ + 1", "\(index) 0xffffffffffffffffff y", "\(index)   PirateBay 0x0000000000000001 0xffffffffffffffff + 1",
+                    "\(index)   x 0xZZ + 1", "\(index) 0xffffffffffffffffff y",
+                    "\(index)   PirateBay 0x0000000000000001 0xffffffffffffffff + 1",
                 ]))
         }
         lines.append("")
         lines.append("Binary Images:")
-        lines.append(pick(["0x100f00000 - 0x10103ffff PirateBay arm64  <a2251f9e14c3b1997337> /private/var/PirateBay.app/PirateBay", "0x - PirateBay", ""]))
+        lines.append(
+            pick([
+                "0x100f00000 - 0x10103ffff PirateBay arm64  <a2251f9e14c3b1997337> /private/var/PirateBay.app/PirateBay", "0x - PirateBay",
+                "",
+            ]))
         return Array(lines.joined(separator: pick(["\n", "\r\n"])).utf8)
     }
 

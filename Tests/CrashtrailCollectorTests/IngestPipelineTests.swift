@@ -1,9 +1,10 @@
-@testable import CrashtrailCollector
-@testable import CrashtrailStore
 import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
 import Testing
+
+@testable import CrashtrailCollector
+@testable import CrashtrailStore
 
 @Suite("The ingest job")
 struct IngestPipelineTests {
@@ -54,7 +55,9 @@ struct IngestPipelineTests {
 
     @Test(
         "A trail joins an .ips only when its session started within 2 s of the launch time",
-        arguments: [(offset: 2_500, joins: false), (offset: -2_500, joins: false), (offset: 1_999, joins: true), (offset: -1_999, joins: true)])
+        arguments: [
+            (offset: 2_500, joins: false), (offset: -2_500, joins: false), (offset: 1_999, joins: true), (offset: -1_999, joins: true),
+        ])
     func aTrailJoinsOnlyWithinTheLaunchWindow(offset: Int64, joins: Bool) throws {
         // Given the samples stored without trails, and the .ips's own trail with its session start moved by `offset`
         let folder = try TestFiles.temporaryFolder()
@@ -108,7 +111,8 @@ struct IngestPipelineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = folder.appendingPathComponent("in")
         try TestFiles.write("PATCH\u{0}\u{1}binary rom patch EOF", to: inputs.appendingPathComponent("evil name;$(rm) ü..ips"))
-        try TestFiles.write(#"{"bug_type":"109","incident_id":"X"}"# + "\nIncident Identifier: X\n", to: inputs.appendingPathComponent("legacy.ips"))
+        try TestFiles.write(
+            #"{"bug_type":"109","incident_id":"X"}"# + "\nIncident Identifier: X\n", to: inputs.appendingPathComponent("legacy.ips"))
         try TestFiles.write(#"{"crashtrail":1,"time":"2026-11-02T14:45:05Z"}"#, to: inputs.appendingPathComponent("no-id.json"))
         try TestFiles.write("  \n", to: inputs.appendingPathComponent("empty.json"))
         let store = try TestFiles.memoryStore()
@@ -175,7 +179,8 @@ struct IngestPipelineTests {
     @Test func anInputOverTheSizeLimitIsRefusedByReference() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try TestFiles.write(Self.crashtrailReport(id: "big", reason: String(repeating: "x", count: 5000)), to: folder.appendingPathComponent("in/big.json"))
+        try TestFiles.write(
+            Self.crashtrailReport(id: "big", reason: String(repeating: "x", count: 5000)), to: folder.appendingPathComponent("in/big.json"))
         let options = IngestOptions(
             inputs: [folder.appendingPathComponent("in").path], quarantineDirectory: folder.appendingPathComponent("quarantine").path,
             maximumPayloadSize: 1000)

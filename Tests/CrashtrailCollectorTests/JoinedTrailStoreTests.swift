@@ -26,7 +26,8 @@ import Testing
         #expect(!joined.isEmpty, "the samples have a trail file to join")
         try store.sqliteWriter.read { db in
             for record in joined {
-                let row = try #require(try Row.fetchOne(db, sql: "SELECT trailSource, trail FROM report WHERE id = ?", arguments: [record.id]))
+                let row = try #require(
+                    try Row.fetchOne(db, sql: "SELECT trailSource, trail FROM report WHERE id = ?", arguments: [record.id]))
                 #expect(row["trailSource"] as String == "missing")
                 #expect(row["trail"] as String? == nil)
                 #expect(try String.fetchOne(db, sql: "SELECT trail FROM joinedTrail WHERE id = ?", arguments: [record.id]) == record.trail)
@@ -35,7 +36,9 @@ import Testing
         // Joined reports no longer await a trail, and a second join of the same report is refused.
         #expect(try store.countReportsAwaitingTrail() == 0)
         let trail = try #require(try joined[0].decodedTrail())
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined[0].id, in: db) } == false)
+        #expect(
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined[0].id, in: db) }
+                == false)
         let first = trail.app.bundleID
         #expect(try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0).isEmpty)
     }
@@ -51,11 +54,11 @@ import Testing
         try store.write { db in
             try db.execute(
                 """
-                    UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
-                        trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id),
-                        trailDictionary = (SELECT dictionary FROM joinedTrail WHERE joinedTrail.id = report.id)
-                    WHERE id IN (SELECT id FROM joinedTrail)
-                    """)
+                UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
+                    trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id),
+                    trailDictionary = (SELECT dictionary FROM joinedTrail WHERE joinedTrail.id = report.id)
+                WHERE id IN (SELECT id FROM joinedTrail)
+                """)
             try db.execute("DELETE FROM joinedTrail")
         }
 
@@ -69,7 +72,9 @@ import Testing
         #expect(try store.countReportsAwaitingTrail() == 0)
         let joined = try #require(current.first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) } == false)
+        #expect(
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) }
+                == false)
     }
 
     @Test func aStoreMadeBeforeTheJoinedTrailTableMigratesWithItsRows() throws {
@@ -83,7 +88,8 @@ import Testing
             #expect(try db.tableExists("joinedTrail") == false)
             // The columns of the released v2 schema: every column but those later migrations added.
             let columns = ReportColumn.allCases.filter { $0 != .trailDictionary }
-            let sql = "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            let sql =
+                "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             for record in records { _ = try SQLiteTransaction(db).execute(sql, columns.map(record.value(of:))) }
         }
 
@@ -93,11 +99,13 @@ import Testing
         // Then the new table is there and every row reads as it was written (with no trail dictionary, which v2 did
         // not keep)
         #expect(try queue.read { db in try db.tableExists("joinedTrail") })
-        #expect(try store.allRecords() == records.map { record in
-            var record = record
-            record.trailDictionary = nil
-            return record
-        })
+        #expect(
+            try store.allRecords()
+                == records.map { record in
+                    var record = record
+                    record.trailDictionary = nil
+                    return record
+                })
     }
 }
 

@@ -23,11 +23,13 @@ struct PendingTrailTests {
         #expect(waiting.count == 6)
         let damaged = try #require(waiting.first)
         try store.write { db in
-            try db.execute("UPDATE report SET payload = ? WHERE id = ?", [.blob(Data([0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3])), .text(damaged.id)])
+            try db.execute(
+                "UPDATE report SET payload = ? WHERE id = ?", [.blob(Data([0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3])), .text(damaged.id)])
         }
         // When the manifest is added, twice
         let manifest = try TestFiles.manifest()
-        let text = try String(contentsOf: TestFiles.samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestFiles.samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml"), encoding: .utf8)
         #expect(try store.addManifest(manifest, text: text))
         #expect(try !store.addManifest(manifest, text: text))
         let stored = try store.storedManifests()

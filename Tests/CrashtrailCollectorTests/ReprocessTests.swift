@@ -17,7 +17,9 @@ struct ReprocessTests {
         let fresh = try store.allRecords()
         try store.write { db in
             try db.execute("UPDATE report SET signature = 'SIGSEGV @ an older rule' WHERE format IN ('crashlytics', 'kscrash')")
-            try db.execute("UPDATE report SET trailSource = 'undecodable', trail = NULL, trailSteps = NULL, trailError = 'old' WHERE format = 'sentry-event'")
+            try db.execute(
+                "UPDATE report SET trailSource = 'undecodable', trail = NULL, trailSteps = NULL, trailError = 'old' WHERE format = 'sentry-event'"
+            )
         }
         return (store, fresh, folder)
     }

@@ -6,7 +6,10 @@ import Testing
 struct SignatureTests {
     static let badAccess = ExceptionInfo(type: "EXC_BAD_ACCESS", code: "KERN_INVALID_ADDRESS", signal: "SIGSEGV")
 
-    static func frames(offsets: [Int64], symbols: [String?] = ["objc_msgSend", "ListingCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"]) -> [StackFrame] {
+    static func frames(
+        offsets: [Int64],
+        symbols: [String?] = ["objc_msgSend", "ListingCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"]
+    ) -> [StackFrame] {
         let images = ["libobjc.A.dylib", "PirateBay", "PirateBay", "UIKitCore"]
         return zip(images, zip(symbols, offsets)).map { image, pair in
             StackFrame(image: image, symbol: pair.0, offset: pair.1, inApp: image == "PirateBay")
@@ -27,15 +30,30 @@ struct SignatureTests {
         Pair(
             name: "another device reports another code and reason",
             lhs: (badAccess, frames(offsets: [20, 1412, 2204, 88])),
-            rhs: (ExceptionInfo(type: "EXC_BAD_ACCESS", code: "0x0000000000000010", signal: "SIGSEGV", reason: "at 0x10"), frames(offsets: [24, 1412, 2204, 92]))),
+            rhs: (
+                ExceptionInfo(type: "EXC_BAD_ACCESS", code: "0x0000000000000010", signal: "SIGSEGV", reason: "at 0x10"),
+                frames(offsets: [24, 1412, 2204, 92])
+            )),
         Pair(
             name: "symbols with addresses and + offsets",
-            lhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: ["objc_msgSend + 32", "ListingCell.configure(with:) + 1412", "MarketplaceViewController.load() 0x1000f3a8", "UIApplicationMain"])),
+            lhs: (
+                badAccess,
+                frames(
+                    offsets: [1, 2, 3, 4],
+                    symbols: [
+                        "objc_msgSend + 32", "ListingCell.configure(with:) + 1412", "MarketplaceViewController.load() 0x1000f3a8",
+                        "UIApplicationMain",
+                    ])
+            ),
             rhs: (badAccess, frames(offsets: [5, 6, 7, 8]))),
         Pair(
             name: "inlined frames repeat the symbol",
             lhs: (badAccess, frames(offsets: [20, 1412, 2204, 88])),
-            rhs: (badAccess, [frames(offsets: [20, 1412, 2204, 88])[0], frames(offsets: [0, 1400, 0, 0])[1]] + frames(offsets: [20, 1412, 2204, 88]).dropFirst())),
+            rhs: (
+                badAccess,
+                [frames(offsets: [20, 1412, 2204, 88])[0], frames(offsets: [0, 1400, 0, 0])[1]]
+                    + frames(offsets: [20, 1412, 2204, 88]).dropFirst()
+            )),
     ]
 
     static let differentPairs: [Pair] = [
@@ -44,25 +62,38 @@ struct SignatureTests {
             rhs: (ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), frames(offsets: [1, 2, 3, 4]))),
         Pair(
             name: "another app frame", lhs: (badAccess, frames(offsets: [1, 2, 3, 4])),
-            rhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: ["objc_msgSend", "SellerCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"]))),
+            rhs: (
+                badAccess,
+                frames(
+                    offsets: [1, 2, 3, 4],
+                    symbols: ["objc_msgSend", "SellerCell.configure(with:)", "MarketplaceViewController.load()", "UIApplicationMain"])
+            )),
         Pair(
-            name: "unsymbolicated frames at other offsets", lhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: [nil, nil, nil, nil])),
+            name: "unsymbolicated frames at other offsets",
+            lhs: (badAccess, frames(offsets: [1, 2, 3, 4], symbols: [nil, nil, nil, nil])),
             rhs: (badAccess, frames(offsets: [1, 9, 3, 4], symbols: [nil, nil, nil, nil]))),
     ]
 
     @Test("The same crash gets the same signature", arguments: samePairs)
     func same(_ pair: Pair) {
-        #expect(CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) == CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1))
+        #expect(
+            CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) == CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1)
+        )
     }
 
     @Test("Different crashes get different signatures", arguments: differentPairs)
     func different(_ pair: Pair) {
-        #expect(CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) != CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1))
+        #expect(
+            CrashSignature.make(exception: pair.lhs.0, frames: pair.lhs.1) != CrashSignature.make(exception: pair.rhs.0, frames: pair.rhs.1)
+        )
     }
 
     @Test func appFramesComeFirstWithoutAddresses() {
         let signature = CrashSignature.make(exception: Self.badAccess, frames: Self.frames(offsets: [20, 1412, 2204, 88]))
-        #expect(signature == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load() < objc_msgSend < UIApplicationMain")
+        #expect(
+            signature
+                == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load() < objc_msgSend < UIApplicationMain"
+        )
     }
 
     /// The pairs of SPEC-equivalent exceptions (docs/INGEST.md, "Signatures"): each row's exceptions, as different
@@ -86,7 +117,8 @@ struct SignatureTests {
         (
             "EXC_BREAKPOINT/SIGTRAP",
             [
-                ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), ExceptionInfo(signal: "SIGTRAP"), ExceptionInfo(type: "EXC_BREAKPOINT"),
+                ExceptionInfo(type: "EXC_BREAKPOINT", signal: "SIGTRAP"), ExceptionInfo(signal: "SIGTRAP"),
+                ExceptionInfo(type: "EXC_BREAKPOINT"),
                 ExceptionInfo(type: "SIGTRAP"),
             ]
         ),
@@ -94,7 +126,9 @@ struct SignatureTests {
         ("EXC_ARITHMETIC/SIGFPE", [ExceptionInfo(type: "EXC_ARITHMETIC"), ExceptionInfo(signal: "SIGFPE")]),
     ]
 
-    @Test("A Mach exception and the signal it implies are one crash, however a reporter writes them", arguments: 0..<equivalentExceptions.count)
+    @Test(
+        "A Mach exception and the signal it implies are one crash, however a reporter writes them",
+        arguments: 0..<equivalentExceptions.count)
     func equivalentExceptionsShareOneHead(index: Int) {
         let (expected, exceptions) = Self.equivalentExceptions[index]
         let frames = Self.frames(offsets: [20, 1412, 2204, 88])
@@ -119,14 +153,16 @@ struct SignatureTests {
         #expect(CrashSignature.make(exception: lhs, frames: frames) != CrashSignature.make(exception: rhs, frames: frames))
     }
 
-    @Test("Heads of exceptions outside the pairs", arguments: [
-        (ExceptionInfo(type: "NSInvalidArgumentException", signal: "SIGABRT"), "NSInvalidArgumentException/SIGABRT"),
-        (ExceptionInfo(type: "EXC_BAD_ACCESS"), "EXC_BAD_ACCESS"),
-        (ExceptionInfo(type: "EXC_CRASH", signal: "SIGKILL"), "EXC_CRASH/SIGKILL"),
-        (ExceptionInfo(type: "MemoryTermination", signal: "SIGKILL"), "MemoryTermination/SIGKILL"),
-        (ExceptionInfo(signal: "SIGKILL"), "unknown/SIGKILL"),
-        (ExceptionInfo(), "unknown"),
-    ])
+    @Test(
+        "Heads of exceptions outside the pairs",
+        arguments: [
+            (ExceptionInfo(type: "NSInvalidArgumentException", signal: "SIGABRT"), "NSInvalidArgumentException/SIGABRT"),
+            (ExceptionInfo(type: "EXC_BAD_ACCESS"), "EXC_BAD_ACCESS"),
+            (ExceptionInfo(type: "EXC_CRASH", signal: "SIGKILL"), "EXC_CRASH/SIGKILL"),
+            (ExceptionInfo(type: "MemoryTermination", signal: "SIGKILL"), "MemoryTermination/SIGKILL"),
+            (ExceptionInfo(signal: "SIGKILL"), "unknown/SIGKILL"),
+            (ExceptionInfo(), "unknown"),
+        ])
     func otherHeads(exception: ExceptionInfo, expected: String) {
         #expect(CrashSignature.canonicalException(type: exception.type, signal: exception.signal) == expected)
     }

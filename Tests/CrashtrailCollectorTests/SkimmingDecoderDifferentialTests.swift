@@ -47,7 +47,9 @@ struct SkimmingDecoderDifferentialTests {
     /// a run by hand; none by default.
     @Test(
         "Extra corpus folders, when named, parse to the same reports",
-        .enabled(if: ProcessInfo.processInfo.environment["CRASHTRAIL_DIFFERENTIAL_CORPUS"] != nil, "set CRASHTRAIL_DIFFERENTIAL_CORPUS to folders to compare"))
+        .enabled(
+            if: ProcessInfo.processInfo.environment["CRASHTRAIL_DIFFERENTIAL_CORPUS"] != nil,
+            "set CRASHTRAIL_DIFFERENTIAL_CORPUS to folders to compare"))
     func extraCorpus() throws {
         let list = try #require(ProcessInfo.processInfo.environment["CRASHTRAIL_DIFFERENTIAL_CORPUS"])
         let folders = list.split(separator: ":").map { URL(fileURLWithPath: String($0)) }

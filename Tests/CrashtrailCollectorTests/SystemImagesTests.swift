@@ -18,12 +18,27 @@ import Testing
         ("CoreFoundation", nil, true),
         ("UIKitCore", nil, true),
         ("libobjc.A.dylib", nil, true),
-        ("XCTestCore", "/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/Library/PrivateFrameworks/XCTestCore.framework/XCTestCore", true),
-        ("UIKitCore", "/Library/Developer/CoreSimulator/Volumes/iOS_21A328/Library/Developer/CoreSimulator/Profiles/Runtimes/iOS 17.0.simruntime/Contents/Resources/RuntimeRoot/System/Library/PrivateFrameworks/UIKitCore.framework/UIKitCore", true),
+        (
+            "XCTestCore",
+            "/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/Library/PrivateFrameworks/XCTestCore.framework/XCTestCore",
+            true
+        ),
+        (
+            "UIKitCore",
+            "/Library/Developer/CoreSimulator/Volumes/iOS_21A328/Library/Developer/CoreSimulator/Profiles/Runtimes/iOS 17.0.simruntime/Contents/Resources/RuntimeRoot/System/Library/PrivateFrameworks/UIKitCore.framework/UIKitCore",
+            true
+        ),
         ("PirateBay", "/private/var/containers/Bundle/Application/1D2E3F40-5A6B-4C7D-8E9F-0A1B2C3D4E5F/PirateBay.app/PirateBay", false),
         ("PirateBay", nil, false),
-        ("PirateKit", "/private/var/containers/Bundle/Application/1D2E3F40-5A6B-4C7D-8E9F-0A1B2C3D4E5F/PirateBay.app/Frameworks/PirateKit.framework/PirateKit", false),
-        ("Transit", "/Users/dev/Library/Developer/CoreSimulator/Devices/0F1E2D3C/data/Containers/Bundle/Application/9A8B/Transit.app/Transit", false),
+        (
+            "PirateKit",
+            "/private/var/containers/Bundle/Application/1D2E3F40-5A6B-4C7D-8E9F-0A1B2C3D4E5F/PirateBay.app/Frameworks/PirateKit.framework/PirateKit",
+            false
+        ),
+        (
+            "Transit",
+            "/Users/dev/Library/Developer/CoreSimulator/Devices/0F1E2D3C/data/Containers/Bundle/Application/9A8B/Transit.app/Transit", false
+        ),
         (nil, nil, true),
         (nil, "/var/containers/Bundle/Application/X/App.app/App", false),
     ]

@@ -91,7 +91,10 @@ import Testing
         }
         #expect(validated > 300)
         // Keys written with escapes stay as written, as the byte-by-byte scan keeps them.
-        #expect(check(Array(#"{"bug\u005ftype":"309","event_id":"x","nested":{"crashtrail":1},"list":[{"a":1},[2]],"n":-1.5e3,"t":true}"#.utf8), "escaped"))
+        #expect(
+            check(
+                Array(#"{"bug\u005ftype":"309","event_id":"x","nested":{"crashtrail":1},"list":[{"a":1},[2]],"n":-1.5e3,"t":true}"#.utf8),
+                "escaped"))
         #expect(check(Array("{}".utf8), "empty"))
         #expect(check(Array(#"{"crashtrail":1,"id":"a","time":"2026-11-02T14:45:05Z"}"#.utf8), "minimal"))
     }

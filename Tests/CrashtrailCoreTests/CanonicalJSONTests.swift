@@ -49,7 +49,8 @@ struct CanonicalJSONTests {
         var random = SplitMix64(seed: 0x57A1)
         let alphabet: [Unicode.Scalar] = ["a", "Z", "\"", "\\", "\n", "\u{0}", "\u{1B}", "é", "🏴", "/", " ", "\u{7F}"]
         let generated = (0..<500).map { _ in
-            String(String.UnicodeScalarView((0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
+            String(
+                String.UnicodeScalarView((0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
         }
         for string in fixed + generated {
             #expect(written(.string(string)) == reference(string), "\(string.debugDescription)")
@@ -59,6 +60,7 @@ struct CanonicalJSONTests {
     @Test func objectKeysAreInCodePointOrderWhateverTheirCount() {
         #expect(written(.object([:])) == "{}")
         #expect(written(.object(["only": .int(1)])) == #"{"only":1}"#)
-        #expect(written(.object(["b": .null, "a": .bool(true), "é": .string("x"), "Z": .array([])])) == #"{"Z":[],"a":true,"b":null,"é":"x"}"#)
+        #expect(
+            written(.object(["b": .null, "a": .bool(true), "é": .string("x"), "Z": .array([])])) == #"{"Z":[],"a":true,"b":null,"é":"x"}"#)
     }
 }

@@ -14,7 +14,10 @@ struct EngineOracleTests {
                 try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml"))
             ),
             ("harbor.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/Harbor/harbor.yml"))),
-            ("trails-golden/lighthouse.yml", try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/trails-golden/lighthouse.yml"))),
+            (
+                "trails-golden/lighthouse.yml",
+                try Manifest(contentsOf: PackageRoot.url.appendingPathComponent("Samples/trails-golden/lighthouse.yml"))
+            ),
         ]
         manifests.append(("conformance piratebay.yml", try ConformanceSuite.required().manifest(named: "piratebay.yml")))
         return manifests

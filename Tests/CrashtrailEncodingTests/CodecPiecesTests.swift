@@ -96,7 +96,9 @@ struct CodecPiecesTests {
 
     @Test("version 2's dotted versions and starts since 2024 take their compact form only when they print back identically")
     func version2CompactFields() {
-        for (text, numbers) in [("3.1.1", [3, 1, 1]), ("400", [400]), ("0", [0]), ("1.0.10", [1, 0, 10]), ("1.2.3.4.5.6.7", [1, 2, 3, 4, 5, 6, 7])]
+        for (text, numbers) in [
+            ("3.1.1", [3, 1, 1]), ("400", [400]), ("0", [0]), ("1.0.10", [1, 0, 10]), ("1.2.3.4.5.6.7", [1, 2, 3, 4, 5, 6, 7]),
+        ]
             as [(String, [UInt64])]
         {
             #expect(CompactFields.dottedNumbers(text) == numbers, "\(text)")

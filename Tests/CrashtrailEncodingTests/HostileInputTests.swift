@@ -205,8 +205,12 @@ struct HostileInputTests {
         // A binary header (magic, a version, no flags) is refused by its length, its body or its checksum; bytes in no
         // form are refused as such. Text starting with `ct1:` or `{` cannot come from 64 random bytes often enough to
         // matter, but is allowed its own codes.
-        let binaryCodes: Set<TrailCodecError.Code> = [.truncated, .invalidHeader, .corruptBody, .badChecksum, .declaredSizeOverCap, .inflatedSizeOverCap]
-        let otherCodes: Set<TrailCodecError.Code> = [.unrecognizedForm, .invalidText, .invalidTrail, .wrongMagic, .unsupportedVersion, .invalidHeader, .truncated]
+        let binaryCodes: Set<TrailCodecError.Code> = [
+            .truncated, .invalidHeader, .corruptBody, .badChecksum, .declaredSizeOverCap, .inflatedSizeOverCap,
+        ]
+        let otherCodes: Set<TrailCodecError.Code> = [
+            .unrecognizedForm, .invalidText, .invalidTrail, .wrongMagic, .unsupportedVersion, .invalidHeader, .truncated,
+        ]
         var random = SplitMix64(seed: 77)
         var seen: [String: Int] = [:]
         for index in 0..<2_000 {

@@ -63,7 +63,8 @@ struct IndependentDecoderTests {
         var steps: [Step] = []
         for (index, (iban, id)) in values.enumerated() {
             steps.append(Step(t: Int64(index * 1_000), .push(Destination("transaction", ["iban": .string(iban), "id": .string(id)]))))
-            steps.append(Step(t: Int64(index * 1_000 + 10), .push(Destination("custom", ["ref": .object(["code": .string("INV-00\(index)")])]))))
+            steps.append(
+                Step(t: Int64(index * 1_000 + 10), .push(Destination("custom", ["ref": .object(["code": .string("INV-00\(index)")])]))))
         }
         let trail = Trail(
             app: .init(bundleID: TrailFixtures.harbor.app, version: "1", build: "1"),

@@ -484,7 +484,8 @@ struct IndependentTrailDecoder {
         default: throw Refusal(description: "pending mode \(mode)")
         }
         guard tab <= UInt64(parts[0].count) else { throw Refusal(description: "tab out of range") }
-        return NavigationState(tab: tab == 0 ? nil : Int(tab - 1), stacks: parts[0], modals: parts[1], conditions: satisfied, pending: pending)
+        return NavigationState(
+            tab: tab == 0 ? nil : Int(tab - 1), stacks: parts[0], modals: parts[1], conditions: satisfied, pending: pending)
     }
 
     private mutating func destinationReference() throws -> Destination {
@@ -530,7 +531,8 @@ struct IndependentTrailDecoder {
         }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
-        return "\(yearText)-\(two(Int64(month + 1)))-\(two(days + 1))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(yearText)-\(two(Int64(month + 1)))-\(two(days + 1))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// Bytes read front to back: single bytes, LEB128 varints, zigzag varints, length-prefixed UTF-8.

@@ -1,8 +1,9 @@
 import CrashtrailCore
-@testable import CrashtrailRecording
 import CrashtrailTestSupport
 import Foundation
 import Testing
+
+@testable import CrashtrailRecording
 
 /// The journal (SPEC section 10): what the recorder writes is what recovery gives back, and damage of any kind
 /// keeps the intact steps and never yields a step that was not recorded.

@@ -100,7 +100,8 @@ struct RedactionTests {
         let handed = SinkBox()
         recorder.addSink(.text { text in handed.add(Array(text.utf8)) })
         recorder.addSink(.binary { bytes in handed.add(bytes) })
-        recorder.addSink(.keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
+        recorder.addSink(
+            .keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
         for step in Self.steps() { try recorder.record(step) }
         recorder.waitForSinks()
 

@@ -2,8 +2,10 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// `crashtrail journal record` ended by SIGKILL, SIGSEGV or SIGABRT at random moments: every recovery keeps every
-/// step printed as durable, never a step that was not recorded, and replays to its final (SPEC section 10).
+/// The journal recorder ended by SIGKILL, SIGSEGV or SIGABRT at random moments keeps every step printed as durable.
+///
+/// `crashtrail journal record` is killed at random moments: every recovery keeps every step printed as durable, never
+/// a step that was not recorded, and replays to its final (SPEC section 10).
 /// `crashtrail-journal-faults 1000` runs the same check at scale (docs/RELIABILITY.md).
 @Suite("Journal under kills and crashes")
 struct JournalFaultTests {

@@ -25,7 +25,10 @@ struct KillLoop {
     }
 
     /// Runs jobs until `target` kills landed or `maximumAttempts` jobs were started.
-    /// - Parameter start: starts one job.
+    /// - Parameters:
+    ///   - target: the kills that must land.
+    ///   - maximumAttempts: the most jobs started.
+    ///   - start: starts one job.
     /// - Returns: whether `target` kills landed.
     @discardableResult
     mutating func run(target: Int, maximumAttempts: Int, start: () throws -> IngestProcess) rethrows -> Bool {

@@ -69,6 +69,7 @@ enum LargeTrailDecode {
         #expect(outcome.decodedSteps == count)
         #expect(
             outcome.decodePeakGrowth <= outcome.bound,
-            "decoding \(count) steps raised the resident set by \(outcome.decodePeakGrowth >> 20) MiB, over the bound of \(outcome.bound >> 20) MiB")
+            "decoding \(count) steps raised the resident set by \(outcome.decodePeakGrowth >> 20) MiB, over the bound of \(outcome.bound >> 20) MiB"
+        )
     }
 }

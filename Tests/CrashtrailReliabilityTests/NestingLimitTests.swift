@@ -1,7 +1,7 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing

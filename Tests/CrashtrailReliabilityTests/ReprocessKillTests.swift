@@ -16,7 +16,8 @@ struct ReprocessKillTests {
         let inputs = folder.url.appendingPathComponent("in")
         _ = try PayloadCorpus.write(to: inputs, count: 600, seed: 0x2E9)
         let store = folder.url.appendingPathComponent("s.sqlite")
-        let (ingest, _) = try ReliabilityCLI.ingest([inputs.path], store: store, quarantine: folder.url.appendingPathComponent("q"), in: folder.url)
+        let (ingest, _) = try ReliabilityCLI.ingest(
+            [inputs.path], store: store, quarantine: folder.url.appendingPathComponent("q"), in: folder.url)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         let expected = try Self.rows(store)
         try DatabaseQueue(path: store.path).write { db in try db.execute(sql: "UPDATE report SET signature = 'old ' || signature") }

@@ -12,7 +12,9 @@ import Testing
 struct ScaleTests {
     static let steps = Int(ProcessInfo.processInfo.environment["RELIABILITY_STEPS"] ?? "") ?? 10_000_000
 
-    @Test("A trail of RELIABILITY_STEPS steps (10,000,000 by default): refused by the default limits, decoded within the memory bound when they fit")
+    @Test(
+        "A trail of RELIABILITY_STEPS steps (10,000,000 by default): refused by the default limits, decoded within the memory bound when they fit"
+    )
     func longTrail() throws {
         let outcome = try LargeTrailDecode.run(steps: Self.steps)
         print(
@@ -90,12 +92,12 @@ struct ScaleTests {
     static func largestChildPeakKilobytes() -> Int {
         var usage = rusage()
         #if canImport(Glibc)
-            guard getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage) == 0 else { return 0 }
-            return usage.ru_maxrss
+        guard getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage) == 0 else { return 0 }
+        return usage.ru_maxrss
         #else
-            // Darwin reports bytes.
-            guard getrusage(RUSAGE_CHILDREN, &usage) == 0 else { return 0 }
-            return usage.ru_maxrss >> 10
+        // Darwin reports bytes.
+        guard getrusage(RUSAGE_CHILDREN, &usage) == 0 else { return 0 }
+        return usage.ru_maxrss >> 10
         #endif
     }
 

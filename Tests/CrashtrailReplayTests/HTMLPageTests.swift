@@ -25,7 +25,9 @@ struct HTMLPageTests {
             let t = Int64(1_000 * (index + 1))
             steps.append(Step(t: t, .push(Destination("search", ["text": .string(text)]))))
             steps.append(Step(t: t + 100, .push(Destination("item", ["id": .string(text)]))))
-            steps.append(Step(t: t + 200, .open(.url("piratebay://item/\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"))))
+            steps.append(
+                Step(t: t + 200, .open(.url("piratebay://item/\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")))
+            )
             steps.append(Step(t: t + 300, .push(Destination(text, ["k": .string(text)]))))
         }
         return Trail(
@@ -58,11 +60,15 @@ struct HTMLPageTests {
     @Test("The same replay gives the same bytes, and a page names every step, screen and link")
     func deterministicAndComplete() throws {
         let manifest = try TestManifests.piratebay()
-        let trail = try Trail(json: try Data(contentsOf: GoldenSamples.packageRoot.appendingPathComponent("Samples/trails-golden/trails/sign-in-interrupted.json")))
+        let trail = try Trail(
+            json: try Data(
+                contentsOf: GoldenSamples.packageRoot.appendingPathComponent("Samples/trails-golden/trails/sign-in-interrupted.json")))
         let replay = Replayer(manifest: manifest).replay(trail, report: "sign-in-interrupted")
         let page = ReplayRenderer.render(replay, as: .html)
         #expect(page == ReplayRenderer.render(Replayer(manifest: manifest).replay(trail, report: "sign-in-interrupted"), as: .html))
-        #expect(page.components(separatedBy: "<tr>").count + page.components(separatedBy: "<tr class=\"anomaly\">").count - 2 == replay.steps.count + 1)
+        #expect(
+            page.components(separatedBy: "<tr>").count + page.components(separatedBy: "<tr class=\"anomaly\">").count - 2 == replay.steps
+                .count + 1)
         for link in replay.links.urls { #expect(page.contains("<code>\(link)</code>")) }
         for stack in replay.final.stacks { for screen in stack { #expect(page.contains(">\(screen.name)")) } }
         #expect(page.contains("<main"))
@@ -75,14 +81,19 @@ struct HTMLPageTests {
     func site() throws {
         let manifest = try TestManifests.piratebay()
         let replay = Replayer(manifest: manifest).replay(Self.hostileTrail(), report: Self.hostile[0])
-        let report = TriageSite.Report(id: "../../../etc/passwd", time: nil, version: "1", format: "crashtrail", trail: "embedded", hasPage: true)
+        let report = TriageSite.Report(
+            id: "../../../etc/passwd", time: nil, version: "1", format: "crashtrail", trail: "embedded", hasPage: true)
         let other = TriageSite.Report(id: Self.hostile[1], time: nil, version: nil, format: "ips", trail: "missing", hasPage: false)
         let group = TriageSite.Group(
             id: "ab8bd8a88e91", signature: Self.hostile[0], count: 2, firstSeen: nil, lastSeen: nil, versions: ["1"], withTrail: 1,
             byDay: [(day: "2026-11-02", count: 2)], paths: PathTable(paths: [["home", Self.hostile[0]]], last: 5), reports: [report, other])
         let site = TriageSite(groups: [group], app: Self.hostile[1], source: "store.sqlite")
         let pages = site.pages() + [TriageSite.reportPage(replay, reportID: report.id, groupID: group.id)]
-        #expect(pages.map(\.path) == ["index.html", "groups/ab8bd8a88e91-\(pages[1].path.dropFirst(20).prefix(16)).html", "reports/\(TriageSite.fileName(for: "../../../etc/passwd")).html"])
+        #expect(
+            pages.map(\.path) == [
+                "index.html", "groups/ab8bd8a88e91-\(pages[1].path.dropFirst(20).prefix(16)).html",
+                "reports/\(TriageSite.fileName(for: "../../../etc/passwd")).html",
+            ])
         for page in pages {
             #expect(!page.path.contains("..") && page.path.split(separator: "/").count <= 2)
             #expect(page.html.components(separatedBy: "<script").count == 2, "\(page.path)")

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Screen paths and the paths table (SPEC section 13)")
 struct PathTableTests {
-    @Test("Shares are whole percentages rounded half up", arguments: [(1, 8, 13), (1, 3, 33), (2, 3, 67), (1, 200, 1), (1, 201, 0), (3, 3, 100), (0, 5, 0), (0, 0, 0), (5, 8, 63)])
+    @Test(
+        "Shares are whole percentages rounded half up",
+        arguments: [(1, 8, 13), (1, 3, 33), (2, 3, 67), (1, 200, 1), (1, 201, 0), (3, 3, 100), (0, 5, 0), (0, 0, 0), (5, 8, 63)])
     func shares(part: Int, whole: Int, expected: Int) {
         #expect(PathTable.percentage(part, of: whole) == expected)
     }
@@ -13,7 +15,8 @@ struct PathTableTests {
     @Test("Rows come by count, then by sequence element by element; a prefix comes first; the last K screens are kept")
     func ordering() {
         let paths = [
-            ["home", "item", "profile"], ["home", "b", "item"], ["x", "home", "item"], ["item"], ["a", "item"], ["home", "item", "profile"],
+            ["home", "item", "profile"], ["home", "b", "item"], ["x", "home", "item"], ["item"], ["a", "item"],
+            ["home", "item", "profile"],
         ]
         let table = PathTable(paths: paths, last: 2)
         #expect(table.rows.map(\.screens) == [["item", "profile"], ["a", "item"], ["b", "item"], ["home", "item"], ["item"]])

@@ -84,13 +84,16 @@ struct ReplayCommandTests {
     func refusesAnotherAppsManifest() throws {
         let runner = try Self.runner()
         let arguments = [
-            "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--format", "urls",
+            "replay", "Samples/trails-golden/trails/checkout-crash.json", "--manifest", "Samples/trails-golden/lighthouse.yml", "--format",
+            "urls",
         ]
         let refused = try runner.run(arguments, directory: GoldenSamples.packageRoot)
         #expect(refused.status == 1)
         #expect(refused.stdout.isEmpty)
         #expect(
-            refused.stderr.contains("Error: the trail is from com.example.piratebay, but the manifest Samples/trails-golden/lighthouse.yml is for org.example.lighthouse"),
+            refused.stderr.contains(
+                "Error: the trail is from com.example.piratebay, but the manifest Samples/trails-golden/lighthouse.yml is for org.example.lighthouse"
+            ),
             "\(refused.stderr)")
         #expect(refused.stderr.contains("--force"))
         let forced = try runner.run(arguments + ["--force"], directory: GoldenSamples.packageRoot)

@@ -7,17 +7,19 @@ import Testing
 struct ReproductionScriptTests {
     /// A replay whose shortest links present a modal, then push inside it, under a 3 s modal transition.
     static func replay() throws -> Replay {
-        let manifest = try Manifest(yaml: """
-            app: com.example.slow
-            tabs: [home]
-            transitions: { modal: 3000 }
-            destinations:
-              home:  { url: "slow://home" }
-              help:  { url: "slow://help", presentation: modal }
-              topic: { url: "slow://topic/{id}" }
-            """)
+        let manifest = try Manifest(
+            yaml: """
+                app: com.example.slow
+                tabs: [home]
+                transitions: { modal: 3000 }
+                destinations:
+                  home:  { url: "slow://home" }
+                  help:  { url: "slow://help", presentation: modal }
+                  topic: { url: "slow://topic/{id}" }
+                """)
         let trail = Trail(
-            app: .init(bundleID: "com.example.slow", version: "1", build: "1"), session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1),
+            app: .init(bundleID: "com.example.slow", version: "1", build: "1"),
+            session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1),
             steps: [Step(t: 0, .present(Destination("help"))), Step(t: 9_000, .push(Destination("topic", ["id": "a"])))])
         return Replayer(manifest: manifest).replay(trail, report: "slow")
     }
@@ -45,7 +47,9 @@ struct ReproductionScriptTests {
     @Test("The XCUITest method launches, settles after each link (the transition after a modal) and attaches a screenshot")
     func xcuitest() throws {
         let method = ReplayRenderer.render(try Self.replay(), as: .xcuitest, options: RenderOptions())
-        #expect(method.contains("    app.launch()\n    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), \"the app did not launch\")"))
+        #expect(
+            method.contains(
+                "    app.launch()\n    XCTAssertTrue(app.wait(for: .runningForeground, timeout: 30), \"the app did not launch\")"))
         #expect(method.contains("        (\"slow://help\", 3.25),\n        (\"slow://topic/a\", 1),"))
         #expect(method.contains("RunLoop.current.run(until: Date(timeIntervalSinceNow: link.settle))"))
         #expect(method.contains("XCTAttachment(screenshot: app.screenshot())") && method.contains("add(screenshot)"))

@@ -10,7 +10,10 @@ import Testing
 struct CommandParityTests {
     /// The commands, in order, after the store is named; `SITE` is a folder of the run's own.
     static let commands: [[String]] = [
-        ["ingest", "Samples/reports", "--trails", "Samples/trails", "--manifest", "Samples/PirateBay/Sources/PirateBay/piratebay.yml", "--json"],
+        [
+            "ingest", "Samples/reports", "--trails", "Samples/trails", "--manifest", "Samples/PirateBay/Sources/PirateBay/piratebay.yml",
+            "--json",
+        ],
         ["ingest", "Samples/reports", "--quiet"],
         ["list"],
         ["list", "--reports"],
@@ -56,7 +59,9 @@ struct CommandParityTests {
             let (onSQLite, onPostgres) = (outputs[0], outputs[1])
             let line = command.joined(separator: " ")
             #expect(onSQLite.status == (command == ["show", "no-such-report"] ? 1 : 0), "\(line): \(onSQLite.stderr)")
-            #expect(onSQLite.status == onPostgres.status, "\(line): exit \(onSQLite.status) on SQLite, \(onPostgres.status) on PostgreSQL\n\(onPostgres.stderr)")
+            #expect(
+                onSQLite.status == onPostgres.status,
+                "\(line): exit \(onSQLite.status) on SQLite, \(onPostgres.status) on PostgreSQL\n\(onPostgres.stderr)")
             #expect(Self.normalized(onSQLite.stdout) == Self.normalized(onPostgres.stdout), "\(line): standard output differs")
             #expect(
                 Self.normalized(onSQLite.stderr.replacingOccurrences(of: sqlite, with: "STORE"))

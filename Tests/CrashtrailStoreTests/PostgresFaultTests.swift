@@ -1,6 +1,6 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailPostgres
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -88,20 +88,28 @@ struct PostgresFaultTests {
         // A port nothing listens on: bind one, note it, close it.
         let port = try Self.closedPort()
         let refused = #expect(throws: StoreError.self) {
-            try PostgresBackend(try PostgresLocation("postgres://\(location.user)@127.0.0.1:\(port)/crashtrail"), options: .init(retryWindow: 0))
+            try PostgresBackend(
+                try PostgresLocation("postgres://\(location.user)@127.0.0.1:\(port)/crashtrail"), options: .init(retryWindow: 0))
         }
-        #expect(refused?.message.contains("could not connect to the PostgreSQL store postgres://\(location.user)@127.0.0.1:\(port)/crashtrail") == true,
+        #expect(
+            refused?.message.contains("could not connect to the PostgreSQL store postgres://\(location.user)@127.0.0.1:\(port)/crashtrail")
+                == true,
             "\(refused?.message ?? "")")
         #expect(refused?.message.contains("check that the server is running") == true)
         let missing = #expect(throws: StoreError.self) {
             try PostgresBackend(try PostgresLocation("postgres://\(location.user)@\(location.host):\(location.port)/no_such_database"))
         }
-        #expect(missing?.message.contains("does not exist") == true && missing?.message.contains("createdb") == true, "\(missing?.message ?? "")")
+        #expect(
+            missing?.message.contains("does not exist") == true && missing?.message.contains("createdb") == true,
+            "\(missing?.message ?? "")")
     }
 
-    @Test("A URL that does not read says how to write one", arguments: [
-        "postgres://", "postgres://u@h:5432/a/b", "postgres://u@h/db?sslmode=sometimes", "postgres://u@h/db?pool=0", "postgres://u@h/db?color=red",
-    ])
+    @Test(
+        "A URL that does not read says how to write one",
+        arguments: [
+            "postgres://", "postgres://u@h:5432/a/b", "postgres://u@h/db?sslmode=sometimes", "postgres://u@h/db?pool=0",
+            "postgres://u@h/db?color=red",
+        ])
     func badURL(url: String) throws {
         let error = #expect(throws: StoreError.self) { try PostgresLocation(url, environment: [:]) }
         #expect(error?.message.contains("postgres://USER@HOST:PORT/DATABASE") == true)

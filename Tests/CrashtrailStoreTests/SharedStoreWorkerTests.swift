@@ -23,12 +23,16 @@ struct SharedStoreWorkerTests {
             folder = try TemporaryFolder("shared-store")
             let generator = try #require(CommandRunner.locate(named: "crashtrail-corpus"), "crashtrail-corpus was not built")
             let made = try generator.run(
-                ["corpus", folder.url.appendingPathComponent("corpus").path, "--count", String(count), "--seed", String(seed), "--manifest", Self.manifestPath],
+                [
+                    "corpus", folder.url.appendingPathComponent("corpus").path, "--count", String(count), "--seed", String(seed),
+                    "--manifest", Self.manifestPath,
+                ],
                 directory: PackageRoot.url)
             try #require(made.status == 0, "\(made.stderr)")
             let store = folder.url.appendingPathComponent("reference.sqlite").path
             let result = try SharedStoreWorkerTests.runner().run(
-                SharedStoreWorkerTests.arguments(reports: folder.url.appendingPathComponent("corpus/reports").path,
+                SharedStoreWorkerTests.arguments(
+                    reports: folder.url.appendingPathComponent("corpus/reports").path,
                     trails: folder.url.appendingPathComponent("corpus/trails").path, store: store, quarantine: "q-reference"),
                 directory: folder.url)
             try #require(result.status == 0, "\(result.stderr)")
@@ -43,7 +47,10 @@ struct SharedStoreWorkerTests {
     }
 
     static func arguments(reports: String, trails: String, store: String, quarantine: String) -> [String] {
-        ["ingest", reports, "--trails", trails, "--manifest", Corpus.manifestPath, "--store", store, "--quarantine", quarantine, "--jobs", "1", "--json", "--quiet"]
+        [
+            "ingest", reports, "--trails", trails, "--manifest", Corpus.manifestPath, "--store", store, "--quarantine", quarantine,
+            "--jobs", "1", "--json", "--quiet",
+        ]
     }
 
     @Test("Four workers over the same inputs, one killed with SIGKILL and run again, store every report exactly once")
@@ -59,7 +66,8 @@ struct SharedStoreWorkerTests {
             let workers = try (0..<4).map { index in
                 try IngestProcess(
                     runner: runner,
-                    arguments: Self.arguments(reports: corpus.reports, trails: corpus.trails, store: url, quarantine: "q-\(attempt)-\(index)"),
+                    arguments: Self.arguments(
+                        reports: corpus.reports, trails: corpus.trails, store: url, quarantine: "q-\(attempt)-\(index)"),
                     directory: corpus.folder.url)
             }
             // The first worker is killed at a random moment of its run.

@@ -1,8 +1,8 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailPostgres
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import GRDB
@@ -170,8 +170,12 @@ struct StoreBackendTests {
         let trail = try #require(try joined.decodedTrail())
         let waiting = try #require(try store.allRecords().first { $0.trailSource == .missing })
         #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) })
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) } == false)
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) } == false)
+        #expect(
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) }
+                == false)
+        #expect(
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) }
+                == false)
         #expect(try store.record(id: waiting.id)?.trailSource == .joined)
     }
 

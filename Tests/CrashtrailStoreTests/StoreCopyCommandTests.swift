@@ -54,11 +54,16 @@ struct StoreCopyCommandTests {
         #expect(copy.stderr.contains("samples.sqlite holds 11 reports"), "\(copy.stderr)")
     }
 
-    @Test("A copy that cannot start says why", arguments: [
-        (["samples.sqlite", "samples.sqlite"], "FROM and TO are the same store"),
-        (["missing.sqlite", "new.sqlite"], "there is no crash store at missing.sqlite"),
-        (["samples.sqlite", "postgres://crashtrail@127.0.0.1:1/crashes?sslmode=maybe"], "write it as postgres://USER@HOST:PORT/DATABASE"),
-    ])
+    @Test(
+        "A copy that cannot start says why",
+        arguments: [
+            (["samples.sqlite", "samples.sqlite"], "FROM and TO are the same store"),
+            (["missing.sqlite", "new.sqlite"], "there is no crash store at missing.sqlite"),
+            (
+                ["samples.sqlite", "postgres://crashtrail@127.0.0.1:1/crashes?sslmode=maybe"],
+                "write it as postgres://USER@HOST:PORT/DATABASE"
+            ),
+        ])
     func refusals(arguments: [String], message: String) throws {
         let (runner, folder) = try Self.ingested()
         defer { folder.remove() }

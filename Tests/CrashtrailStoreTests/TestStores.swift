@@ -1,8 +1,8 @@
 import CrashtrailCollector
-import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailPostgres
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -44,7 +44,9 @@ enum TestStores {
 
     /// A PostgreSQL client program: on the PATH's usual place, else in the newest server's folder.
     static func tool(_ name: String) -> URL? {
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted {
+            $0.compare($1, options: .numeric) == .orderedDescending
+        }
         let candidates = ["/usr/bin/\(name)"] + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map { URL(fileURLWithPath: $0) }
     }

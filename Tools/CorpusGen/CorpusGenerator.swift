@@ -58,8 +58,12 @@ struct CorpusGenerator {
         }
         try write(try writer.crashtrailReport(next(kind: 0, steps: 24), embedding: .text), "crashtrail-ct1-text.json")
         try write(try writer.crashtrailReport(next(kind: 1, steps: 12), embedding: .object), "crashtrail-trail-object.json")
-        try write(try writer.sentryEvent(next(kind: 2, steps: 30), embedding: .text, inExtra: false, breadcrumbs: 6), "sentry-event-contexts-ct1.json")
-        try write(try writer.sentryEvent(next(kind: 3, steps: 16), embedding: .object, inExtra: true, breadcrumbs: 6), "sentry-event-extra-object.json")
+        try write(
+            try writer.sentryEvent(next(kind: 2, steps: 30), embedding: .text, inExtra: false, breadcrumbs: 6),
+            "sentry-event-contexts-ct1.json")
+        try write(
+            try writer.sentryEvent(next(kind: 3, steps: 16), embedding: .object, inExtra: true, breadcrumbs: 6),
+            "sentry-event-extra-object.json")
         try write(try writer.sentryEnvelope(next(kind: 4, steps: 40), breadcrumbs: 6), "sentry-envelope-binary-attachment.envelope")
         try write(try writer.kscrash(next(kind: 0, steps: 20), embedding: .text, threads: 3), "kscrash-user-ct1.json")
         try write(try writer.kscrash(next(kind: 1, steps: 18), embedding: .keys, threads: 3), "kscrash-user-split-keys.json")
@@ -69,7 +73,9 @@ struct CorpusGenerator {
         let joined = next(kind: 4, steps: 25)
         try write(writer.ips(joined, threads: 3, images: 14), "ips-joined-by-pid.ips")
         if let trail = joined.trail { try write(try codec.encodeBinary(trail), "ips-joined-by-pid.ctr", in: trails) }
-        try write(try writer.sentryEvent(next(kind: 0, steps: nil), embedding: .none, inExtra: false, breadcrumbs: 2), "sentry-event-no-trail.json")
+        try write(
+            try writer.sentryEvent(next(kind: 0, steps: nil), embedding: .none, inExtra: false, breadcrumbs: 2),
+            "sentry-event-no-trail.json")
         var broken = try writer.kscrash(next(kind: 2, steps: nil), embedding: .none, threads: 2)
         broken.removeLast(broken.count / 2)
         try write(broken, "malformed-truncated-kscrash.json")
@@ -96,20 +102,23 @@ struct CorpusGenerator {
         for index in 0..<count {
             let steps = Int.random(in: 20...500, using: &random)
             let hasTrail = Int.random(in: 0..<10, using: &random) < 8
-            let crash = crashCase(index: index, kind: Int.random(in: 0..<5, using: &random), random: &random, trailSteps: hasTrail ? steps : nil)
+            let crash = crashCase(
+                index: index, kind: Int.random(in: 0..<5, using: &random), random: &random, trailSteps: hasTrail ? steps : nil)
             let pick = index % 20
             let bytes: [UInt8]
             let name: String
             switch pick {
             case 0..<5:
-                bytes = writer.ips(crash, threads: Int.random(in: 8...30, using: &random), images: Int.random(in: 120...420, using: &random))
+                bytes = writer.ips(
+                    crash, threads: Int.random(in: 8...30, using: &random), images: Int.random(in: 120...420, using: &random))
                 name = "\(crash.id).ips"
                 if let trail = crash.trail {
                     try Data(try codec.encodeBinary(trail)).write(to: trails.appendingPathComponent("\(crash.id).ctr"))
                 }
                 perFormat["ips", default: 0] += 1
             case 5..<8:
-                bytes = try writer.sentryEvent(crash, embedding: .text, inExtra: false, breadcrumbs: Int.random(in: 40...160, using: &random))
+                bytes = try writer.sentryEvent(
+                    crash, embedding: .text, inExtra: false, breadcrumbs: Int.random(in: 40...160, using: &random))
                 name = "\(crash.id).json"
                 perFormat["sentry-event", default: 0] += 1
             case 8..<10:

@@ -14,18 +14,21 @@ struct CrashKind {
             exceptionType: "EXC_BAD_ACCESS", signal: "SIGSEGV", code: "KERN_INVALID_ADDRESS", reason: nil,
             frames: [
                 ("libobjc.A.dylib", "objc_msgSend"), ("PirateBay", "ListingCell.configure(with:)"),
-                ("PirateBay", "MarketplaceViewController.tableView(_:cellForRowAt:)"), ("UIKitCore", "-[UITableView _createPreparedCellForGlobalRow:withIndexPath:willDisplay:]"),
+                ("PirateBay", "MarketplaceViewController.tableView(_:cellForRowAt:)"),
+                ("UIKitCore", "-[UITableView _createPreparedCellForGlobalRow:withIndexPath:willDisplay:]"),
                 ("UIKitCore", "-[UITableView _updateVisibleCellsNow:]"), ("QuartzCore", "CA::Layer::layout_if_needed(CA::Transaction*)"),
             ]),
         CrashKind(
-            exceptionType: "NSInvalidArgumentException", signal: "SIGABRT", code: "0x0", reason: "-[__NSDictionaryM setObject:forKey:]: key cannot be nil",
+            exceptionType: "NSInvalidArgumentException", signal: "SIGABRT", code: "0x0",
+            reason: "-[__NSDictionaryM setObject:forKey:]: key cannot be nil",
             frames: [
                 ("CoreFoundation", "__exceptionPreprocess"), ("libobjc.A.dylib", "objc_exception_throw"),
                 ("CoreFoundation", "-[__NSDictionaryM setObject:forKey:]"), ("PirateBay", "OrderStore.record(_:)"),
                 ("PirateBay", "CheckoutViewModel.placeOrder()"), ("PirateBay", "CheckoutView.body.getter"),
             ]),
         CrashKind(
-            exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP", code: "0x1", reason: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+            exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP", code: "0x1",
+            reason: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
             frames: [
                 ("libswiftCore.dylib", "_assertionFailure(_:_:file:line:flags:)"), ("PirateBay", "ProfileViewController.viewDidLoad()"),
                 ("UIKitCore", "-[UIViewController _sendViewDidLoadWithAppearanceProxyObjectTaggingEnabled]"),
@@ -35,7 +38,8 @@ struct CrashKind {
             exceptionType: "EXC_CRASH", signal: "SIGABRT", code: "0x0", reason: "Namespace SIGNAL, Code 6 Abort trap: 6",
             frames: [
                 ("libsystem_kernel.dylib", "__pthread_kill"), ("libsystem_pthread.dylib", "pthread_kill"),
-                ("libsystem_c.dylib", "abort"), ("PirateBay", "RumShopGate.verifyAge(_:)"), ("PirateBay", "AgeCheckFlow.complete(success:)"),
+                ("libsystem_c.dylib", "abort"), ("PirateBay", "RumShopGate.verifyAge(_:)"),
+                ("PirateBay", "AgeCheckFlow.complete(success:)"),
             ]),
         CrashKind(
             exceptionType: "EXC_BAD_ACCESS", signal: "SIGBUS", code: "EXC_ARM_DA_ALIGN", reason: nil,

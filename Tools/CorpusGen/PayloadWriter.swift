@@ -87,7 +87,10 @@ struct PayloadWriter {
             ],
             "frames": .array(
                 crash.kind.frames.map { frame in
-                    ["image": .string(frame.image), "symbol": .string(frame.symbol), "offset": .int(Self.offset(of: frame.symbol, build: crash.build))]
+                    [
+                        "image": .string(frame.image), "symbol": .string(frame.symbol),
+                        "offset": .int(Self.offset(of: frame.symbol, build: crash.build)),
+                    ]
                 }),
         ]
         if let trail = try embedded(crash.trail, as: embedding) { object["trail"] = trail }
@@ -104,7 +107,11 @@ struct PayloadWriter {
             let isApp = frame.image == "PirateBay"
             let imageBase = isApp ? base : 0x1_8000_0000 + UInt64(frame.image.utf8.count) * 0x1000000
             frames.append([
-                "function": .string(frame.symbol), "package": .string(isApp ? "/private/var/containers/Bundle/Application/\(crash.id.prefix(8))/PirateBay.app/PirateBay" : "/System/Library/Frameworks/\(frame.image)"),
+                "function": .string(frame.symbol),
+                "package": .string(
+                    isApp
+                        ? "/private/var/containers/Bundle/Application/\(crash.id.prefix(8))/PirateBay.app/PirateBay"
+                        : "/System/Library/Frameworks/\(frame.image)"),
                 "image_addr": .string("0x" + String(imageBase, radix: 16)),
                 "instruction_addr": .string("0x" + String(imageBase + offset, radix: 16)), "in_app": .bool(isApp),
             ])
@@ -126,7 +133,10 @@ struct PayloadWriter {
             ])
         }
         var contexts: [String: JSONValue] = [
-            "app": ["app_identifier": .string(crash.bundleID), "app_version": .string(crash.version), "app_build": .string(crash.build), "app_name": "PirateBay"],
+            "app": [
+                "app_identifier": .string(crash.bundleID), "app_version": .string(crash.version), "app_build": .string(crash.build),
+                "app_name": "PirateBay",
+            ],
             "os": ["name": .string(crash.osName), "version": .string(crash.osVersion), "build": "21A329"],
             "device": ["model": .string(crash.device), "family": "iOS", "arch": "arm64e", "memory_size": .int(5_905_580_032)],
         ]
@@ -134,14 +144,19 @@ struct PayloadWriter {
             "event_id": .string(crash.id), "timestamp": .string(Self.rfc3339(crash.crashTime)), "platform": "cocoa", "level": "fatal",
             "release": .string("\(crash.bundleID)@\(crash.version)+\(crash.build)"), "dist": .string(crash.build),
             "exception": [
-                "values": [[
-                    "type": .string(crash.kind.exceptionType), "value": .string(crash.kind.reason ?? crash.kind.code),
-                    "mechanism": [
-                        "type": "mach", "handled": false,
-                        "meta": ["signal": ["name": .string(crash.kind.signal)], "mach_exception": ["name": .string(crash.kind.exceptionType)]],
-                    ],
-                    "stacktrace": ["frames": .array(frames)], "thread_id": 0,
-                ]]
+                "values": [
+                    [
+                        "type": .string(crash.kind.exceptionType), "value": .string(crash.kind.reason ?? crash.kind.code),
+                        "mechanism": [
+                            "type": "mach", "handled": false,
+                            "meta": [
+                                "signal": ["name": .string(crash.kind.signal)],
+                                "mach_exception": ["name": .string(crash.kind.exceptionType)],
+                            ],
+                        ],
+                        "stacktrace": ["frames": .array(frames)], "thread_id": 0,
+                    ]
+                ]
             ],
             "threads": ["values": [["id": 0, "crashed": true, "current": true, "name": "main"]]],
             "breadcrumbs": ["values": .array(crumbs)], "debug_meta": ["images": .array(images)],
@@ -205,7 +220,10 @@ struct PayloadWriter {
             return [
                 "source": "P", "arch": "arm64e", "base": .int(Int64(isApp ? appBase : 0x1_8000_0000 + UInt64(index) * 0x100000)),
                 "size": .int(Int64(isApp ? 1_048_576 : 524_288)), "uuid": .string(uuid().lowercased()),
-                "path": .string(isApp ? "/private/var/containers/Bundle/Application/\(crash.id.prefix(8))/PirateBay.app/PirateBay" : "/System/Library/Frameworks/\(name).framework/\(name)"),
+                "path": .string(
+                    isApp
+                        ? "/private/var/containers/Bundle/Application/\(crash.id.prefix(8))/PirateBay.app/PirateBay"
+                        : "/System/Library/Frameworks/\(name).framework/\(name)"),
                 "name": .string(name),
                 "CFBundleIdentifier": .string(isApp ? crash.bundleID : "com.apple.\(name)"),
             ]
@@ -220,17 +238,24 @@ struct PayloadWriter {
             "uptime": .int(Int64.random(in: 1000...900_000, using: &random)), "procLaunch": .string(Self.ipsTime(crash.launchTime)),
             "procRole": "Foreground", "version": 2, "userID": 501, "deployVersion": 210, "modelCode": .string(crash.device),
             "captureTime": .string(Self.ipsTime(crash.crashTime)), "incident": .string(crash.id), "bug_type": "309",
-            "pid": .int(crash.pid), "procName": "PirateBay", "procPath": "/private/var/containers/Bundle/Application/PirateBay.app/PirateBay",
+            "pid": .int(crash.pid), "procName": "PirateBay",
+            "procPath": "/private/var/containers/Bundle/Application/PirateBay.app/PirateBay",
             "osVersion": ["train": .string("iPhone OS \(crash.osVersion)"), "build": "21A329", "releaseType": "User"],
-            "bundleInfo": ["CFBundleIdentifier": .string(crash.bundleID), "CFBundleShortVersionString": .string(crash.version), "CFBundleVersion": .string(crash.build)],
-            "exception": ["type": .string(crash.kind.exceptionType), "signal": .string(crash.kind.signal), "codes": .string(crash.kind.code)],
+            "bundleInfo": [
+                "CFBundleIdentifier": .string(crash.bundleID), "CFBundleShortVersionString": .string(crash.version),
+                "CFBundleVersion": .string(crash.build),
+            ],
+            "exception": [
+                "type": .string(crash.kind.exceptionType), "signal": .string(crash.kind.signal), "codes": .string(crash.kind.code),
+            ],
             "termination": ["namespace": "SIGNAL", "indicator": .string(crash.kind.reason ?? crash.kind.signal)],
             "faultingThread": 0, "threads": .array(threadValues), "usedImages": .array(usedImages),
             "vmSummary": .string(filler(60)),
         ]
         // Register values exceed Int64.max, as in real reports; JSONValue cannot hold them, so they are spliced in.
         var registers = "{\"x\":["
-        registers += (0..<29).map { _ in "{\"value\":\(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &random))}" }.joined(separator: ",")
+        registers += (0..<29).map { _ in "{\"value\":\(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &random))}" }.joined(
+            separator: ",")
         registers += "],\"pc\":{\"value\":\(appBase + 1024)},\"flavor\":\"ARM_THREAD_STATE64\",\"cpsr\":{\"value\":1610616832}}"
         let bodyText = CanonicalJSON.string(of: body).replacingOccurrences(of: "\"__REGISTERS__\"", with: registers)
         return Array((CanonicalJSON.string(of: header) + "\n" + bodyText).utf8)
@@ -247,26 +272,36 @@ struct PayloadWriter {
                     let offset = UInt64(Self.offset(of: frame.symbol, build: crash.build))
                     return [
                         "object_name": .string(frame.image), "symbol_name": .string(frame.symbol),
-                        "object_addr": .int(Int64(base)), "instruction_addr": .int(Int64(base + offset)), "symbol_addr": .int(Int64(base + offset - 16)),
+                        "object_addr": .int(Int64(base)), "instruction_addr": .int(Int64(base + offset)),
+                        "symbol_addr": .int(Int64(base + offset - 16)),
                     ]
                 })
         }
-        var threadValues: [JSONValue] = [["index": 0, "crashed": true, "current_thread": true, "backtrace": ["contents": backtrace(crash.kind.frames), "skipped": 0]]]
+        var threadValues: [JSONValue] = [
+            ["index": 0, "crashed": true, "current_thread": true, "backtrace": ["contents": backtrace(crash.kind.frames), "skipped": 0]]
+        ]
         for index in 1..<max(2, threads) {
             let frames = (0..<Int.random(in: 5...14, using: &random)).map { _ in
                 (image: Self.systemImages.randomElement(using: &random) ?? "UIKitCore", symbol: "_" + filler(1))
             }
-            threadValues.append(["index": .int(Int64(index)), "crashed": false, "backtrace": ["contents": backtrace(frames), "skipped": 0]])
+            threadValues.append([
+                "index": .int(Int64(index)), "crashed": false, "backtrace": ["contents": backtrace(frames), "skipped": 0],
+            ])
         }
         let isException = crash.kind.exceptionType.hasPrefix("NS")
         var error: [String: JSONValue] = [
             "type": isException ? "nsexception" : "mach", "address": 0,
-            "mach": ["exception_name": .string(isException ? "EXC_CRASH" : crash.kind.exceptionType), "code_name": .string(crash.kind.code)],
+            "mach": [
+                "exception_name": .string(isException ? "EXC_CRASH" : crash.kind.exceptionType), "code_name": .string(crash.kind.code),
+            ],
             "signal": ["name": .string(crash.kind.signal), "signal": 6],
         ]
         if isException { error["nsexception"] = ["name": .string(crash.kind.exceptionType), "reason": .string(crash.kind.reason ?? "")] }
         var object: [String: JSONValue] = [
-            "report": ["id": .string(crash.id), "timestamp": .int(crash.crashTime * 1000), "version": "3.3.0", "type": "standard", "process_name": "PirateBay"],
+            "report": [
+                "id": .string(crash.id), "timestamp": .int(crash.crashTime * 1000), "version": "3.3.0", "type": "standard",
+                "process_name": "PirateBay",
+            ],
             "system": [
                 "CFBundleIdentifier": .string(crash.bundleID), "CFBundleShortVersionString": .string(crash.version),
                 "CFBundleVersion": .string(crash.build), "CFBundleExecutable": "PirateBay", "system_name": .string(crash.osName),
@@ -306,24 +341,39 @@ struct PayloadWriter {
         }
         let isException = crash.kind.exceptionType.hasPrefix("NS")
         let crumbs: [JSONValue] = (0..<breadcrumbs).map { index in
-            ["timestamp": .string(Self.rfc3339(crash.crashTime - Int64(breadcrumbs - index) * 2000)), "name": .string(filler(2)), "params": [["key": "screen", "value": .string(filler(1))]]]
+            [
+                "timestamp": .string(Self.rfc3339(crash.crashTime - Int64(breadcrumbs - index) * 2000)), "name": .string(filler(2)),
+                "params": [["key": "screen", "value": .string(filler(1))]],
+            ]
         }
         let event: JSONValue = [
             "event_id": .string(crash.id), "issue_id": .string(String(format: "%032x", crash.kind.frames.count * 7919)),
             "platform": "IOS", "bundle_identifier": .string(crash.bundleID), "is_fatal": true,
-            "event_timestamp": .string(Self.bigQueryTime(crash.crashTime)), "received_timestamp": .string(Self.bigQueryTime(crash.crashTime + 60_000)),
+            "event_timestamp": .string(Self.bigQueryTime(crash.crashTime)),
+            "received_timestamp": .string(Self.bigQueryTime(crash.crashTime + 60_000)),
             "device": ["manufacturer": "Apple", "model": .string(crash.device), "architecture": "arm64"],
-            "operating_system": ["display_version": .string(crash.osVersion), "name": "IOS", "modification_state": "UNMODIFIED", "type": "IOS", "device_type": "MOBILE"],
+            "operating_system": [
+                "display_version": .string(crash.osVersion), "name": "IOS", "modification_state": "UNMODIFIED", "type": "IOS",
+                "device_type": "MOBILE",
+            ],
             "application": ["build_version": .string(crash.build), "display_version": .string(crash.version)],
             "memory": ["used": .string(String(Int.random(in: 100_000_000...900_000_000, using: &random))), "free": "412000000"],
             "custom_keys": .array(customKeys),
             "exceptions": isException
-                ? [["type": .string(crash.kind.exceptionType), "exception_message": .string(crash.kind.reason ?? ""), "nested": false, "blamed": true, "frames": frames(crash.kind.frames)]]
+                ? [
+                    [
+                        "type": .string(crash.kind.exceptionType), "exception_message": .string(crash.kind.reason ?? ""), "nested": false,
+                        "blamed": true, "frames": frames(crash.kind.frames),
+                    ]
+                ]
                 : [],
-            "threads": [[
-                "crashed": true, "thread_name": "main", "queue_name": "com.apple.main-thread", "signal_name": .string(crash.kind.signal),
-                "signal_code": .string(crash.kind.code), "crash_address": "0", "blamed": true, "frames": frames(crash.kind.frames),
-            ]],
+            "threads": [
+                [
+                    "crashed": true, "thread_name": "main", "queue_name": "com.apple.main-thread",
+                    "signal_name": .string(crash.kind.signal),
+                    "signal_code": .string(crash.kind.code), "crash_address": "0", "blamed": true, "frames": frames(crash.kind.frames),
+                ]
+            ],
             "issue_title": .string(crash.kind.frames.first { $0.image == "PirateBay" }?.symbol ?? crash.kind.exceptionType),
             "issue_subtitle": .string(crash.kind.reason ?? crash.kind.exceptionType),
             "installation_uuid": .string(uuid().lowercased()), "crashlytics_sdk_version": "10.29.0",

@@ -10,7 +10,9 @@ import Glibc
 
 /// The floor of the work `crashtrail ingest` cannot skip, whatever its parser: read every payload, hash it
 /// (SHA-256, for report IDs and duplicates) and compress it for the store (`PayloadCompression`, as ingest
-/// does), on `--jobs` threads. No parsing, no trails, no SQLite. `Tools/ingest-bench.sh` runs it beside the
+/// does), on `--jobs` threads.
+///
+/// No parsing, no trails, no SQLite. `Tools/ingest-bench.sh` runs it beside the
 /// contestants, so the table shows how much of ingest's time this part alone takes.
 ///
 ///     crashtrail-ingest-floor REPORTS_DIR [--jobs N]

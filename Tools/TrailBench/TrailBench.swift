@@ -57,7 +57,9 @@ struct TrailBench {
             case "--passes": options.passes = Int(try value()) ?? options.passes
             case "--dump": options.dumpFolder = try value()
             case "-h", "--help":
-                print("usage: crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]… [--dump FOLDER]")
+                print(
+                    "usage: crashtrail-trail-bench [--trails N] [--train N] [--seed S] [--lengths 20,100,500] [--manifest M]… [--dump FOLDER]"
+                )
                 print("       crashtrail-trail-bench --decode FOLDER [--passes N] [--manifest M]…")
                 exit(0)
             default: throw BenchError("unknown argument \(arguments[index])")

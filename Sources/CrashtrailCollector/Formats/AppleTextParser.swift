@@ -1,5 +1,5 @@
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 
 /// Reads an Apple text crash report: the legacy format Xcode and devices write, PLCrashReporter's text, and the body
 /// of an `.ips` whose `bug_type` is `109` (a JSON header line over the text).
@@ -29,7 +29,12 @@ enum AppleTextParser {
         return try parse(bytes[end...], header: fields)
     }
 
-    /// - Parameter header: the `.ips` header's fields, for a `bug_type` 109 report (ID and bundle where the text lacks them).
+    /// Parses an Apple text crash report.
+    ///
+    /// - Parameters:
+    ///   - bytes: the report's text.
+    ///   - header: the `.ips` header's fields, for a `bug_type` 109 report (ID and bundle where the text lacks them).
+    /// - Returns: the parsed payload.
     /// - Throws: `RejectionError` (`invalid-payload`) when the text is not UTF-8 or has no `Exception Type:` line.
     static func parse(_ bytes: some Collection<UInt8>, header: [String: String] = [:]) throws(RejectionError) -> ParsedPayload {
         guard let text = String(validating: Array(bytes), as: UTF8.self) else {
@@ -58,7 +63,8 @@ enum AppleTextParser {
         parsed.time = Timestamp.normalized(fields["Date/Time"] ?? header["timestamp"])
         parsed.pid = pid
         parsed.launchTime = fields["Launch Time"].flatMap(Timestamp.milliseconds(parsing:))
-        parsed.exception = exception(exceptionType, codes: fields["Exception Codes"], subtype: fields["Exception Subtype"], reason: fields["Termination Reason"])
+        parsed.exception = exception(
+            exceptionType, codes: fields["Exception Codes"], subtype: fields["Exception Subtype"], reason: fields["Termination Reason"])
 
         let images = binaryImages(lines)
         let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
@@ -155,7 +161,9 @@ enum AppleTextParser {
         var images: [String: (base: UInt64, path: String?)] = [:]
         for line in lines[(start + 1)...] {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard words.count >= 4, words[0].hasPrefix("0x"), let base = UInt64(words[0].dropFirst(2), radix: 16), words[1] == "-" else { continue }
+            guard words.count >= 4, words[0].hasPrefix("0x"), let base = UInt64(words[0].dropFirst(2), radix: 16), words[1] == "-" else {
+                continue
+            }
             let name = words[3].hasPrefix("+") ? String(words[3].dropFirst()) : String(words[3])
             let path = words.first { $0.hasPrefix("/") }.map(String.init)
             if images[name] == nil { images[name] = (base, path) }

@@ -1,14 +1,30 @@
-import CrashtrailStore
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CrashtrailCore
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
+import CrashtrailStore
 
 /// Reads one event of a Crashlytics BigQuery export: REPEATED RECORDs as arrays, INT64 values as strings, and
 /// `custom_keys` as an array of `{key, value}`, where the trail rides as `crashtrail.0…N`.
 enum CrashlyticsParser {
     private struct Payload: Decodable {
-        struct Device: Decodable { var model: String?; var manufacturer: String? }
-        struct OperatingSystem: Decodable { var name: String?; var display_version: String? }
-        struct Application: Decodable { var display_version: String?; var build_version: String? }
-        struct KeyValue: Decodable { var key: String?; var value: LooseScalar? }
+        struct Device: Decodable {
+            var model: String?
+            var manufacturer: String?
+        }
+        struct OperatingSystem: Decodable {
+            var name: String?
+            var display_version: String?
+        }
+        struct Application: Decodable {
+            var display_version: String?
+            var build_version: String?
+        }
+        struct KeyValue: Decodable {
+            var key: String?
+            var value: LooseScalar?
+        }
         struct Frame: Decodable {
             var library: String?
             var symbol: String?
@@ -16,7 +32,11 @@ enum CrashlyticsParser {
             var owner: String?
             var blamed: Bool?
         }
-        struct Exception: Decodable { var type: String?; var exception_message: String?; var frames: [Lenient<Frame>]? }
+        struct Exception: Decodable {
+            var type: String?
+            var exception_message: String?
+            var frames: [Lenient<Frame>]?
+        }
         struct Thread: Decodable {
             var crashed: Bool?
             var signal_name: String?
@@ -60,7 +80,9 @@ enum CrashlyticsParser {
         }
         var keys: [String: String] = [:]
         for entry in (payload.custom_keys ?? []).compactMap(\.value) {
-            guard let key = entry.key, key == "crashtrail" || key.hasPrefix("crashtrail."), let value = entry.value?.string else { continue }
+            guard let key = entry.key, key == "crashtrail" || key.hasPrefix("crashtrail."), let value = entry.value?.string else {
+                continue
+            }
             keys[key] = value
         }
         if let text = keys["crashtrail"] {

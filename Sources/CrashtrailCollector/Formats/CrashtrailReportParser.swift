@@ -1,13 +1,30 @@
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 
 /// Reads crashtrail's own report (SPEC section 7): `"crashtrail": 1`, `id`, `time` and the fields a device knows.
 enum CrashtrailReportParser {
     private struct Payload: Decodable {
-        struct App: Decodable { var bundleID: String?; var version: String?; var build: String? }
-        struct OS: Decodable { var name: String?; var version: String? }
-        struct Exception: Decodable { var type: String?; var code: LooseScalar?; var signal: String?; var reason: String? }
-        struct Frame: Decodable { var image: String?; var symbol: String?; var offset: LooseScalar?; var inApp: Bool? }
+        struct App: Decodable {
+            var bundleID: String?
+            var version: String?
+            var build: String?
+        }
+        struct OS: Decodable {
+            var name: String?
+            var version: String?
+        }
+        struct Exception: Decodable {
+            var type: String?
+            var code: LooseScalar?
+            var signal: String?
+            var reason: String?
+        }
+        struct Frame: Decodable {
+            var image: String?
+            var symbol: String?
+            var offset: LooseScalar?
+            var inApp: Bool?
+        }
         var crashtrail: LooseScalar?
         var id: LooseScalar?
         var time: LooseScalar?
@@ -24,7 +41,8 @@ enum CrashtrailReportParser {
     static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
         let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the crashtrail report")
         guard payload.crashtrail?.int == 1 else {
-            throw RejectionError(.invalidReport, "the crashtrail report's \"crashtrail\" field must be 1, the only report version this build reads")
+            throw RejectionError(
+                .invalidReport, "the crashtrail report's \"crashtrail\" field must be 1, the only report version this build reads")
         }
         guard let id = payload.id?.string, !id.allSatisfy(\.isWhitespace) else {
             throw RejectionError(.invalidReport, "the crashtrail report is missing its required \"id\" field, or it is blank")
@@ -33,7 +51,8 @@ enum CrashtrailReportParser {
             throw RejectionError(.invalidReport, "the crashtrail report \(id) is missing its required \"time\" field (RFC 3339)")
         }
         guard let time = Timestamp.normalized(timeText) else {
-            throw RejectionError(.invalidReport, "the crashtrail report \(id) has \"time\" \"\(timeText)\", which is not an RFC 3339 timestamp")
+            throw RejectionError(
+                .invalidReport, "the crashtrail report \(id) has \"time\" \"\(timeText)\", which is not an RFC 3339 timestamp")
         }
         var parsed = ParsedPayload(format: .crashtrail, payloadID: id)
         parsed.time = time

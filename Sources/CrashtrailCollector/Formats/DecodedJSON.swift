@@ -2,6 +2,7 @@ import CrashtrailCore
 import Foundation
 
 /// A `JSONValue` read through `Decodable`, for the small parts of a payload kept whole (an embedded trail).
+///
 /// Fractions are refused, as the trail format refuses them.
 struct DecodedJSON: Decodable, Sendable {
     var value: JSONValue

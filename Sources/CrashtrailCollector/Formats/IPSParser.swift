@@ -1,5 +1,9 @@
-import CrashtrailStore
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CrashtrailCore
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
+import CrashtrailStore
 import Foundation
 
 /// Reads an Apple crash report (`.ips`): a one-line JSON header, then a JSON body (`bug_type` `"309"`).
@@ -19,15 +23,30 @@ enum IPSParser {
     }
 
     private struct Body: Decodable {
-        struct OSVersion: Decodable { var train: String?; var build: String? }
+        struct OSVersion: Decodable {
+            var train: String?
+            var build: String?
+        }
         struct BundleInfo: Decodable {
             var CFBundleIdentifier: String?
             var CFBundleShortVersionString: String?
             var CFBundleVersion: String?
         }
-        struct Exception: Decodable { var type: String?; var signal: String?; var codes: String?; var subtype: String? }
-        struct Termination: Decodable { var indicator: String?; var reasons: [String]? }
-        struct Frame: Decodable { var imageIndex: Int?; var imageOffset: LooseScalar?; var symbol: String? }
+        struct Exception: Decodable {
+            var type: String?
+            var signal: String?
+            var codes: String?
+            var subtype: String?
+        }
+        struct Termination: Decodable {
+            var indicator: String?
+            var reasons: [String]?
+        }
+        struct Frame: Decodable {
+            var imageIndex: Int?
+            var imageOffset: LooseScalar?
+            var symbol: String?
+        }
         /// A thread; only the triggered (crashed) one has its frames decoded, which keeps big reports fast.
         struct Thread: Decodable {
             var triggered: Bool?
@@ -39,7 +58,10 @@ enum IPSParser {
                 if triggered == true { frames = try? container.decodeIfPresent([Lenient<Frame>].self, forKey: .frames) }
             }
         }
-        struct Image: Decodable { var name: String?; var path: String? }
+        struct Image: Decodable {
+            var name: String?
+            var path: String?
+        }
         var incident: String?
         var procLaunch: String?
         var captureTime: String?

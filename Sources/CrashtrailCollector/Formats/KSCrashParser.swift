@@ -1,5 +1,9 @@
-import CrashtrailStore
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CrashtrailCore
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
+import CrashtrailStore
 
 /// Reads a KSCrash report, and SentryCrash's fork of it: `report`, `system`, `crash` and `user` sections.
 ///
@@ -7,7 +11,10 @@ import CrashtrailCore
 /// which of `mach`, `signal`, `nsexception`, `cpp_exception`, `user_reported` or `memory_termination` exists.
 enum KSCrashParser {
     private struct Payload: Decodable {
-        struct Report: Decodable { var id: String?; var timestamp: LooseScalar? }
+        struct Report: Decodable {
+            var id: String?
+            var timestamp: LooseScalar?
+        }
         struct System: Decodable {
             var CFBundleIdentifier: String?
             var CFBundleShortVersionString: String?
@@ -20,9 +27,20 @@ enum KSCrashParser {
             var process_name: String?
             var app_start_time: LooseScalar?
         }
-        struct Named: Decodable { var name: String?; var reason: String? }
-        struct Mach: Decodable { var exception_name: String?; var code_name: String?; var code: LooseScalar? }
-        struct Signal: Decodable { var name: String?; var code_name: String?; var signal: LooseScalar? }
+        struct Named: Decodable {
+            var name: String?
+            var reason: String?
+        }
+        struct Mach: Decodable {
+            var exception_name: String?
+            var code_name: String?
+            var code: LooseScalar?
+        }
+        struct Signal: Decodable {
+            var name: String?
+            var code_name: String?
+            var signal: LooseScalar?
+        }
         struct Memory: Decodable { var memory_level: String? }
         struct Error: Decodable {
             var type: String?
@@ -52,7 +70,11 @@ enum KSCrashParser {
                 if crashed == true { backtrace = try? container.decodeIfPresent(Lenient<Backtrace>.self, forKey: .backtrace) }
             }
         }
-        struct Crash: Decodable { var error: Lenient<Error>?; var threads: [Lenient<Thread>]?; var diagnosis: String? }
+        struct Crash: Decodable {
+            var error: Lenient<Error>?
+            var threads: [Lenient<Thread>]?
+            var diagnosis: String?
+        }
         struct User: Decodable { var crashtrail: DecodedJSON? }
         var report: Report
         var system: Lenient<System>?
@@ -101,7 +123,8 @@ enum KSCrashParser {
                 let (difference, overflow) = instruction.subtractingReportingOverflow(base)
                 offset = overflow ? nil : difference
             }
-            let inApp = frame.object_name != nil && (frame.object_name == executable || !SystemImages.isSystem(name: frame.object_name, path: nil))
+            let inApp =
+                frame.object_name != nil && (frame.object_name == executable || !SystemImages.isSystem(name: frame.object_name, path: nil))
             return StackFrame(image: frame.object_name, symbol: frame.symbol_name, offset: offset, inApp: inApp)
         }
         parsed.trail = payload.user?.value?.crashtrail.flatMap { TrailCarrier.from(jsonValue: $0.value) }

@@ -1,5 +1,5 @@
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 
 /// Reads a MetricKit `MXDiagnosticPayload` (its JSON representation): each crash diagnostic is one report; hang, CPU
 /// exception, disk write and launch diagnostics are not crashes and are counted, not stored.
@@ -52,8 +52,10 @@ enum MetricKitParser {
     /// - Throws: `RejectionError` when the JSON is broken, or the payload holds no diagnostics at all.
     static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> (crashes: [ParsedPayload], otherDiagnostics: Int) {
         let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the MetricKit diagnostic payload")
-        let others = [payload.hangDiagnostics, payload.cpuExceptionDiagnostics, payload.diskWriteExceptionDiagnostics, payload.appLaunchDiagnostics]
-            .reduce(0) { $0 + ($1?.count ?? 0) }
+        let others = [
+            payload.hangDiagnostics, payload.cpuExceptionDiagnostics, payload.diskWriteExceptionDiagnostics, payload.appLaunchDiagnostics,
+        ]
+        .reduce(0) { $0 + ($1?.count ?? 0) }
         let crashes = (payload.crashDiagnostics ?? []).enumerated().map { index, diagnostic in
             report(diagnostic.value, index: index, payloadTime: payload.timeStampEnd ?? payload.timeStampBegin)
         }

@@ -1,12 +1,14 @@
-import CrashtrailStore
 import CrashtrailCore
+import CrashtrailStore
 import Foundation
 
 /// What a format parser pulls out of one payload: the normalized fields, the payload's own identifier, its
 /// trail (still encoded) and what a separate trail file is joined by.
 public struct ParsedPayload: Sendable {
     public var format: ReportFormat
-    /// The payload's own identifier (SPEC section 8), normalized; nil when it has none. An empty or blank
+    /// The payload's own identifier (SPEC section 8), normalized; nil when it has none.
+    ///
+    /// An empty or blank
     /// identifier (`"incident_id": ""`) counts as none, so the report is named by its digest instead.
     public var payloadID: String? {
         didSet { payloadID = Self.usable(payloadID) }

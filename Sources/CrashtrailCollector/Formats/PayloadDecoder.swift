@@ -46,7 +46,8 @@ enum PayloadDecoder {
                 }
                 // Only text that stops short suggests a cut-off file; Foundation's errors do not say, so keep the hint.
                 let endsEarly = (context.underlyingError as? JSONSyntaxError)?.endsEarly ?? true
-                throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(Self.detail(context)))" + (endsEarly ? "; it may be truncated" : ""))
+                throw RejectionError(
+                    .invalidJSON, "\(what) is not valid JSON (\(Self.detail(context)))" + (endsEarly ? "; it may be truncated" : ""))
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
                 throw RejectionError(

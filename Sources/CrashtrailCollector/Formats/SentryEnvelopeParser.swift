@@ -1,11 +1,21 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
 import CrashtrailCore
 
 /// Reads a Sentry envelope: a header line, then items, each a header line and a payload framed by the header's
-/// `length` (a missing `length` means "up to the next newline"). Every `event` item becomes a report; an
+/// `length` (a missing `length` means "up to the next newline").
+///
+/// Every `event` item becomes a report; an
 /// attachment named `crashtrail.ctr` (binary) or `crashtrail.json` carries the trail.
 enum SentryEnvelopeParser {
     private struct EnvelopeHeader: Decodable { var event_id: String? }
-    private struct ItemHeader: Decodable { var type: String?; var length: Int?; var filename: String? }
+    private struct ItemHeader: Decodable {
+        var type: String?
+        var length: Int?
+        var filename: String?
+    }
 
     /// One framed item.
     struct Item {
@@ -75,7 +85,8 @@ enum SentryEnvelopeParser {
                 guard length >= 0, length <= bytes.count - afterHeader else {
                     throw RejectionError(
                         .invalidEnvelope,
-                        "envelope item \(items.count) (\(type)) declares length \(length), but only \(bytes.count - afterHeader) bytes follow its header")
+                        "envelope item \(items.count) (\(type)) declares length \(length), but only \(bytes.count - afterHeader) bytes follow its header"
+                    )
                 }
                 payload = afterHeader..<(afterHeader + length)
                 index = payload.upperBound

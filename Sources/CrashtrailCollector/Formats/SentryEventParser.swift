@@ -1,5 +1,9 @@
-import CrashtrailStore
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CrashtrailCore
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
+import CrashtrailStore
 
 /// Reads a Sentry event: `event_id`, `exception`, `threads`, `contexts`, `extra`.
 enum SentryEventParser {
@@ -18,7 +22,10 @@ enum SentryEventParser {
         var signal: Lenient<Named>?
         var mach_exception: Lenient<Named>?
     }
-    struct Mechanism: Decodable { var type: String?; var meta: Lenient<Meta>? }
+    struct Mechanism: Decodable {
+        var type: String?
+        var meta: Lenient<Meta>?
+    }
     struct ExceptionValue: Decodable {
         var type: String?
         var value: String?
@@ -52,8 +59,15 @@ enum SentryEventParser {
         }
     }
     struct Contexts: Decodable {
-        struct App: Decodable { var app_identifier: String?; var app_version: String?; var app_build: String? }
-        struct OS: Decodable { var name: String?; var version: String? }
+        struct App: Decodable {
+            var app_identifier: String?
+            var app_version: String?
+            var app_build: String?
+        }
+        struct OS: Decodable {
+            var name: String?
+            var version: String?
+        }
         struct Device: Decodable { var model: String? }
         struct Trail: Decodable { var trail: DecodedJSON? }
         var app: Lenient<App>?

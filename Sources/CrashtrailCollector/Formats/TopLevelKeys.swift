@@ -22,7 +22,8 @@ struct TopLevelKeys {
                 let stringStart = index + 1
                 index += 1
                 // Jump sixteen bytes at a time to the next quote, backslash or control character.
-                let base = bytes.baseAddress!
+                // A buffer with a byte at `index` has an address.
+                guard let base = bytes.baseAddress else { return nil }
                 while index < bytes.count {
                     index = JSONBytes.stringStop(base, from: index, count: bytes.count)
                     guard index < bytes.count, base[index] != UInt8(ascii: "\"") else { break }

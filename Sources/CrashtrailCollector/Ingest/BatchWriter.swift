@@ -3,7 +3,9 @@ import Dispatch
 import Foundation
 
 /// Stores parsed batches on a writer thread of its own, so the workers parse batch N+1 while batch N is
-/// written: the single SQLite writer no longer leaves the cores idle. Trail files are joined the same way,
+/// written: the single SQLite writer no longer leaves the cores idle.
+///
+/// Trail files are joined the same way,
 /// decoded on the workers while the batch before is joined.
 ///
 /// Batches are stored one at a time in the order they are submitted. The run's state belongs to the writer

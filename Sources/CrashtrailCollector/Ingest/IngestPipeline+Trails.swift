@@ -108,7 +108,8 @@ extension IngestPipeline {
                     let decoded = try decoder.decodeTrail(bytes: bytes)
                     let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
-                        result = .success(TrailFile(decoded: decoded, started: started, dictionaryID: TrailCodec.recordedDictionaryID(bytes)))
+                        result = .success(
+                            TrailFile(decoded: decoded, started: started, dictionaryID: TrailCodec.recordedDictionaryID(bytes)))
                     } else {
                         result = .failure(
                             RejectionError(

@@ -1,6 +1,6 @@
-import CrashtrailStore
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailStore
 import Dispatch
 import Foundation
 
@@ -96,7 +96,9 @@ public struct IngestPipeline: Sendable {
     }
 
     /// The processor for this run: ``processor``, whose lookup of stored digests first asks a set of the digests
-    /// stored when the run starts. A lookup costs a read transaction (8% of a first run's CPU samples when every
+    /// stored when the run starts.
+    ///
+    /// A lookup costs a read transaction (8% of a first run's CPU samples when every
     /// payload is new); a digest whose first eight bytes no stored report has is certainly not stored, so most new
     /// payloads skip it. Reports stored after the set was read (by this run or another job) are still caught when
     /// inserted, as duplicates. The set costs 11 to 21 bytes per stored report (8-byte entries in a hash table at

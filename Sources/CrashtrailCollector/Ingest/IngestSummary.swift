@@ -33,7 +33,9 @@ public struct IngestSummary: Hashable, Sendable {
         rejectedByReason[code.name, default: 0] += 1
     }
 
-    /// The JSON form `--json` prints: exactly the SPEC keys. Canonical JSON holds only integers, so `seconds`
+    /// The JSON form `--json` prints: exactly the SPEC keys.
+    ///
+    /// Canonical JSON holds only integers, so `seconds`
     /// is rounded to whole seconds.
     public var jsonValue: JSONValue {
         .object([

@@ -47,8 +47,9 @@ enum InputFile {
             var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
+                guard let base = buffer.baseAddress else { return }
                 while count < buffer.count {
-                    let result = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                    let result = systemRead(descriptor, base + count, buffer.count - count)
                     if result > 0 {
                         count += result
                     } else if result == 0 {

@@ -4,7 +4,9 @@ import Crypto
 import Foundation
 
 /// Turns one input's bytes into store rows or rejections: detect, parse, decode the trail, sign, hash and
-/// compress. Pure and thread-safe, so ingest workers run it in parallel.
+/// compress.
+///
+/// Pure and thread-safe, so ingest workers run it in parallel.
 public struct PayloadProcessor: Sendable {
     /// What became of one payload.
     public enum Outcome: Sendable {
@@ -138,7 +140,9 @@ public struct PayloadProcessor: Sendable {
         return PayloadDecoder.$validated.withValue(object) { processPayload(bytes, format: format, digest: digest, source: source) }
     }
 
-    /// Parses and stores one payload. `digest` is the SHA-256 of all of `bytes` when the caller already has it
+    /// Parses and stores one payload.
+    ///
+    /// `digest` is the SHA-256 of all of `bytes` when the caller already has it
     /// (after looking it up among the stored reports).
     private func processPayload(
         _ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, digest wholeDigest: String?, source: String
@@ -158,19 +162,20 @@ public struct PayloadProcessor: Sendable {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
         let compressed = PayloadCompression.compressed(bytes)
-        return skipped + payloads.map { parsed in
-            var parsed = parsed
-            let digest: String
-            if let range = parsed.identityRange {
-                digest = Self.sha256(UnsafeBufferPointer(rebasing: bytes[range]))
-            } else {
-                let whole = wholeDigest ?? Self.sha256(bytes)
-                wholeDigest = whole
-                digest = whole
+        return skipped
+            + payloads.map { parsed in
+                var parsed = parsed
+                let digest: String
+                if let range = parsed.identityRange {
+                    digest = Self.sha256(UnsafeBufferPointer(rebasing: bytes[range]))
+                } else {
+                    let whole = wholeDigest ?? Self.sha256(bytes)
+                    wholeDigest = whole
+                    digest = whole
+                }
+                if let index = parsed.diagnosticIndex { parsed.payloadID = "\(digest).\(index)" }
+                return .outcome(.record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source)))
             }
-            if let index = parsed.diagnosticIndex { parsed.payloadID = "\(digest).\(index)" }
-            return .outcome(.record(makeRecord(parsed, digest: digest, compressed: compressed, size: bytes.count, source: source)))
-        }
     }
 
     /// The stored row for a parsed payload.
@@ -210,7 +215,7 @@ public struct PayloadProcessor: Sendable {
     static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digest = SHA256.hash(data: UnsafeRawBufferPointer(bytes))
         let hexDigits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity(64)
         for byte in digest {
             out.append(hexDigits[Int(byte >> 4)])

@@ -6,7 +6,9 @@ struct Quarantine {
 
     /// A file name derived from the input's path that cannot leave the folder and that no other input shares:
     /// the first 12 hex digits of the SHA-256 of the path, then the path with everything but letters, digits,
-    /// `.`, `-` and `_` replaced by `_` (its last 120 characters). It never ends in `.reason.txt`, the suffix of
+    /// `.`, `-` and `_` replaced by `_` (its last 120 characters).
+    ///
+    /// It never ends in `.reason.txt`, the suffix of
     /// reason files, and the same input always gets the same name, so a re-run overwrites rather than piles up.
     static func quarantineName(_ source: String) -> String {
         let digest = Array(source.utf8).withUnsafeBufferPointer { PayloadProcessor.sha256($0) }.prefix(12)
@@ -49,7 +51,8 @@ struct Quarantine {
         guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "renaming \(temporary.lastPathComponent) failed (errno \(code))"])
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "renaming \(temporary.lastPathComponent) failed (errno \(code))"])
         }
     }
 

@@ -80,7 +80,8 @@ struct RunState {
         } catch {
             throw IngestError(
                 .quarantine,
-                "could not write the reason for \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)")
+                "could not write the reason for \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)"
+            )
         }
     }
 
@@ -91,8 +92,8 @@ struct RunState {
         } catch {
             throw IngestError(
                 .quarantine,
-                "could not copy the refused input \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)")
+                "could not copy the refused input \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)"
+            )
         }
     }
 }
-

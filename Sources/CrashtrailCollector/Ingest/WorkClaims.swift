@@ -19,4 +19,3 @@ final class WorkClaims: @unchecked Sendable {
         return nextIndex - 1
     }
 }
-

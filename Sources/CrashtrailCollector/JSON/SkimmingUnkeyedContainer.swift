@@ -96,7 +96,9 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
         decoder.decodingError(failure, type, name, node: node, key: key)
     }
 
-    /// Reads the current element with `read` and moves past it. On failure the element stays current (the next
+    /// Reads the current element with `read` and moves past it.
+    ///
+    /// On failure the element stays current (the next
     /// `decode` reads it again) and the error is Foundation's for `type`.
     @inline(__always)
     private mutating func decodeScalar<T>(

@@ -7,7 +7,9 @@ extension CrashReport.OS {
         guard let text else { return CrashReport.OS() }
         let withoutBuild = text.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? text
         var words = withoutBuild.split(separator: " ").map(String.init)
-        guard words.count > 1, let last = words.last, last.first?.isNumber == true else { return CrashReport.OS(name: withoutBuild, version: nil) }
+        guard words.count > 1, let last = words.last, last.first?.isNumber == true else {
+            return CrashReport.OS(name: withoutBuild, version: nil)
+        }
         words.removeLast()
         return CrashReport.OS(name: words.joined(separator: " "), version: last)
     }

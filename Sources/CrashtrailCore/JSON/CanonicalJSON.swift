@@ -32,7 +32,7 @@ public enum CanonicalJSON {
             out.append(UInt8(ascii: "]"))
         case .object(let object) where object.count == 1:
             // The common one-key payload needs no sorting.
-            let (key, value) = object.first!
+            guard let (key, value) = object.first else { return }
             out.append(UInt8(ascii: "{"))
             writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))

@@ -159,7 +159,10 @@ public struct NavigationEngine: Sendable {
         case .select(let tab):
             guard state.tab != nil, tab >= 0, tab < state.stacks.count else {
                 context.report(.invalidTab) {
-                    let why = state.tab == nil ? "no tab bar is showing" : state.stacks.count == 1 ? "the tab bar has 1 tab" : "the tab bar has \(state.stacks.count) tabs"
+                    let why =
+                        state.tab == nil
+                        ? "no tab bar is showing"
+                        : state.stacks.count == 1 ? "the tab bar has 1 tab" : "the tab bar has \(state.stacks.count) tabs"
                     return "select tab \(tab), but \(why), so nothing changed"
                 }
                 return

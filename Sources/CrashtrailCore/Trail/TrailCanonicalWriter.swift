@@ -22,7 +22,9 @@ package enum TrailCanonicalWriter {
     }
 
     /// Writes `trail` with its steps written by `writeSteps`: what goes between the steps array's brackets, the
-    /// step objects separated by commas. The binary trail decoder writes them from its own step codes.
+    /// step objects separated by commas.
+    ///
+    /// The binary trail decoder writes them from its own step codes.
     package static func write(_ trail: Trail, into out: inout [UInt8], steps writeSteps: (inout [UInt8]) -> Void) {
         // Keys in code point order: app, base, dropped, final, session, steps, version.
         out.append(contentsOf: #"{"app":{"build":"#.utf8)
@@ -130,8 +132,9 @@ package enum TrailCanonicalWriter {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// `{name: payload}`; the payload, free-form, goes through the generic writer. Also the binary trail
-    /// decoder's, which writes each table destination once.
+    /// Writes a destination as `{name: payload}`; the payload, free-form, goes through the generic writer.
+    ///
+    /// Also the binary trail decoder's, which writes each table destination once.
     package static func write(_ destination: Destination, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         CanonicalJSON.writeString(destination.name, into: &out)

@@ -118,8 +118,16 @@ struct TrailBodyEncoder {
                 UInt8(version?.count ?? 0) << BodyCode.Forms.versionShift | UInt8(build?.count ?? 0) << BodyCode.Forms.buildShift
                     | (started?.form ?? .text).rawValue << BodyCode.Forms.startedShift)
             if fields & BodyCode.Field.bundleIDIsManifestApp == 0 { out.string(trail.app.bundleID) }
-            if let version { version.forEach { out.varint($0) } } else { out.string(trail.app.version) }
-            if let build { build.forEach { out.varint($0) } } else { out.string(trail.app.build) }
+            if let version {
+                for number in version { out.varint(number) }
+            } else {
+                out.string(trail.app.version)
+            }
+            if let build {
+                for number in build { out.varint(number) }
+            } else {
+                out.string(trail.app.build)
+            }
             if let uuid { raw.append(uuid.bytes) } else { out.string(trail.session.id) }
             if let started { out.varint(started.value) } else { out.string(trail.session.started) }
         }

@@ -1,7 +1,9 @@
 import CrashtrailCore
 import CrashtrailEncoding
 
-/// The journal's bytes (docs/RECORDING.md, "The journal file"), all integers little-endian:
+/// The journal's bytes (docs/RECORDING.md, "The journal file").
+///
+/// All integers are little-endian:
 ///
 /// ```
 /// header   "CTJL"  version:u16 = 1  flags:u16 = 0  length:u32  crc32:u32  JSON (length bytes)

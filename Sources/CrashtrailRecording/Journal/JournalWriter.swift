@@ -1,9 +1,10 @@
+import CrashtrailCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CrashtrailCore
 
 /// The journal file a recorder appends to: one `write` a step, so a step is in the file once the call returns,
 /// whatever happens to the process next (SPEC section 10).
@@ -30,10 +31,14 @@ final class JournalWriter {
         self.synchronizes = synchronizes
         var bytes = JournalLayout.headerBytes(header)
         guard bytes.count - JournalLayout.headerPrefixSize <= JournalLayout.maximumHeaderSize else {
-            throw JournalError(.writeFailed, path: path, "the journal header would take \(bytes.count) bytes, more than \(JournalLayout.maximumHeaderSize); use a smaller manifest")
+            throw JournalError(
+                .writeFailed, path: path,
+                "the journal header would take \(bytes.count) bytes, more than \(JournalLayout.maximumHeaderSize); use a smaller manifest")
         }
         for (index, step) in steps.enumerated() {
-            recordBytes += JournalLayout.appendRecord(sequence: firstSequence + UInt64(index), to: &bytes) { step.writeCanonicalJSON(into: &$0) }
+            recordBytes += JournalLayout.appendRecord(sequence: firstSequence + UInt64(index), to: &bytes) {
+                step.writeCanonicalJSON(into: &$0)
+            }
         }
         recordCount = steps.count
         let temporary = path + ".new"
@@ -69,12 +74,14 @@ final class JournalWriter {
     private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalError) {
         var failure: JournalError?
         bytes.withUnsafeBytes { raw in
+            // An empty buffer may have no address; there is nothing to write then.
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
                 #if canImport(Glibc)
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
                 #else
-                let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = Darwin.write(descriptor, base + offset, raw.count - offset)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

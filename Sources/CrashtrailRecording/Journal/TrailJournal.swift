@@ -42,6 +42,8 @@ public enum TrailJournal {
     /// - Parameters:
     ///   - bytes: the journal file's bytes.
     ///   - path: the file's name, for messages.
+    /// - Returns: the trail of the durable steps, with any damage found.
+    /// - Throws: `JournalError` when nothing in the bytes can be recovered.
     public static func recover(_ bytes: [UInt8], path: String) throws(JournalError) -> RecoveredJournal {
         try recover(bytes, path: path, readLimit: maximumReadSize)
     }
@@ -53,9 +55,8 @@ public enum TrailJournal {
 
     /// Recovers `bytes`, the first bytes of a file of `fileSize` bytes (more when the file was too large to read whole).
     private static func recover(_ bytes: [UInt8], path: String, fileSize: Int) throws(JournalError) -> RecoveredJournal {
-        var result: Result<RecoveredJournal, JournalError>!
-        bytes.withUnsafeBytes { raw in
-            result = Result { () throws(JournalError) in try recover(raw, path: path, fileSize: fileSize) }
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(JournalError) in try recover(raw, path: path, fileSize: fileSize) }
         }
         return try result.get()
     }
@@ -73,7 +74,8 @@ public enum TrailJournal {
         guard version == JournalLayout.version else {
             throw JournalError(
                 .unsupportedVersion, path: path,
-                "journal format version \(version) is not supported; this build reads version \(JournalLayout.version), so recover it with a newer crashtrail")
+                "journal format version \(version) is not supported; this build reads version \(JournalLayout.version), so recover it with a newer crashtrail"
+            )
         }
         let flags = JournalLayout.readLittleEndian(raw, at: 6, count: 2)
         guard flags == 0 else {
@@ -93,7 +95,8 @@ public enum TrailJournal {
         let headerJSON = UnsafeRawBufferPointer(rebasing: raw[prefix..<(prefix + headerLength)])
         let expected = UInt32(JournalLayout.readLittleEndian(raw, at: 12, count: 4))
         guard CRC32.checksum(headerJSON) == expected else {
-            throw JournalError(.damagedHeader, path: path, "the header fails its checksum, so neither the session nor any step can be trusted")
+            throw JournalError(
+                .damagedHeader, path: path, "the header fails its checksum, so neither the session nor any step can be trusted")
         }
         let header: JournalLayout.Header
         let manifest: Manifest
@@ -163,7 +166,8 @@ public enum TrailJournal {
         }
         if fileSize > raw.count {
             // Only the first bytes were read; what follows them is dropped too, and the reason says why.
-            let reason = "the journal is \(fileSize) bytes, more than the \(raw.count) recovery reads (far more than a recorder writes), so the rest was not read"
+            let reason =
+                "the journal is \(fileSize) bytes, more than the \(raw.count) recovery reads (far more than a recorder writes), so the rest was not read"
             let from = damage?.offset ?? raw.count
             damage = RecoveredJournal.Damage(
                 offset: from, droppedBytes: fileSize - from, reason: damage.map { $0.reason + "; " + reason } ?? reason)

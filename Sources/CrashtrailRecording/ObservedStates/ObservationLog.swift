@@ -12,11 +12,15 @@ public enum ObservationLog {
         }
     }
 
-    /// The trail the observations in `bytes` make: one `{"t": MS, "state": STATE}` a line (SPEC section 11). The
+    /// The trail the observations in `bytes` make: one `{"t": MS, "state": STATE}` a line (SPEC section 11).
+    ///
+    /// The
     /// trail's base is the first state (absent when it is the launch state), its final the last, and each change
     /// becomes the fewest steps that reach it.
     /// - Throws: `LineError` naming the source and line.
-    public static func trail(fromLines bytes: [UInt8], manifest: Manifest, app: Trail.AppInfo, session: Trail.Session, source: String) throws -> Trail {
+    public static func trail(fromLines bytes: [UInt8], manifest: Manifest, app: Trail.AppInfo, session: Trail.Session, source: String)
+        throws -> Trail
+    {
         var diff: ObservedStateDiff?
         var base: NavigationState?
         var last: NavigationState?
@@ -32,7 +36,9 @@ public enum ObservationLog {
             } catch {
                 throw fail("not JSON: \(error)")
             }
-            guard let object = value.objectValue, Set(object.keys) == ["t", "state"], let t = object["t"]?.intValue, let stateValue = object["state"] else {
+            guard let object = value.objectValue, Set(object.keys) == ["t", "state"], let t = object["t"]?.intValue,
+                let stateValue = object["state"]
+            else {
                 throw fail("an observation is exactly {\"t\": MS, \"state\": STATE}, t an integer")
             }
             let state: NavigationState

@@ -64,6 +64,7 @@ public struct ObservedStateDiff {
     ///   - state: the state the app now shows.
     ///   - t: when, in milliseconds since the session started; after the previous observation.
     ///   - previous: the previous observation's time (the steps come after it).
+    /// - Returns: the fewest steps that reach `state`.
     /// - Throws: `ObservedStateError` saying why the change cannot be recorded.
     public mutating func steps(to state: NavigationState, at t: Int64, after previous: Int64) throws(ObservedStateError) -> [Step] {
         try Self.check(state, manifest: manifest)
@@ -72,13 +73,18 @@ public struct ObservedStateDiff {
         }
         let from = engine.state
         guard state.pending == nil else {
-            throw ObservedStateError(.unreachable, "a pending destination (one waiting for a flow) cannot be observed; report the flow's screens only")
+            throw ObservedStateError(
+                .unreachable, "a pending destination (one waiting for a flow) cannot be observed; report the flow's screens only")
         }
         guard (from.tab == nil) == (state.tab == nil), from.stacks.count == state.stacks.count else {
-            throw ObservedStateError(.unreachable, "the tab bar appeared or went, which only a gate does; it cannot be reached by observed changes")
+            throw ObservedStateError(
+                .unreachable, "the tab bar appeared or went, which only a gate does; it cannot be reached by observed changes")
         }
         for (index, (old, new)) in zip(from.stacks, state.stacks).enumerated() where old.first != new.first {
-            throw ObservedStateError(.unreachable, "stack \(index) has another root (\(new.first?.name ?? "none") instead of \(old.first?.name ?? "none")), which only a gate or a tab change makes")
+            throw ObservedStateError(
+                .unreachable,
+                "stack \(index) has another root (\(new.first?.name ?? "none") instead of \(old.first?.name ?? "none")), which only a gate or a tab change makes"
+            )
         }
         let ops = plan(from: from, to: state)
         // Times: after the previous observation, a millisecond apart; a step that adds or removes a modal waits for the
@@ -104,10 +110,13 @@ public struct ObservedStateDiff {
         guard time <= t else {
             throw ObservedStateError(
                 .tooClose,
-                "the change needs modal transitions of \(manifest.modalTransition) ms each, so its last step would come at \(time) ms, after the observation at \(t) ms; observations of modal changes must be further apart")
+                "the change needs modal transitions of \(manifest.modalTransition) ms each, so its last step would come at \(time) ms, after the observation at \(t) ms; observations of modal changes must be further apart"
+            )
         }
         guard trial.state == state else {
-            throw ObservedStateError(.unreachable, "the state cannot be reached from the one before with push, pop, popToRoot, select, present, dismiss, satisfy and revoke")
+            throw ObservedStateError(
+                .unreachable,
+                "the state cannot be reached from the one before with push, pop, popToRoot, select, present, dismiss, satisfy and revoke")
         }
         engine = trial
         lastTime = time
@@ -171,7 +180,8 @@ public struct ObservedStateDiff {
         }
         if state.tab != nil, state.stacks.count != manifest.tabs.count {
             throw ObservedStateError(
-                .invalidState, "the state has \(state.stacks.count) tab stacks, but the manifest of \(manifest.app) has \(manifest.tabs.count) tabs")
+                .invalidState,
+                "the state has \(state.stacks.count) tab stacks, but the manifest of \(manifest.app) has \(manifest.tabs.count) tabs")
         }
         let screens = Array(state.stacks.joined()) + Array(state.modals.joined()) + (state.pending.map { [$0.destination] } ?? [])
         if let unknown = screens.first(where: { manifest.spec(named: $0.name) == nil }) {

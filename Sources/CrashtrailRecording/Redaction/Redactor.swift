@@ -29,7 +29,9 @@ public struct Redactor: Sendable {
     /// Whether the manifest redacts anything at all.
     public var isActive: Bool { !paths.isEmpty }
 
-    /// The step with every redacted value replaced. An `open` by URL that names a destination with redacted
+    /// The step with every redacted value replaced.
+    ///
+    /// An `open` by URL that names a destination with redacted
     /// values is recorded as an `open` of that destination, its values replaced, so the URL never leaves.
     public func redact(_ step: Step) -> Step {
         guard isActive else { return step }

@@ -1,4 +1,3 @@
-
 /// Where a recorder hands the current trail after each step: in the form the app's crash reporter carries
 /// (SPEC section 7), to a closure that gives it to the reporter's SDK in one line.
 ///

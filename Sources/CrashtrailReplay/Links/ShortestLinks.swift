@@ -58,7 +58,8 @@ public struct ShortestLinks: Hashable, Sendable {
         self.links = plan.links
         self.unreproducible = plan.unreproducible
         self.modalTransition = manifest.modalTransition
-        self.startsModalTransition = Self.transitionStarts(urls: plan.links.map(\.url), preconditions: plan.preconditions, manifest: manifest)
+        self.startsModalTransition = Self.transitionStarts(
+            urls: plan.links.map(\.url), preconditions: plan.preconditions, manifest: manifest)
         if plan.unreproducible.isEmpty {
             let reached = Self.apply(urls: plan.links.map(\.url), preconditions: plan.preconditions, manifest: manifest)
             self.mismatch = Self.difference(reached: reached, final: final)

@@ -42,7 +42,8 @@ struct TextReplayRenderer {
         let rows = replay.steps.map { step -> [String] in
             [
                 String(step.index), TimeText.format(milliseconds: step.t), step.op,
-                (step.to?.shortText ?? step.argument ?? (step.op == "open" ? "(no destination)" : "")) + (step.redacted ? " (redacted)" : ""),
+                (step.to?.shortText ?? step.argument ?? (step.op == "open" ? "(no destination)" : ""))
+                    + (step.redacted ? " (redacted)" : ""),
                 step.url ?? "",
                 String(step.depth),
                 step.anomalies.map(\.rawValue).joined(separator: ", "),

@@ -27,10 +27,12 @@ enum XCUITestRenderer {
         if links.urls.isEmpty {
             lines.append("    // No links: the crash-time screens need none, or none could be linked.")
         } else {
-            lines.append("    // Each link with the seconds to let the app settle after it (a modal transition takes \(links.modalTransition) ms).")
+            lines.append(
+                "    // Each link with the seconds to let the app settle after it (a modal transition takes \(links.modalTransition) ms).")
             lines.append("    let links: [(url: String, settle: TimeInterval)] = [")
             for (index, url) in links.urls.enumerated() {
-                let settle = links.startsModalTransition[index] ? max(settleSeconds, Double(links.modalTransition) / 1000 + 0.25) : settleSeconds
+                let settle =
+                    links.startsModalTransition[index] ? max(settleSeconds, Double(links.modalTransition) / 1000 + 0.25) : settleSeconds
                 lines.append("        (\(swiftStringLiteral(url)), \(SimctlScriptRenderer.seconds(settle))),")
             }
             lines += [

@@ -31,6 +31,7 @@ extension Replay {
 
 extension ReplayedStep {
     /// The JSON form of one step of SPEC section 9.
+    ///
     /// `redacted: true` is added when the destination holds a stand-in for a redacted value (SPEC section 12).
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [

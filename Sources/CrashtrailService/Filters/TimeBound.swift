@@ -8,9 +8,11 @@ public struct TimeBound {
     /// Reads `text`; a date stands for its first millisecond, or its last when `endOfDay` is set.
     /// - Returns: nil when `text` is neither a date nor an RFC 3339 time.
     public init?(_ text: String, endOfDay: Bool) {
-        let isDate = text.utf8.count == 10 && text.utf8.enumerated().allSatisfy { index, byte in
-            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
+        let isDate =
+            text.utf8.count == 10
+            && text.utf8.enumerated().allSatisfy { index, byte in
+                index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
         if isDate {
             guard let start = Timestamp.milliseconds(parsing: text + "T00:00:00Z"),
                 Timestamp.rfc3339(milliseconds: start).hasPrefix(text)

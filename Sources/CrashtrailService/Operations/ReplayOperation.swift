@@ -13,7 +13,12 @@ public struct ReplayOutcome: Sendable {
 public enum ReplayOperation {
     /// Resolves `report` (``ReplaySource``), chooses its app's manifest among `given` (else those the store keeps)
     /// and replays it.
-    /// - Parameter force: replay with another app's manifest rather than refuse.
+    /// - Parameters:
+    ///   - report: a trail file, a payload file, or a stored report ID (or a unique prefix).
+    ///   - given: the manifests given; none means those the store keeps.
+    ///   - location: the store that holds stored reports and manifests.
+    ///   - force: replay with another app's manifest rather than refuse.
+    /// - Returns: the replay and the warnings for people.
     /// - Throws: ``ReplayFailure``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
     public static func replay(_ report: String, manifests given: [LoadedManifest], location: StoreLocation, force: Bool) throws
         -> ReplayOutcome

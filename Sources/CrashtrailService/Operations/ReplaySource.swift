@@ -94,10 +94,12 @@ public struct ReplaySource: Sendable {
                 record.trailSource == .missing && record.format == .ips
                 ? "; an .ips report's trail rides in a separate file: ingest both with crashtrail ingest --trails DIR and replay the stored report"
                 : ""
-            throw ReplayFailure(.noTrail, "the crash payload \(path) carries no usable trail (trail \(record.trailSource.rawValue)\(why))\(hint)")
+            throw ReplayFailure(
+                .noTrail, "the crash payload \(path) carries no usable trail (trail \(record.trailSource.rawValue)\(why))\(hint)")
         }
         do {
-            return ReplaySource(name: path, trail: try Trail(json: Array((record.trail ?? "").utf8)), recordedDictionaryID: record.trailDictionary)
+            return ReplaySource(
+                name: path, trail: try Trail(json: Array((record.trail ?? "").utf8)), recordedDictionaryID: record.trailDictionary)
         } catch {
             throw ReplayFailure(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
         }

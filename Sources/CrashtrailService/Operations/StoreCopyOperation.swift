@@ -1,5 +1,5 @@
-import Foundation
 import CrashtrailStore
+import Foundation
 
 /// `crashtrail store copy FROM TO`: every report, trail and manifest of one store copied into another, then both
 /// read again and compared.
@@ -23,7 +23,11 @@ public enum StoreCopyOperation {
     }
 
     /// Copies the store at `from` (which must exist) into the one at `to` (made if missing) and verifies the copy.
-    /// - Parameter progress: told how many reports were copied so far.
+    /// - Parameters:
+    ///   - from: the store to copy.
+    ///   - to: the store to copy into.
+    ///   - progress: told how many reports were copied so far.
+    /// - Returns: the verified copy's summary.
     /// - Throws: ``Failure`` when FROM and TO are the same or the copy does not match its source; ``MissingStore``;
     ///   `StoreError`.
     public static func copy(from: StoreLocation, to: StoreLocation, progress: @escaping (Int) -> Void) throws -> Result {

@@ -18,7 +18,11 @@ public enum TrailOutputForm: String, CaseIterable, Sendable {
     }
 
     /// The bytes to write: `trail` in this form, ending in a newline unless binary.
-    /// - Parameter keyLimit: the most characters a split key's value may have.
+    /// - Parameters:
+    ///   - trail: the trail.
+    ///   - codec: the codec, with the manifests that make the encoded forms smaller.
+    ///   - keyLimit: the most characters a split key's value may have.
+    /// - Returns: the bytes to write.
     /// - Throws: `TrailCodecError` when the trail cannot be encoded.
     public func bytes(of trail: Trail, codec: TrailCodec, keyLimit: Int = 1024) throws(TrailCodecError) -> [UInt8] {
         let newline = [UInt8(ascii: "\n")]

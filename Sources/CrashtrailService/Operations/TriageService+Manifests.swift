@@ -52,7 +52,10 @@ extension TriageService {
     }
 
     /// The manifests an operation replays with: `given`, else those the store keeps.
-    /// - Parameter what: the command that needs them, for the error.
+    /// - Parameters:
+    ///   - given: the manifests a command was given.
+    ///   - what: the command that needs them, for the error.
+    /// - Returns: `given`'s manifests, or the store's.
     /// - Throws: `ManifestError` when none is given and the store keeps none.
     public func manifests(given: [LoadedManifest], for what: String) throws -> [Manifest] {
         if !given.isEmpty { return given.map(\.manifest) }

@@ -28,8 +28,13 @@ extension TriageService {
     /// Each report is read from a cursor, replayed, its page written and let go before the next, so memory stays
     /// bounded however many reports the store holds; groups keep only a line of summary per report.
     /// - Parameters:
-    ///   - screens: how many screens of each path the group pages count.
+    ///   - folder: the folder written into (made if missing).
+    ///   - filter: the reports the site shows.
     ///   - since: the `--since` text the index names, if any.
+    ///   - screens: how many screens of each path the group pages count.
+    ///   - manifests: the apps' manifests.
+    ///   - progress: told how far the writing got.
+    /// - Returns: the pages, groups and reports written.
     /// - Throws: `StoreError`, or the file system's error writing a page.
     public func writeSite(
         to folder: URL, filter: ReportFilter, since: String? = nil, screens: Int, manifests: [Manifest],

@@ -10,8 +10,11 @@ public enum JournalText {
         func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
         return .object([
             "journal": .string(name),
-            "app": .object(["bundleID": .string(trail.app.bundleID), "version": .string(trail.app.version), "build": .string(trail.app.build)]),
-            "session": .object(["id": .string(trail.session.id), "pid": .int(trail.session.pid), "started": .string(trail.session.started)]),
+            "app": .object([
+                "bundleID": .string(trail.app.bundleID), "version": .string(trail.app.version), "build": .string(trail.app.build),
+            ]),
+            "session": .object(["id": .string(trail.session.id), "pid": .int(trail.session.pid), "started": .string(trail.session.started)]
+            ),
             "manifest": .object([
                 "app": .string(recovered.manifest.app), "dictionaryID": .string(ManifestDictionary(manifest: recovered.manifest).idString),
             ]),

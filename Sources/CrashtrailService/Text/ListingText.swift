@@ -14,7 +14,8 @@ public enum ListingText {
         for group in groups {
             let versions = group.versions.joined(separator: ",")
             let head =
-                TextTable.fit(group.id, 13) + TextTable.fit(String(group.count), 6) + TextTable.fit("\(group.withTrail)", 7) + TextTable.fit(TextTable.minutes(group.lastSeen), 18)
+                TextTable.fit(group.id, 13) + TextTable.fit(String(group.count), 6) + TextTable.fit("\(group.withTrail)", 7)
+                + TextTable.fit(TextTable.minutes(group.lastSeen), 18)
                 + TextTable.fit(versions.isEmpty ? "-" : versions, 14)
             lines.append(head + TextTable.fit(group.signature, TextTable.width - head.count, padded: false))
         }

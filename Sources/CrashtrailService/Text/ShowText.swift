@@ -8,7 +8,8 @@ public enum ShowText {
     /// `reports` (as `list --reports` writes them).
     public static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
         guard case .object(var object) = detail.group.jsonValue else { return detail.group.jsonValue }
-        object["byVersion"] = .object(Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
+        object["byVersion"] = .object(
+            Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
         object["byDay"] = .object(Dictionary(uniqueKeysWithValues: detail.byDay.map { ($0.day, JSONValue.int(Int64($0.count))) }))
         object["reports"] = .array(detail.reports.map(ListingText.jsonValue(ofReport:)))
         return .object(object)

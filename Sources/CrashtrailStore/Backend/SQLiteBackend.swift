@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 
-/// The embedded SQLite store: one file, nothing to set up (SPEC section 8). Tests hand it a `DatabaseQueue()` in
+/// The embedded SQLite store: one file, nothing to set up (SPEC section 8).
+///
+/// Tests hand it a `DatabaseQueue()` in
 /// memory; the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`).
 public final class SQLiteBackend: StoreBackend {
     /// The GRDB database this backend owns.
@@ -33,7 +35,9 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
-    /// Opens (creating if needed) the store file at `path`, in WAL mode. Jobs opening the same new store at once
+    /// Opens (creating if needed) the store file at `path`, in WAL mode.
+    ///
+    /// Jobs opening the same new store at once
     /// take turns (an exclusive lock on `path.lock`), so none of them fails on the other's half-made tables.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
     public static func open(path: String) throws(StoreError) -> SQLiteBackend {
@@ -80,7 +84,9 @@ public final class SQLiteBackend: StoreBackend {
         try writer.write { db in try body(SQLiteTransaction(db)) }
     }
 
-    /// The schema. Migrations are named, never edited once released, and use plain strings.
+    /// The schema.
+    ///
+    /// Migrations are named, never edited once released, and use plain strings.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: reports") { db in

@@ -11,7 +11,9 @@ public struct StoreRow: Hashable, Sendable {
         self.values = values
     }
 
-    /// The value of the column named `name`, or `.null` when the row has no such column. Names compare without ASCII
+    /// The value of the column named `name`, or `.null` when the row has no such column.
+    ///
+    /// Names compare without ASCII
     /// case and without allocating: a listing reads 25 columns of every row.
     public subscript(name: String) -> StoreValue {
         if let index = names.firstIndex(of: name) { return values[index] }

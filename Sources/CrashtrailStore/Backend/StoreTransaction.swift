@@ -34,7 +34,9 @@ extension StoreTransaction {
     }
 }
 
-/// What the two SQL dialects spell differently. Everything else the store runs is the same text on both.
+/// What the two SQL dialects spell differently.
+///
+/// Everything else the store runs is the same text on both.
 public struct StoreDialect: Hashable, Sendable {
     /// The SQL function that reads an RFC 3339 text as a comparable instant (NULL when it is not one).
     public var instantFunction: String

@@ -16,12 +16,14 @@ struct FilterOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Only crashes at or after this time: a date (2026-11-02, from its start, UTC) or an RFC 3339 time.", valueName: "time"))
+        help: ArgumentHelp(
+            "Only crashes at or after this time: a date (2026-11-02, from its start, UTC) or an RFC 3339 time.", valueName: "time"))
     var since: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Only crashes at or before this time: a date (2026-11-02, through its end, UTC) or an RFC 3339 time.", valueName: "time"))
+        help: ArgumentHelp(
+            "Only crashes at or before this time: a date (2026-11-02, through its end, UTC) or an RFC 3339 time.", valueName: "time"))
     var until: String?
 
     func validate() throws {

@@ -18,36 +18,41 @@ struct RecordBench {
         var arguments = Array(CommandLine.arguments.dropFirst())
         while let name = arguments.first {
             guard options[name] != nil, arguments.count >= 2, let value = Int(arguments[1]), value > 0 else {
-                FileHandle.standardError.write(Data("usage: crashtrail-record-bench [--steps N] [--long N] [--fsync-steps N] [--seed N]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("usage: crashtrail-record-bench [--steps N] [--long N] [--fsync-steps N] [--seed N]\n".utf8))
                 exit(64)
             }
             options[name] = value
             arguments.removeFirst(2)
         }
-        let steps = options["--steps"]!
+        let steps = (options["--steps"] ?? 0)
         let manifestURL = PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml")
         let manifest = try Manifest(contentsOf: manifestURL)
-        var generator = RealisticTrailGenerator(manifest: manifest, seed: UInt64(options["--seed"]!))
+        var generator = RealisticTrailGenerator(manifest: manifest, seed: UInt64((options["--seed"] ?? 0)))
         let trail = generator.trail(steps: steps)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-record-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        print("Recording \(steps) steps of a realistic PirateBay trail (seed \(options["--seed"]!)), release build, one step at a time on the calling thread")
+        print(
+            "Recording \(steps) steps of a realistic PirateBay trail (seed \((options["--seed"] ?? 0))), release build, one step at a time on the calling thread"
+        )
         print("")
         print("| how | steps | median µs | p99 µs | max µs | allocations / step (calling thread) | file bytes at the end |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         var rows: [Row] = []
         rows.append(try crashtrail(trail, manifest: manifest, folder: folder, synchronizing: false, count: steps))
         rows.append(try jsonLines(trail, folder: folder, synchronizing: false, count: steps))
-        let fsyncSteps = min(steps, options["--fsync-steps"]!)
+        let fsyncSteps = min(steps, (options["--fsync-steps"] ?? 0))
         rows.append(try crashtrail(trail, manifest: manifest, folder: folder, synchronizing: true, count: fsyncSteps))
         rows.append(try jsonLines(trail, folder: folder, synchronizing: true, count: fsyncSteps))
         for row in rows { print(row.markdown) }
         print("")
-        print("Ratio of medians, JSON lines + synchronize() over crashtrail (journal + sink, no fsync): \(String(format: "%.0fx", rows[3].median / rows[0].median))")
+        print(
+            "Ratio of medians, JSON lines + synchronize() over crashtrail (journal + sink, no fsync): \(String(format: "%.0fx", rows[3].median / rows[0].median))"
+        )
         print("")
-        try long(trail, manifest: manifest, folder: folder, count: options["--long"]!)
+        try long(trail, manifest: manifest, folder: folder, count: (options["--long"] ?? 0))
     }
 
     struct Row {
@@ -61,7 +66,8 @@ struct RecordBench {
 
         var markdown: String {
             let allocationText = allocations.map { String(format: "%.1f", $0) } ?? "n/a"
-            return "| \(name) | \(count) | \(String(format: "%.1f", median)) | \(String(format: "%.1f", p99)) | \(String(format: "%.0f", maximum)) | \(allocationText) | \(fileBytes) |"
+            return
+                "| \(name) | \(count) | \(String(format: "%.1f", median)) | \(String(format: "%.1f", p99)) | \(String(format: "%.0f", maximum)) | \(allocationText) | \(fileBytes) |"
         }
 
         init(name: String, microseconds: [Double], allocations: UInt64, fileBytes: Int) {
@@ -162,7 +168,9 @@ struct RecordBench {
         }
         let seconds = Double(now() - started) / 1e9
         recorder.waitForSinks()
-        print("\(count) steps recorded in \(String(format: "%.1f", seconds)) s with the journal and a text sink; resident memory and journal size as it went:")
+        print(
+            "\(count) steps recorded in \(String(format: "%.1f", seconds)) s with the journal and a text sink; resident memory and journal size as it went:"
+        )
         print("")
         print("| steps | resident MiB | journal bytes |")
         print("|---:|---:|---:|")
@@ -170,7 +178,9 @@ struct RecordBench {
             print("| \(steps) | \(String(format: "%.1f", Double(resident) / 1_048_576)) | \(journal) |")
         }
         print("")
-        print("Largest journal seen (sampled every 1,000 steps): \(largestJournal) bytes; the trail keeps \(recorder.keptStepCount) steps (limits: \(recorder.limits.maximumSteps) steps, \(recorder.limits.maximumBytes) bytes).")
+        print(
+            "Largest journal seen (sampled every 1,000 steps): \(largestJournal) bytes; the trail keeps \(recorder.keptStepCount) steps (limits: \(recorder.limits.maximumSteps) steps, \(recorder.limits.maximumBytes) bytes)."
+        )
     }
 }
 

@@ -34,10 +34,12 @@ public final class PirateBayCrashReporting {
     /// - Parameters:
     ///   - folder: a folder the app keeps between launches (Application Support); the journal and the redaction
     ///     key live there.
-    ///   - version: the app's version; `build` its build.
+    ///   - version: the app's version.
+    ///   - build: the app's build.
     ///   - session: this session (a new UUID, now, this process's pid by default).
     ///   - clock: milliseconds since the session started (the Navigator's monotonic clock by default).
     ///   - setTrail: hands the `ct1:` text to the crash reporter (a Sentry context, KSCrash `user.crashtrail`).
+    /// - Throws: what reading the manifest or starting the journal throws.
     public init(
         folder: URL, version: String, build: String, session: Trail.Session? = nil, clock: (() -> Int64)? = nil,
         setTrail: @escaping @Sendable (String) -> Void

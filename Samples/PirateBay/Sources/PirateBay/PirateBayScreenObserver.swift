@@ -21,7 +21,10 @@ public final class PirateBayScreenObserver {
         /// Conditions that hold (`signedIn` once the user signed in).
         public var conditions: Set<String>
 
-        public init(tab: Int = 0, paths: [[PirateBayDestination]] = [[], [], []], sheets: [[PirateBayDestination]] = [], conditions: Set<String> = []) {
+        public init(
+            tab: Int = 0, paths: [[PirateBayDestination]] = [[], [], []], sheets: [[PirateBayDestination]] = [],
+            conditions: Set<String> = []
+        ) {
             self.tab = tab
             self.paths = paths
             self.sheets = sheets

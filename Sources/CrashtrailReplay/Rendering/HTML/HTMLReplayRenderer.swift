@@ -36,7 +36,8 @@ enum HTMLReplayRenderer {
             screenSets.append(screensContext(replay.final, comparedWith: recorded, id: "replayed", caption: "Replayed"))
             screenSets.append(screensContext(recorded, comparedWith: replay.final, id: "recorded", caption: "Recorded by the app"))
         } else {
-            screenSets.append(screensContext(replay.final, comparedWith: nil, id: "final", caption: "Each stack with its root at the bottom"))
+            screenSets.append(
+                screensContext(replay.final, comparedWith: nil, id: "final", caption: "Each stack with its root at the bottom"))
         }
         let links: [[String: Any]] = replay.links.links.enumerated().map { index, link in
             ["url": link.url, "number": index + 1, "redacted": link.redacted]
@@ -76,7 +77,8 @@ enum HTMLReplayRenderer {
     }
 
     /// The screens of `state`, each outlined when `other` has another screen (or none) in its place.
-    static func screensContext(_ state: NavigationState, comparedWith other: NavigationState?, id: String, caption: String) -> [String: Any] {
+    static func screensContext(_ state: NavigationState, comparedWith other: NavigationState?, id: String, caption: String) -> [String: Any]
+    {
         func items(_ stack: [Destination], _ otherStack: [Destination]?) -> [[String: Any]] {
             stack.enumerated().map { index, destination in
                 let differs = other != nil && (otherStack.map { index < $0.count ? $0[index] != destination : true } ?? true)

@@ -1,10 +1,14 @@
 /// The replay page's repeated parts, written straight into a string with the pages' escaper: one timeline marker
-/// and one table row per step. See `PageTemplates` for why these two are not rendered by the template engine.
+/// and one table row per step.
+///
+/// See `PageTemplates` for why these two are not rendered by the template engine.
 enum HTMLRows {
     private static func escaped(_ text: String, into out: inout String) {
         out += ScalarHTMLContentType.escape(text)
     }
 
+    /// A step's marker on the time axis.
+    ///
     /// `<circle class="step[ anomaly]" cx=… cy="45" r=…><title>#i time op destination</title></circle>`
     static func marker(for step: ReplayedStep, x: String, into out: inout String) {
         let anomaly = !step.anomalies.isEmpty

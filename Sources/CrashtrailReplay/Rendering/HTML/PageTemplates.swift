@@ -1,7 +1,9 @@
 import Mustache
 
 /// The Mustache templates of the HTML pages: the replay page and the triage site's index and group pages, with
-/// their shared partials. Every value is escaped by `HTML_SCALARS`. Written unescaped (`{{{…}}}`) are only the
+/// their shared partials.
+///
+/// Every value is escaped by `HTML_SCALARS`. Written unescaped (`{{{…}}}`) are only the
 /// project's own style sheet and script, and the replay's step rows and timeline markers, which `HTMLRows` writes
 /// with the same escaper: they are most of a long trail's page, and rendering them through the template engine's
 /// dynamic lookups took 70 % of `report --html`'s time (11 ms a page of 250 steps).

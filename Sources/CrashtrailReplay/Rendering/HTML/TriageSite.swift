@@ -157,7 +157,9 @@ public struct TriageSite: Sendable {
     }
 
     /// The most frequent paths, one row each, right-aligned on the crash screen, so the screens where paths converge
-    /// line up in the last columns. A cell is the more opaque the more reports (of the rows shown) pass through the
+    /// line up in the last columns.
+    ///
+    /// A cell is the more opaque the more reports (of the rows shown) pass through the
     /// same screen at the same distance from the crash: converging paths darken towards the right.
     static func converge(_ table: PathTable) -> [String: Any] {
         let rows = Array(table.rows.prefix(8))
@@ -168,7 +170,9 @@ public struct TriageSite: Sendable {
         // Reports through each screen at each distance from the crash (0: the crash screen).
         var through: [Int: [String: Int]] = [:]
         for row in rows {
-            for (distance, screen) in row.screens.reversed().enumerated() { through[distance, default: [:]][screen, default: 0] += row.count }
+            for (distance, screen) in row.screens.reversed().enumerated() {
+                through[distance, default: [:]][screen, default: 0] += row.count
+            }
         }
         var cells: [[String: Any]] = []
         for (rowIndex, row) in rows.enumerated() {
@@ -190,7 +194,9 @@ public struct TriageSite: Sendable {
     /// A file name for an ID: its safe characters (at most 48), then a hash of the whole ID, so any ID, however long
     /// or hostile, names one file inside the site.
     public static func fileName(for id: String) -> String {
-        var safe = String(id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.prefix(48).map(Character.init))
+        var safe = String(
+            id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+                .prefix(48).map(Character.init))
         if safe.isEmpty { safe = "report" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in id.utf8 {

@@ -15,7 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     fuzzRequire(trail.steps.count <= recovered.records, "more steps than intact records")
     fuzzRequire(recovered.headerSize <= bytes.count && recovered.fileSize == bytes.count, "sizes outside the input")
     if let damage = recovered.damage {
-        fuzzRequire(damage.offset >= recovered.headerSize && damage.offset + damage.droppedBytes == bytes.count, "damage outside the records")
+        fuzzRequire(
+            damage.offset >= recovered.headerSize && damage.offset + damage.droppedBytes == bytes.count, "damage outside the records")
     }
     var engine = NavigationEngine(manifest: recovered.manifest, state: trail.base)
     engine.apply(trail.steps)
