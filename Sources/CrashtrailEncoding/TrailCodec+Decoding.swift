@@ -140,8 +140,7 @@ extension TrailCodec {
     /// The dictionary ID an encoded trail's header names (the manifest it was encoded with), read from the header
     /// alone, without the manifest: binary, `ct1:` text or split keys.
     ///
-    /// Nil for trail JSON, a trail encoded without a
-    /// manifest, or bytes that are no encoded trail.
+    /// Nil for trail JSON, a trail encoded without a manifest, or bytes that are no encoded trail.
     public static func recordedDictionaryID(_ bytes: [UInt8]) -> String? {
         var binary = bytes
         let first = bytes.first { !isWhitespace($0) }

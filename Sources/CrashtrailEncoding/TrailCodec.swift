@@ -153,8 +153,8 @@ public struct TrailCodec: Sendable {
     /// Whether deflating a raw column might make it smaller, so that the encoder tries it: when its bytes' entropy
     /// (order 0, as Huffman codes see them) leaves room for a code table of about 64 bytes.
     ///
-    /// Realistic trails' raw
-    /// bytes are near random and skip the second deflate; hundreds of steps at a fixed interval do not.
+    /// Realistic trails' raw bytes are near random and skip the second deflate; hundreds of steps at a fixed interval
+    /// do not.
     static func rawColumnMayDeflate(_ raw: [UInt8]) -> Bool {
         guard raw.count >= 128 else { return false }
         var counts = [Int](repeating: 0, count: 256)

@@ -9,9 +9,8 @@ import PostgresNIO
 /// The connections one process keeps to its PostgreSQL store: opened on demand up to a limit, lent to one transaction
 /// at a time, and closed when they fail or the pool goes away.
 ///
-/// The store's calls are synchronous (the ingest writer,
-/// the commands), so a caller waits here for a free connection instead of suspending; postgres-nio's own pool
-/// (`PostgresClient`) lends connections only to async code.
+/// The store's calls are synchronous (the ingest writer, the commands), so a caller waits here for a free connection
+/// instead of suspending; postgres-nio's own pool (`PostgresClient`) lends connections only to async code.
 final class PostgresConnectionPool: @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     private let group: any EventLoopGroup

@@ -1,8 +1,7 @@
 /// The PostgreSQL store's schema: named migrations, applied in order, each once, never edited once released.
 ///
-/// The
-/// tables and view are the SQLite store's (SQLiteBackend), in PostgreSQL's types; every text column compares byte by
-/// byte (`COLLATE "C"`), so listings sort exactly as they do in SQLite.
+/// The tables and view are the SQLite store's (SQLiteBackend), in PostgreSQL's types; every text column compares byte
+/// by byte (`COLLATE "C"`), so listings sort exactly as they do in SQLite.
 enum PostgresMigrations {
     /// Identifier and statements of each migration, oldest first.
     static let all: [(identifier: String, statements: [String])] = [

@@ -33,9 +33,8 @@ final class PostgresTransaction: StoreTransaction {
 
     /// The server's answer to `query`, waited for on this thread for at most ``timeout``.
     ///
-    /// A connection that a
-    /// restarting server cut can leave a statement unanswered; the wait then ends with ``Unanswered``, which the
-    /// backend treats as a lost connection.
+    /// A connection that a restarting server cut can leave a statement unanswered; the wait then ends with
+    /// ``Unanswered``, which the backend treats as a lost connection.
     private func answer(_ query: PostgresQuery) throws -> PostgresQueryResult {
         try connection.query(query, logger: logger).wait(atMost: timeout)
     }

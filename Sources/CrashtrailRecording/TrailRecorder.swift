@@ -177,8 +177,7 @@ public final class TrailRecorder {
 
     /// Why the journal stopped, if it did: a write that failed (a full disk).
     ///
-    /// The recorder goes on in memory, and
-    /// the journal keeps the steps before the failure.
+    /// The recorder goes on in memory, and the journal keeps the steps before the failure.
     public private(set) var journalFailure: JournalError?
 
     /// The manifest written into every journal header, so recovery needs no manifest file.

@@ -121,8 +121,8 @@ public final class ReportStore: Sendable {
 
     /// Runs `updates` in one write transaction.
     ///
-    /// The backend may run it again after a failure it recovers from
-    /// (``StoreBackend/write(_:)``), so `updates` must start from the same state each time.
+    /// The backend may run it again after a failure it recovers from (``StoreBackend/write(_:)``), so `updates` must
+    /// start from the same state each time.
     /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
     @discardableResult
     public func write<T>(_ updates: (any StoreTransaction) throws -> T) throws(StoreError) -> T {

@@ -8,8 +8,7 @@ public struct ParsedPayload: Sendable {
     public var format: ReportFormat
     /// The payload's own identifier (SPEC section 8), normalized; nil when it has none.
     ///
-    /// An empty or blank
-    /// identifier (`"incident_id": ""`) counts as none, so the report is named by its digest instead.
+    /// An empty or blank identifier (`"incident_id": ""`) counts as none, so the report is named by its digest instead.
     public var payloadID: String? {
         didSet { payloadID = Self.usable(payloadID) }
     }

@@ -7,8 +7,8 @@ import CrashtrailCore
 /// Reads a Sentry envelope: a header line, then items, each a header line and a payload framed by the header's
 /// `length` (a missing `length` means "up to the next newline").
 ///
-/// Every `event` item becomes a report; an
-/// attachment named `crashtrail.ctr` (binary) or `crashtrail.json` carries the trail.
+/// Every `event` item becomes a report; an attachment named `crashtrail.ctr` (binary) or `crashtrail.json` carries the
+/// trail.
 enum SentryEnvelopeParser {
     private struct EnvelopeHeader: Decodable { var event_id: String? }
     private struct ItemHeader: Decodable {

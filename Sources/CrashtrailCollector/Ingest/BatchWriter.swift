@@ -5,8 +5,7 @@ import Foundation
 /// Stores parsed batches on a writer thread of its own, so the workers parse batch N+1 while batch N is
 /// written: the single SQLite writer no longer leaves the cores idle.
 ///
-/// Trail files are joined the same way,
-/// decoded on the workers while the batch before is joined.
+/// Trail files are joined the same way, decoded on the workers while the batch before is joined.
 ///
 /// Batches are stored one at a time in the order they are submitted. The run's state belongs to the writer
 /// while a batch is pending; ``withState(_:)`` waits for it before lending the state to the caller. After a

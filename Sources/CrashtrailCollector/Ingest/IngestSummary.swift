@@ -35,8 +35,7 @@ public struct IngestSummary: Hashable, Sendable {
 
     /// The JSON form `--json` prints: exactly the SPEC keys.
     ///
-    /// Canonical JSON holds only integers, so `seconds`
-    /// is rounded to whole seconds.
+    /// Canonical JSON holds only integers, so `seconds` is rounded to whole seconds.
     public var jsonValue: JSONValue {
         .object([
             "inputs": .int(Int64(inputs)), "stored": .int(Int64(stored)), "duplicates": .int(Int64(duplicates)),

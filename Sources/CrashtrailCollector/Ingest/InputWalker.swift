@@ -3,8 +3,8 @@ import Foundation
 /// Walks files and folders lazily, in a stable order (each folder's entries sorted by name, depth first), so
 /// memory stays flat however many files there are and two runs see the same order.
 ///
-/// Each folder is listed once,
-/// however many symbolic links lead to it, so a link back into the tree cannot make the walk endless.
+/// Each folder is listed once, however many symbolic links lead to it, so a link back into the tree cannot make the
+/// walk endless.
 struct InputWalker: Sequence, IteratorProtocol {
     private var pending: [String]
     private var excluded: Set<String>

@@ -18,8 +18,7 @@ struct LineReader {
 
     /// The next line (without its newline) and its 1-based number, or nil at the end.
     ///
-    /// A line longer than the
-    /// limit comes back as `nil` bytes, and is never held in memory whole.
+    /// A line longer than the limit comes back as `nil` bytes, and is never held in memory whole.
     mutating func nextLine() -> (Int, [UInt8]?)? {
         while true {
             if skipping {

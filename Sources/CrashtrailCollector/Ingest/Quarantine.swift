@@ -8,8 +8,8 @@ struct Quarantine {
     /// the first 12 hex digits of the SHA-256 of the path, then the path with everything but letters, digits,
     /// `.`, `-` and `_` replaced by `_` (its last 120 characters).
     ///
-    /// It never ends in `.reason.txt`, the suffix of
-    /// reason files, and the same input always gets the same name, so a re-run overwrites rather than piles up.
+    /// It never ends in `.reason.txt`, the suffix of reason files, and the same input always gets the same name, so a
+    /// re-run overwrites rather than piles up.
     static func quarantineName(_ source: String) -> String {
         let digest = Array(source.utf8).withUnsafeBufferPointer { PayloadProcessor.sha256($0) }.prefix(12)
         var name = sanitizedName(source)

@@ -1,7 +1,7 @@
 /// The elements of one array, walked in order.
 ///
-/// An element that fails to decode is not consumed (the next
-/// `decode` reads it again), as in Foundation's `JSONDecoder`.
+/// An element that fails to decode is not consumed (the next `decode` reads it again), as in Foundation's
+/// `JSONDecoder`.
 ///
 /// A plain value (its decoder is not retained, see `SkimmingDecoderImpl`), so copying it costs nothing.
 struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
@@ -98,8 +98,8 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// Reads the current element with `read` and moves past it.
     ///
-    /// On failure the element stays current (the next
-    /// `decode` reads it again) and the error is Foundation's for `type`.
+    /// On failure the element stays current (the next `decode` reads it again) and the error is Foundation's for
+    /// `type`.
     @inline(__always)
     private mutating func decodeScalar<T>(
         _ type: T.Type, _ name: String, _ read: (JSONDocument, JSONPosition) throws(ReadFailure) -> T

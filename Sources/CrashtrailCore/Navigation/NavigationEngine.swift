@@ -10,8 +10,7 @@ public struct NavigationEngine: Sendable {
     public private(set) var stepCount: Int = 0
     /// The last modal transition started, if any: when it started and which step started it.
     ///
-    /// It runs for
-    /// `manifest.modalTransition` milliseconds.
+    /// It runs for `manifest.modalTransition` milliseconds.
     public private(set) var transition: (start: Int64, step: Int)?
 
     /// An engine at `state`, or at the manifest's launch state.

@@ -14,8 +14,7 @@ public enum ObservationLog {
 
     /// The trail the observations in `bytes` make: one `{"t": MS, "state": STATE}` a line (SPEC section 11).
     ///
-    /// The
-    /// trail's base is the first state (absent when it is the launch state), its final the last, and each change
+    /// The trail's base is the first state (absent when it is the launch state), its final the last, and each change
     /// becomes the fewest steps that reach it.
     /// - Throws: `LineError` naming the source and line.
     public static func trail(fromLines bytes: [UInt8], manifest: Manifest, app: Trail.AppInfo, session: Trail.Session, source: String)

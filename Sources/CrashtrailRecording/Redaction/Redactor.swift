@@ -31,8 +31,8 @@ public struct Redactor: Sendable {
 
     /// The step with every redacted value replaced.
     ///
-    /// An `open` by URL that names a destination with redacted
-    /// values is recorded as an `open` of that destination, its values replaced, so the URL never leaves.
+    /// An `open` by URL that names a destination with redacted values is recorded as an `open` of that destination, its
+    /// values replaced, so the URL never leaves.
     public func redact(_ step: Step) -> Step {
         guard isActive else { return step }
         switch step.op {

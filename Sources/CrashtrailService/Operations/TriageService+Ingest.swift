@@ -14,8 +14,7 @@ extension TriageService {
     /// Ingests `options.inputs`: keeps the manifests given (so later commands need none), decodes trails with them and
     /// those the store keeps, runs the pipeline, then decodes the stored trails that waited for a new manifest.
     ///
-    /// The
-    /// store's own files are never read as inputs.
+    /// The store's own files are never read as inputs.
     /// - Throws: `StoreError` or `IngestError`; refused inputs are counted and quarantined, not thrown.
     public func ingest(
         _ options: IngestOptions, manifests: [LoadedManifest], observer: (any IngestProgressObserver)? = nil

@@ -3,8 +3,7 @@ import GRDB
 
 /// The embedded SQLite store: one file, nothing to set up (SPEC section 8).
 ///
-/// Tests hand it a `DatabaseQueue()` in
-/// memory; the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`).
+/// Tests hand it a `DatabaseQueue()` in memory; the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`).
 public final class SQLiteBackend: StoreBackend {
     /// The GRDB database this backend owns.
     public let writer: any DatabaseWriter
@@ -37,8 +36,8 @@ public final class SQLiteBackend: StoreBackend {
 
     /// Opens (creating if needed) the store file at `path`, in WAL mode.
     ///
-    /// Jobs opening the same new store at once
-    /// take turns (an exclusive lock on `path.lock`), so none of them fails on the other's half-made tables.
+    /// Jobs opening the same new store at once take turns (an exclusive lock on `path.lock`), so none of them fails on
+    /// the other's half-made tables.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
     public static func open(path: String) throws(StoreError) -> SQLiteBackend {
         // Jobs that start together on a new store would race to switch it to WAL and to create its tables;

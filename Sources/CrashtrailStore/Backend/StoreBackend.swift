@@ -1,8 +1,8 @@
 /// A database a ``ReportStore`` keeps its reports in: the embedded SQLite file (``SQLiteBackend``) or a shared
 /// PostgreSQL server (the `CrashtrailPostgres` module).
 ///
-/// The store's queries are the same on both; a backend runs them
-/// in transactions and owns the schema, migrated when it is opened.
+/// The store's queries are the same on both; a backend runs them in transactions and owns the schema, migrated when it
+/// is opened.
 public protocol StoreBackend: Sendable {
     /// How this backend spells what the two SQL dialects spell differently.
     var dialect: StoreDialect { get }

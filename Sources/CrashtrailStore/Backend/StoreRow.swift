@@ -13,8 +13,7 @@ public struct StoreRow: Hashable, Sendable {
 
     /// The value of the column named `name`, or `.null` when the row has no such column.
     ///
-    /// Names compare without ASCII
-    /// case and without allocating: a listing reads 25 columns of every row.
+    /// Names compare without ASCII case and without allocating: a listing reads 25 columns of every row.
     public subscript(name: String) -> StoreValue {
         if let index = names.firstIndex(of: name) { return values[index] }
         if let index = names.firstIndex(where: { Self.equalIgnoringASCIICase($0, name) }) { return values[index] }

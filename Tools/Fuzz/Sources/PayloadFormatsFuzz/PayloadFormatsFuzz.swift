@@ -5,9 +5,9 @@ import FuzzSupport
 
 /// Fuzzes each format's parser on its own, past detection.
 ///
-/// The first byte picks the format (its value modulo the
-/// number of formats, in `ReportFormat.allCases` order), the rest is the payload. Every payload is parsed or
-/// refused with a `RejectionError`; an accepted one yields at least one payload of that format.
+/// The first byte picks the format (its value modulo the number of formats, in `ReportFormat.allCases` order), the rest
+/// is the payload. Every payload is parsed or refused with a `RejectionError`; an accepted one yields at least one
+/// payload of that format.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)

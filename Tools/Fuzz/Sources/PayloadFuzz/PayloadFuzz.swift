@@ -9,8 +9,8 @@ let processor = PayloadProcessor(decoder: TrailCodec(manifests: FuzzManifests.al
 
 /// Fuzzes a whole input as `crashtrail ingest` sees it (SPEC sections 7 and 8).
 ///
-/// Detection, the format's parser, the
-/// embedded trail, signature, hash and compression. Every input ends as records or rejections, never a crash;
+/// Detection, the format's parser, the embedded trail, signature, hash and compression. Every input ends as records or
+/// rejections, never a crash;
 /// each outcome names its source and every record has an ID.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
