@@ -61,12 +61,20 @@ struct ObservedStateDiffTests {
         next.modals = [[d("compose", "P-1")]]
         let ops = try diff.steps(to: next, at: 20_000, after: 1_000).map(\.op)
         #expect(ops == [.satisfy("signedIn"), .select(tab: 1), .push(d("item", "L-9")), .present(d("compose", "P-1"))])
-        // One pop, not popToRoot, when one screen goes
+        // The tab root's push dismisses the sheet and pops its stack in one step (SPEC 4 rule 3), fewer than a
+        // dismiss and a pop
         var back = next
         back.modals = []
         back.stacks[1] = [d("marketplace", nil)]
         back.conditions = []
-        #expect(try diff.steps(to: back, at: 40_000, after: 20_000).map(\.op) == [.dismiss, .pop, .revoke("signedIn")])
+        #expect(try diff.steps(to: back, at: 40_000, after: 20_000).map(\.op) == [.push(d("marketplace", nil)), .revoke("signedIn")])
+        // One pop, not popToRoot, when one screen goes
+        var pushed = back
+        pushed.stacks[1] += [d("item", "L-1"), d("item", "L-2")]
+        _ = try diff.steps(to: pushed, at: 50_000, after: 40_000)
+        var popped = pushed
+        popped.stacks[1].removeLast()
+        #expect(try diff.steps(to: popped, at: 60_000, after: 50_000).map(\.op) == [.pop])
     }
 
     @Test("Changes too close for the modal transition, states the manifest cannot have, and unreachable ones are refused")
@@ -82,11 +90,34 @@ struct ObservedStateDiffTests {
         var unknown = manifest.launchState
         unknown.stacks[0].append(Destination("nowhere"))
         #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: unknown, at: 9_000, after: 2_000) })?.code == .invalidState)
-        let noTabs = NavigationState(tab: nil, stacks: [[Destination("welcome")]])
-        #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: noTabs, at: 9_000, after: 2_000) })?.code == .unreachable)
+        // A root that is no gate cannot be reached; a gate's can (SPEC 11: every state the Navigator reaches)
+        let notAGate = NavigationState(tab: nil, stacks: [[Destination("item", ["id": "L-1"])]], conditions: ["signedIn"])
+        let refused = #expect(throws: ObservedStateError.self) { try diff.steps(to: notAGate, at: 9_000, after: 2_000) }
+        #expect(refused?.code == .unreachable)
+        #expect(refused?.message.contains("item is not a gate") == true, "\(String(describing: refused))")
+        let noTabs = NavigationState(tab: nil, stacks: [[Destination("welcome")]], conditions: ["signedIn"])
+        #expect(try diff.steps(to: noTabs, at: 9_000, after: 2_000).map(\.op) == [.push(Destination("welcome"))])
         var twoTabs = manifest.launchState
         twoTabs.stacks.removeLast()
         #expect((#expect(throws: ObservedStateError.self) { try diff.steps(to: twoTabs, at: 9_000, after: 2_000) })?.code == .invalidState)
+    }
+
+    @Test("A flow showing with a pending destination, a gate's root and the tab bar coming back are each reached")
+    func pendingAndGates() throws {
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        var diff = try ObservedStateDiff(manifest: manifest, first: manifest.launchState)
+        // The profile asked for while signed out: the login flow shows, the profile waits (SPEC 4 rule 1)
+        var waiting = manifest.launchState
+        waiting.modals = [[Destination("login")]]
+        waiting.pending = PendingDestination(Destination("myProfile"), mode: .push)
+        #expect(try diff.steps(to: waiting, at: 10_000, after: 0).map(\.op) == [.push(Destination("myProfile"))])
+        // The welcome gate: everything discarded, one stack rooted at the gate (rule 2)
+        let welcome = NavigationState(tab: nil, stacks: [[Destination("welcome")]])
+        #expect(try diff.steps(to: welcome, at: 20_000, after: 10_000).map(\.op) == [.push(Destination("welcome"))])
+        // The tab bar back, on the second tab: its root, pushed with no tab bar showing, acts as a gate (rule 3)
+        var tabs = manifest.launchState
+        tabs.tab = 1
+        #expect(try diff.steps(to: tabs, at: 30_000, after: 20_000).map(\.op) == [.push(Destination("marketplace"))])
     }
 
     @MainActor

@@ -28,7 +28,7 @@ extension TrailCarrier {
 }
 
 extension TrailCarrier {
-    /// The dictionary ID the encoded trail names (``TrailCodec/recordedDictionaryID(_:)``); nil for trail JSON or a
+    /// The dictionary ID the encoded trail names (`TrailCodec.recordedDictionaryID(_:)`); nil for trail JSON or a
     /// trail encoded without a manifest.
     public var recordedDictionaryID: String? {
         switch self {

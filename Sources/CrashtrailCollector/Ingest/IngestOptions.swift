@@ -15,7 +15,7 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
     public var joinTolerance: Int64
-    /// Files never read as inputs: the store's own (``ReportStore/localFiles``).
+    /// Files never read as inputs: the store's own (`ReportStore.localFiles`).
     public var excludedFiles: [String]
     /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`
     /// and quarantined by reference (a reason file naming them), not copied.

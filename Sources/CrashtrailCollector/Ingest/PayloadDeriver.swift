@@ -1,7 +1,7 @@
 import CrashtrailStore
 
 /// The one "derive a report from its payload" step: a stored payload read again as ingest reads a new one, for
-/// `crashtrail reprocess` and for trails that waited for their manifest (``ReportDeriving``).
+/// `crashtrail reprocess` and for trails that waited for their manifest (`ReportDeriving`).
 public struct PayloadDeriver: ReportDeriving {
     let processor: PayloadProcessor
 

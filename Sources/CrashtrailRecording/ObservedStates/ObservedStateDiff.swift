@@ -32,12 +32,15 @@ public struct ObservedStateError: Error, Hashable, Sendable, CustomStringConvert
 /// Turns the navigation states an app reports into the fewest steps that reach each (SPEC section 11), for apps that
 /// keep their own navigation (a SwiftUI path, UIKit controllers).
 ///
-/// A change is expressed with `push`, `pop`, `popToRoot`, `select`, `present`, `dismiss`, `satisfy` and `revoke`:
-/// conditions first (so a push needs no flow), then the modals that no longer match are dismissed from the top, each
-/// changed tab stack is edited (selected, popped to the longest common prefix, `popToRoot` when that is the root
-/// alone, then pushed), the selected tab is set, and the new modals are presented and pushed; conditions that went are
-/// revoked last. Steps that add or remove a modal are spaced by the manifest's modal transition, so none is dropped.
-/// Every change is checked by applying its steps with the navigation rules: the result must be the observed state.
+/// A change is expressed with `push`, `pop`, `popToRoot`, `select`, `present`, `dismiss`, `satisfy` and `revoke`
+/// (and `open` for a destination pending from an `open`): conditions first (so a push needs no flow), then the modals
+/// that no longer match are dismissed from the top, each changed tab stack is edited (selected, popped to the longest
+/// common prefix, `popToRoot` when that is the root alone, then pushed), the selected tab is set, and the new modals
+/// are presented and pushed; conditions that went are revoked last. Another root, or the tab bar appearing, going or
+/// resetting its stacks, starts with the push of a gate (or a tab root); a flow showing with a pending destination is
+/// reached by requesting that destination while its condition is missing. Steps that would collide with a modal
+/// transition wait for it, so none is dropped. Every candidate is checked by applying its steps with the navigation
+/// rules: the result must be the observed state.
 public struct ObservedStateDiff {
     public let manifest: Manifest
     /// The engine at the last observed state.
@@ -60,6 +63,10 @@ public struct ObservedStateDiff {
     }
 
     /// The steps from the last observed state to `state`, observed at `t` milliseconds.
+    ///
+    /// Every state the Navigator can reach from the one before is recorded with the fewest steps (SPEC section 11):
+    /// the candidate plans are tried shortest first, each checked by applying its steps with the navigation rules, and
+    /// only a state none of them reaches is refused.
     /// - Parameters:
     ///   - state: the state the app now shows.
     ///   - t: when, in milliseconds since the session started; after the previous observation.
@@ -71,104 +78,49 @@ public struct ObservedStateDiff {
         guard t > previous else {
             throw ObservedStateError(.nonMonotonicTime, "the observation at \(t) ms is not after the one before (\(previous) ms)")
         }
-        let from = engine.state
-        guard state.pending == nil else {
-            throw ObservedStateError(
-                .unreachable, "a pending destination (one waiting for a flow) cannot be observed; report the flow's screens only")
+        let start = max(previous, lastTime ?? previous)
+        var tooLate: Int64?
+        for ops in candidatePlans(to: state).sorted(by: { $0.count < $1.count }) {
+            let (steps, trial, end) = timed(ops, after: start)
+            guard trial.state == state else { continue }
+            // A plan whose modal transitions do not fit before the observation may have a longer sibling that fits.
+            guard end <= t else {
+                tooLate = min(tooLate ?? end, end)
+                continue
+            }
+            engine = trial
+            lastTime = end
+            return steps
         }
-        guard (from.tab == nil) == (state.tab == nil), from.stacks.count == state.stacks.count else {
+        if let tooLate {
             throw ObservedStateError(
-                .unreachable, "the tab bar appeared or went, which only a gate does; it cannot be reached by observed changes")
-        }
-        for (index, (old, new)) in zip(from.stacks, state.stacks).enumerated() where old.first != new.first {
-            throw ObservedStateError(
-                .unreachable,
-                "stack \(index) has another root (\(new.first?.name ?? "none") instead of \(old.first?.name ?? "none")), which only a gate or a tab change makes"
+                .tooClose,
+                "the change needs modal transitions of \(manifest.modalTransition) ms each, so its last step would come at \(tooLate) ms, after the observation at \(t) ms; observations of modal changes must be further apart"
             )
         }
-        let ops = plan(from: from, to: state)
-        // Times: after the previous observation, a millisecond apart; a step that adds or removes a modal waits for the
-        // transition the last such step started.
+        throw ObservedStateError(.unreachable, unreachableReason(to: state))
+    }
+
+    /// `ops` as steps after `start`, a millisecond apart; a step that would collide with the modal transition running
+    /// waits until it ends, so none is dropped.
+    /// - Returns: the steps, the engine after them and the last step's time.
+    func timed(_ ops: [Step.Operation], after start: Int64) -> (steps: [Step], engine: NavigationEngine, end: Int64) {
         var steps: [Step] = []
-        var time = max(previous, lastTime ?? previous)
+        var time = start
         var trial = engine
         for op in ops {
             time += 1
-            // A step that adds or removes a modal waits until the running transition ends (the engine knows it).
-            let changesModals: Bool
-            switch op {
-            case .present, .dismiss: changesModals = true
-            default: changesModals = false
-            }
-            if changesModals, trial.isTransitionRunning(at: time), let start = trial.transition?.start {
-                time = start + manifest.modalTransition
+            if trial.isTransitionRunning(at: time), let running = trial.transition?.start {
+                var probe = trial
+                if probe.apply(Step(t: time, op)).contains(where: { $0.kind == .transitionCollision }) {
+                    time = running + manifest.modalTransition
+                }
             }
             let step = Step(t: time, op)
             trial.apply(step)
             steps.append(step)
         }
-        guard time <= t else {
-            throw ObservedStateError(
-                .tooClose,
-                "the change needs modal transitions of \(manifest.modalTransition) ms each, so its last step would come at \(time) ms, after the observation at \(t) ms; observations of modal changes must be further apart"
-            )
-        }
-        guard trial.state == state else {
-            throw ObservedStateError(
-                .unreachable,
-                "the state cannot be reached from the one before with push, pop, popToRoot, select, present, dismiss, satisfy and revoke")
-        }
-        engine = trial
-        lastTime = time
-        return steps
-    }
-
-    /// The ops from `from` to `to`, in order.
-    private func plan(from: NavigationState, to: NavigationState) -> [Step.Operation] {
-        var ops: [Step.Operation] = []
-        // Conditions that came: first, so that a push does not bring up a flow.
-        ops += to.conditions.subtracting(from.conditions).sorted(by: CanonicalJSON.codePointPrecedes).map { Step.Operation.satisfy($0) }
-        let stacksChange = from.stacks != to.stacks
-        // Modals: the leading ones that are the same stay; the first that differs only above its root is edited in
-        // place; the rest are dismissed. Base stacks can be edited only with no modal over them.
-        var kept = zip(from.modals, to.modals).prefix { $0 == $1 }.count
-        var editInPlace = kept < from.modals.count && kept < to.modals.count && from.modals[kept].first == to.modals[kept].first
-        if stacksChange {
-            kept = 0
-            editInPlace = false
-        }
-        let dismissals = from.modals.count - kept - (editInPlace ? 1 : 0)
-        ops += Array(repeating: .dismiss, count: max(0, dismissals))
-        var tab = from.tab
-        if stacksChange {
-            for index in from.stacks.indices where from.stacks[index] != to.stacks[index] {
-                if tab != nil, tab != index {
-                    ops.append(.select(tab: Int64(index)))
-                    tab = index
-                }
-                ops += edit(from.stacks[index], to: to.stacks[index])
-            }
-        }
-        if let wanted = to.tab, tab != wanted { ops.append(.select(tab: Int64(wanted))) }
-        if editInPlace { ops += edit(from.modals[kept], to: to.modals[kept]) }
-        for modal in to.modals.dropFirst(kept + (editInPlace ? 1 : 0)) {
-            guard let root = modal.first else { continue }
-            ops.append(.present(root))
-            ops += modal.dropFirst().map { Step.Operation.push($0) }
-        }
-        // Conditions that went: last.
-        ops += from.conditions.subtracting(to.conditions).sorted(by: CanonicalJSON.codePointPrecedes).map { Step.Operation.revoke($0) }
-        return ops
-    }
-
-    /// The fewest ops that turn the top stack `from` into `to` (same root): pop to the longest common prefix
-    /// (`popToRoot` when that is the root alone and more than one pop is needed), then push the rest.
-    private func edit(_ from: [Destination], to: [Destination]) -> [Step.Operation] {
-        let common = zip(from, to).prefix { $0 == $1 }.count
-        let pops = from.count - common
-        var ops: [Step.Operation] = common == 1 && pops > 1 ? [.popToRoot] : Array(repeating: .pop, count: pops)
-        ops += to.dropFirst(common).map { Step.Operation.push($0) }
-        return ops
+        return (steps, trial, time)
     }
 
     /// A state's shape, and that it fits the manifest: the tab count, every destination known.

@@ -27,7 +27,7 @@ extension TriageService {
         return IngestResult(summary: summary, decodedLater: decodedLater)
     }
 
-    /// Derives every stored report again from its payload, after an upgrade (``ReportStore/reprocess(with:batchSize:progress:)``),
+    /// Derives every stored report again from its payload, after an upgrade (`ReportStore.reprocess(with:batchSize:progress:)`),
     /// with the manifests the store keeps and `manifests`, which it keeps too.
     /// - Throws: `StoreError`.
     public func reprocess(

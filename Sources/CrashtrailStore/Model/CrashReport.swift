@@ -38,7 +38,7 @@ public struct CrashReport: Hashable, Sendable {
     public var exception: ExceptionInfo
     /// The crashed thread's frames, top first.
     public var frames: [StackFrame]
-    /// The crash group key (see ``CrashSignature``).
+    /// The crash group key (see `CrashSignature` in CrashtrailCollector).
     public var signature: String
     public var trailInfo: TrailInfo
 
