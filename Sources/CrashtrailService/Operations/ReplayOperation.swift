@@ -23,8 +23,17 @@ public enum ReplayOperation {
     public static func replay(_ report: String, manifests given: [LoadedManifest], location: StoreLocation, force: Bool) throws
         -> ReplayOutcome
     {
-        let manifests = try TriageService.manifests(given: given, storedAt: location, for: "replay")
-        let source = try ReplaySource.resolve(report, manifests: manifests, location: location)
+        // The store is opened once, and only when the manifests or the report are in it.
+        let opener = StoreOpener(location)
+        let manifests: [Manifest]
+        if !given.isEmpty {
+            manifests = given.map(\.manifest)
+        } else if location.mayExist {
+            manifests = try TriageService(store: try opener.store(), location: location).manifests(given: [], for: "replay")
+        } else {
+            throw TriageService.noManifest(for: "replay", location: location)
+        }
+        let source = try ReplaySource.resolve(report, manifests: manifests, opener: opener)
         let app = source.trail.app.bundleID
         let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)
         guard selection.manifest.app == app || force else {

@@ -18,6 +18,12 @@ public struct ReplaySource: Sendable {
     /// unique prefix of one) in the store at `location`, which is then opened once.
     /// - Throws: ``ReplayFailure`` saying why there is no trail, or a `StoreError`.
     public static func resolve(_ report: String, manifests: [Manifest], location: StoreLocation) throws -> ReplaySource {
+        try resolve(report, manifests: manifests, opener: StoreOpener(location))
+    }
+
+    /// Resolves REPORT, opening the store through `opener` only when REPORT is no file.
+    static func resolve(_ report: String, manifests: [Manifest], opener: StoreOpener) throws -> ReplaySource {
+        let location = opener.location
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else {
@@ -34,7 +40,7 @@ public struct ReplaySource: Sendable {
                 "\(report) is not a file, and there is no crash store at \(location.name) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
             )
         }
-        return try fromStore(try location.openExisting().record(matchingPrefix: report))
+        return try fromStore(try opener.store().record(matchingPrefix: report))
     }
 
     /// A stored report's trail, with the dictionary ID stored beside it: the payload is not read again.

@@ -64,17 +64,6 @@ extension TriageService {
         throw Self.noManifest(for: what, location: location)
     }
 
-    /// The manifests an operation replays with when the store may not exist: `given`, else those the store at
-    /// `location` keeps.
-    /// - Throws: `ManifestError` when none is given and there is no store or it keeps none.
-    public static func manifests(given: [LoadedManifest], storedAt location: StoreLocation, for what: String) throws -> [Manifest] {
-        if !given.isEmpty { return given.map(\.manifest) }
-        if location.mayExist {
-            return try TriageService(location: location, creating: false).manifests(given: given, for: what)
-        }
-        throw noManifest(for: what, location: location)
-    }
-
     static func noManifest(for what: String, location: StoreLocation) -> ManifestError {
         ManifestError(
             .unreadable, source: "--manifest",
