@@ -18,7 +18,9 @@ struct JournalRecoverCommand: ParsableCommand {
             keeps its manifest, so none is needed; --manifest adds manifests for the encoded forms.
 
               crashtrail journal recover session.ctj
-              crashtrail journal recover session.ctj --format binary > session.ctr     # a sidecar for the .ips
+              crashtrail journal recover session.ctj --format binary > session.ctr
+
+            The binary form is the sidecar an .ips crash report is joined to.
             """
     )
 

@@ -24,22 +24,14 @@ struct ManifestCheckCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var failed = false
-        var results: [JSONValue] = []
-        for file in files {
-            do {
-                for loaded in try LoadedManifest.load([file]) {
-                    let manifest = loaded.manifest
-                    results.append(ManifestSummary.jsonValue(of: manifest))
-                    if !output.isJSON { print(ManifestSummary.text(of: manifest)) }
-                }
-            } catch {
-                failed = true
-                results.append(.object(["file": .string(file), "ok": .bool(false), "error": .string("\(error)")]))
-                if !output.isJSON { printError("Error: \(error)") }
+        let checks = ManifestSummary.check(files)
+        if output.isJSON {
+            print(CanonicalJSON.string(of: .array(checks.map(\.jsonValue))))
+        } else {
+            for check in checks {
+                if let text = check.text { print(text) } else { printError("Error: \(check.error ?? "")") }
             }
         }
-        if output.isJSON { print(CanonicalJSON.string(of: .array(results))) }
-        if failed { throw ExitCode.failure }
+        if checks.contains(where: { $0.error != nil }) { throw ExitCode.failure }
     }
 }

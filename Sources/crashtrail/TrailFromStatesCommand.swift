@@ -18,7 +18,8 @@ struct TrailFromStatesCommand: AsyncParsableCommand {
             dropped. The trail is printed as canonical JSON. Example:
 
               crashtrail trail from-states observations.ndjson \\
-                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml --app-version 3.1.0
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml \\
+                --app-version 3.1.0
             """
     )
 

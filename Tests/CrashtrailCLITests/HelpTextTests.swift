@@ -7,7 +7,8 @@ import Testing
 struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["ingest"], ["replay"], ["list"], ["show"], ["paths"], ["trail"], ["trail", "encode"], ["trail", "decode"],
-        ["trail", "inspect"], ["manifest"], ["manifest", "check"], ["store"], ["store", "copy"], ["reprocess"], ["report"],
+        ["trail", "inspect"], ["trail", "from-states"], ["manifest"], ["manifest", "check"], ["manifest", "add"], ["store"],
+        ["store", "copy"], ["reprocess"], ["report"], ["journal"], ["journal", "record"], ["journal", "recover"], ["journal", "inspect"],
     ]
 
     @Test("Examples fit 80 columns and continue with a backslash; no option says its default twice", arguments: commands)

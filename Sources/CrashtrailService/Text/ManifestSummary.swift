@@ -3,6 +3,37 @@ import CrashtrailEncoding
 
 /// `crashtrail manifest check`: what a manifest that works holds, as text and as JSON.
 public enum ManifestSummary {
+    /// What checking one manifest (or one of a folder's) gave.
+    public struct Check: Sendable {
+        /// The file, or the folder whose manifests could not be read.
+        public let file: String
+        /// The manifest, when it works.
+        public let manifest: Manifest?
+        /// Why it does not, else nil.
+        public let error: String?
+
+        /// The summary line for people, or nil when the manifest does not work.
+        public var text: String? { manifest.map(ManifestSummary.text(of:)) }
+
+        /// The summary object, or `file`, `ok` false and `error`.
+        public var jsonValue: JSONValue {
+            manifest.map(ManifestSummary.jsonValue(of:))
+                ?? .object(["file": .string(file), "ok": .bool(false), "error": .string(error ?? "")])
+        }
+    }
+
+    /// Checks the manifests at `files` (files or folders), each on its own: one that does not work does not stop the
+    /// others.
+    public static func check(_ files: [String]) -> [Check] {
+        files.flatMap { file -> [Check] in
+            do {
+                return try LoadedManifest.load([file]).map { Check(file: $0.manifest.source, manifest: $0.manifest, error: nil) }
+            } catch {
+                return [Check(file: file, manifest: nil, error: "\(error)")]
+            }
+        }
+    }
+
     /// `FILE: ok: APP, dictionary ID …, N destinations (M with a URL), …`.
     public static func text(of manifest: Manifest) -> String {
         let linked = manifest.destinations.filter { $0.route != nil }.count

@@ -1,4 +1,0 @@
-import ArgumentParser
-import CrashtrailReplay
-
-extension ReplayFormat: ExpressibleByArgument {}
