@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -49,5 +50,29 @@ struct ManifestCommandTests {
         let runner = try #require(Self.runner, "the crashtrail executable was not built")
         let result = try runner.run(["manifest", "check"])
         #expect(result.status == 64)
+    }
+
+    @Test("check lists the screen names breadcrumbs may give, in text and JSON")
+    func listsScreens() throws {
+        let runner = try #require(Self.runner, "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let yaml = """
+            app: com.example.screens
+            root: start
+            destinations:
+              start: { url: "screens://start", screen: StartViewController }
+              detail: { url: "screens://detail/{id}", screens: [App.DetailViewController, DetailView] }
+            """
+        let file = try folder.write(yaml, to: "screens.yml")
+        let text = try runner.run(["manifest", "check", file.path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(
+            text.stdout.contains("\n  screens: StartViewController (start), App.DetailViewController (detail), DetailView (detail)\n"),
+            "\(text.stdout)")
+        let json = try JSONParser.parse(try runner.run(["manifest", "check", file.path, "--format", "json"]).stdoutBytes)
+        #expect(
+            json.arrayValue?.first?["screens"]
+                == .object(["StartViewController": "start", "App.DetailViewController": "detail", "DetailView": "detail"]))
     }
 }

@@ -105,7 +105,8 @@ extension Manifest {
     }
 
     private static func destination(name: String, node: ManifestNode, source: String) throws(ManifestError) -> DestinationSpec {
-        let fields = try node.mapping(allowed: ["url", "presentation", "requires", "gate", "redact"], destination: name)
+        let fields = try node.mapping(
+            allowed: ["url", "presentation", "requires", "gate", "redact", "screen", "screens"], destination: name)
         var route: RouteTemplate?
         if let url = fields["url"] {
             let text = try url.string()
@@ -153,7 +154,26 @@ extension Manifest {
             }
         }
         return DestinationSpec(
-            name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact)
+            name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact,
+            screens: try screens(fields, destination: name, source: source))
+    }
+
+    /// The `screen:` name and the `screens:` names of a destination, in order, each once.
+    private static func screens(_ fields: ManifestMapping, destination: String, source: String) throws(ManifestError) -> [String] {
+        var screens: [String] = []
+        for key in ["screen", "screens"] {
+            guard let node = fields[key] else { continue }
+            let names =
+                node.isSequence ? try node.sequence().map { (element) throws(ManifestError) in try element.string() } : [try node.string()]
+            for screen in names {
+                guard !screen.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ManifestError(
+                        .invalidField, source: source, line: node.line, destination: destination, "\(key) names an empty screen")
+                }
+                if !screens.contains(screen) { screens.append(screen) }
+            }
+        }
+        return screens
     }
 }
 

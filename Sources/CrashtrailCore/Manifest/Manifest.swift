@@ -46,11 +46,14 @@ public struct Manifest: Sendable {
         /// Names of destinations that are some condition's flow.
         let flowNames: Set<String>
         let tabStacks: [[Destination]]
+        /// Each screen name, and the same without its module prefix, to its destination's index.
+        let screenIndex: [String: Int]
 
         init(
             app: String, tabs: [String], root: String?, modalTransition: Int64, conditions: [Condition],
-            destinations: [DestinationSpec], source: String
+            destinations: [DestinationSpec], source: String, screenIndex: [String: Int]
         ) {
+            self.screenIndex = screenIndex
             self.app = app
             self.tabs = tabs
             self.root = root
@@ -93,9 +96,16 @@ public struct Manifest: Sendable {
         /// Payload paths whose values never leave the device (SPEC section 12), each split at its dots, in manifest
         /// order: the recorder replaces them with keyed stand-ins.
         public var redact: [[String]] { storage.redact }
+        /// The names a crash reporter's breadcrumbs give this screen (`screen:` / `screens:`, SPEC section 15): a
+        /// UIKit class name (with or without its module), a SwiftUI view name, an Analytics screen name.
+        public var screens: [String] { storage.screens }
 
-        init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]] = []) {
-            storage = Storage(name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact)
+        init(
+            name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]] = [],
+            screens: [String] = []
+        ) {
+            storage = Storage(
+                name: name, route: route, presentation: presentation, requires: requires, gate: gate, redact: redact, screens: screens)
         }
 
         private final class Storage: Sendable {
@@ -105,14 +115,19 @@ public struct Manifest: Sendable {
             let requires: [String]
             let gate: Bool
             let redact: [[String]]
+            let screens: [String]
 
-            init(name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]]) {
+            init(
+                name: String, route: RouteTemplate?, presentation: Presentation, requires: [String], gate: Bool, redact: [[String]],
+                screens: [String]
+            ) {
                 self.name = name
                 self.route = route
                 self.presentation = presentation
                 self.requires = requires
                 self.gate = gate
                 self.redact = redact
+                self.screens = screens
             }
         }
 
@@ -120,7 +135,7 @@ public struct Manifest: Sendable {
         public static func == (lhs: DestinationSpec, rhs: DestinationSpec) -> Bool {
             if lhs.storage === rhs.storage { return true }
             return lhs.name == rhs.name && lhs.route == rhs.route && lhs.presentation == rhs.presentation
-                && lhs.requires == rhs.requires && lhs.gate == rhs.gate && lhs.redact == rhs.redact
+                && lhs.requires == rhs.requires && lhs.gate == rhs.gate && lhs.redact == rhs.redact && lhs.screens == rhs.screens
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -130,6 +145,7 @@ public struct Manifest: Sendable {
             hasher.combine(requires)
             hasher.combine(gate)
             hasher.combine(redact)
+            hasher.combine(screens)
         }
     }
 
@@ -148,7 +164,8 @@ public struct Manifest: Sendable {
         }
         let storage = Storage(
             app: app, tabs: tabs, root: root, modalTransition: modalTransition, conditions: conditions,
-            destinations: destinations, source: source)
+            destinations: destinations, source: source,
+            screenIndex: try Self.screenIndex(of: destinations, source: source, lines: lines))
         self.storage = storage
         self.rules = NavigationRules(destinations: destinations, conditions: conditions, tabIndex: storage.tabIndex)
         self.routeIndex = RouteIndex(destinations: destinations)
@@ -179,6 +196,13 @@ public struct Manifest: Sendable {
             return NavigationState(tab: 0, stacks: tabStacks)
         }
         return NavigationState(tab: nil, stacks: [[Destination(root ?? "")]])
+    }
+
+    /// The destination a crash reporter's screen name names (SPEC section 15), matched as the manifest writes it or
+    /// without a module prefix on either side (`App.ItemViewController`, `ItemViewController`).
+    public func destination(forScreen name: String) -> DestinationSpec? {
+        let index = storage.screenIndex[name] ?? storage.screenIndex[Self.unprefixed(name)]
+        return index.map { storage.destinations[$0] }
     }
 
     /// Whether `name` is the flow of some condition.

@@ -16,6 +16,8 @@ public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let missingRoot = Code(name: "missing-root")
         public static let duplicateTemplate = Code(name: "duplicate-template")
         public static let duplicateDestination = Code(name: "duplicate-destination")
+        /// A screen name (`screen:` / `screens:`) names two destinations.
+        public static let duplicateScreen = Code(name: "duplicate-screen")
         public static let invalidTemplate = Code(name: "invalid-template")
         /// A `redact` key that names no placeholder or payload path of the destination's template.
         public static let invalidRedact = Code(name: "invalid-redact")

@@ -41,9 +41,17 @@ public enum ManifestSummary {
             + "\(count(manifest.destinations.count, "destination")) (\(linked) with a URL), "
             + "\(count(manifest.conditions.count, "condition")), "
             + (manifest.hasTabs ? "tabs \(manifest.tabs.joined(separator: ", "))" : "root \(manifest.root ?? "")")
+            + (screens(of: manifest).isEmpty
+                ? "" : "\n  screens: " + screens(of: manifest).map { "\($0.screen) (\($0.destination))" }.joined(separator: ", "))
     }
 
-    /// `file`, `ok`, `app`, `dictionaryID`, `destinations`, `linked`, `conditions`, `tabs`, `root`.
+    /// The screen names crash reporters' breadcrumbs may give, with the destination each names, in manifest order.
+    public static func screens(of manifest: Manifest) -> [(screen: String, destination: String)] {
+        manifest.destinations.flatMap { spec in spec.screens.map { (screen: $0, destination: spec.name) } }
+    }
+
+    /// `file`, `ok`, `app`, `dictionaryID`, `destinations`, `linked`, `conditions`, `tabs`, `root`, `screens` (each
+    /// screen name to its destination).
     public static func jsonValue(of manifest: Manifest) -> JSONValue {
         .object([
             "file": .string(manifest.source), "ok": .bool(true), "app": .string(manifest.app),
@@ -52,6 +60,8 @@ public enum ManifestSummary {
             "linked": .int(Int64(manifest.destinations.filter { $0.route != nil }.count)),
             "conditions": .int(Int64(manifest.conditions.count)), "tabs": .array(manifest.tabs.map(JSONValue.string)),
             "root": manifest.root.map(JSONValue.string) ?? .null,
+            "screens": .object(
+                Dictionary(screens(of: manifest).map { ($0.screen, JSONValue.string($0.destination)) }, uniquingKeysWith: { a, _ in a })),
         ])
     }
 
