@@ -18,8 +18,53 @@ struct PostgresFaultTests {
         }
         #expect(errors.failures.isEmpty, "\(errors.failures)")
         let store = try TestStores.open(url)
-        let applied = try store.read { db in try db.strings("SELECT identifier FROM crashtrail_migrations") }
-        #expect(applied == ["v1: reports, joined trails, manifests, reprocess cursor"])
+        let applied = try store.read { db in try db.strings("SELECT identifier FROM crashtrail_migrations ORDER BY identifier") }
+        #expect(applied == ["v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary"])
+    }
+
+    @Test("A store of the schema before the trail dictionary migrates with every row as it was", .needsPostgres)
+    func migratesAnOlderSchema() throws {
+        // Given a store holding the samples, taken back to the schema before "v2: trail dictionary"
+        let url = try TestStores.newDatabase()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try TestStores.open(url)
+        _ = try TestStores.ingestSamples(into: store, folder: folder)
+        let before = try store.allRecords()
+        try #require(before.contains { $0.trailDictionary != nil })
+        try store.write { db in
+            try db.execute("DROP VIEW reportWithTrail")
+            try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
+            try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")
+            try db.execute(
+                """
+                CREATE VIEW reportWithTrail AS
+                    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                        r.frames, r.signature,
+                        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
+                """)
+            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v2: trail dictionary'")
+        }
+
+        // When this version opens it
+        let upgraded = try TestStores.open(url)
+
+        // Then every row reads as it was, with no dictionary ID until reprocess derives it again
+        let expected = before.map { record in
+            var record = record
+            record.trailDictionary = nil
+            return record
+        }
+        #expect(try upgraded.allRecords() == expected)
+        let reprocessed = try upgraded.reprocess(with: PayloadDeriver(decoder: try TestStores.codec()))
+        #expect(reprocessed.changed > 0)
+        #expect(try upgraded.allRecords().filter { $0.trailSource == .embedded } == before.filter { $0.trailSource == .embedded })
     }
 
     @Test("A schema from a newer crashtrail is refused, and left as it is", .needsPostgres)
@@ -31,7 +76,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v9: from the future") == true)
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 2)
+        // The two migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 3)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)
