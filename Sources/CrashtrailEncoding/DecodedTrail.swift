@@ -7,6 +7,9 @@ public struct DecodedTrail: Sendable {
     public var trail: Trail
     /// `trail.canonicalJSON`, already built.
     public var canonicalJSON: [UInt8]
+    /// The dictionary ID (eight hex digits) of the manifest the encoded trail was decoded with, read from its header
+    /// while decoding; nil for trail JSON or a trail encoded without a manifest.
+    public var dictionaryID: String?
 
     /// Pairs a trail with its canonical JSON; `canonicalJSON` must be `trail.canonicalJSON`.
     public init(trail: Trail, canonicalJSON: [UInt8]) {

@@ -243,7 +243,7 @@ public struct TrailCodec: Sendable {
             : TrailBodyDecoder(
                 structure: body, raw: Array(bytes[(bodyStart + consumed)...]), dictionary: dictionary,
                 maximumSteps: limits.maximumSteps)
-        let decoded: DecodedTrail
+        var decoded: DecodedTrail
         do {
             decoded = try decoder.decode()
         } catch {
@@ -276,6 +276,7 @@ public struct TrailCodec: Sendable {
                 "the decoded trail's CRC-32 is \(ManifestDictionary.hex(checksum)) but the header says \(ManifestDictionary.hex(header.checksum)); the data was changed after it was encoded"
             )
         }
+        decoded.dictionaryID = header.dictionaryID.map(ManifestDictionary.hex)
         return BinaryDetails(
             decoded: decoded, header: header, dictionary: dictionary, bodySize: bytes.count - bodyStart - consumed + body.count)
     }

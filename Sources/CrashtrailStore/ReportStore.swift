@@ -263,12 +263,12 @@ public final class ReportStore: Sendable {
 
     /// Attaches a trail that arrived separately to a stored report.
     /// - Throws: `StoreError` (`database`).
-    public func attachTrail(_ trail: Trail, dictionaryID: String? = nil, toReport id: String) throws(StoreError) {
+    public func attachTrail(_ trail: Trail, toReport id: String) throws(StoreError) {
         let decoded = DecodedTrail(trail)
-        _ = try write { db in try Self.attachTrail(decoded, dictionaryID: dictionaryID, toReport: id, in: db) }
+        _ = try write { db in try Self.attachTrail(decoded, toReport: id, in: db) }
     }
 
-    /// Attaches a separate trail (and the dictionary ID it was encoded with, if any) to a stored report still missing
+    /// Attaches a separate trail (and the dictionary ID it was decoded with, if any) to a stored report still missing
     /// one, inside a transaction; returns whether it did.
     ///
     /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
@@ -277,7 +277,7 @@ public final class ReportStore: Sendable {
     /// - Throws: the backend's error.
     @discardableResult
     public static func attachTrail(
-        _ decoded: DecodedTrail, dictionaryID: String?, toReport id: String, in db: any StoreTransaction
+        _ decoded: DecodedTrail, toReport id: String, in db: any StoreTransaction
     ) throws -> Bool {
         try db.execute(
             """
@@ -287,7 +287,7 @@ public final class ReportStore: Sendable {
             """,
             [
                 .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
-                StoreValue(dictionaryID), .text(id),
+                StoreValue(decoded.dictionaryID), .text(id),
             ]
         ) > 0
     }

@@ -169,12 +169,12 @@ struct StoreBackendTests {
         let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
         let waiting = try #require(try store.allRecords().first { $0.trailSource == .missing })
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) })
+        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) })
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: waiting.id, in: db) }
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) }
                 == false)
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), dictionaryID: nil, toReport: joined.id, in: db) }
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) }
                 == false)
         #expect(try store.record(id: waiting.id)?.trailSource == .joined)
     }

@@ -1,5 +1,4 @@
 import CrashtrailCore
-import CrashtrailEncoding
 
 /// A trail as it rides inside a payload, before decoding (SPEC section 7).
 public enum TrailCarrier: Hashable, Sendable {
@@ -23,19 +22,6 @@ extension TrailCarrier {
         case .object(let object) where object.keys.contains(where: { $0.hasPrefix("crashtrail.") }):
             return .keys(object.compactMapValues(\.stringValue))
         default: return .object(value)
-        }
-    }
-}
-
-extension TrailCarrier {
-    /// The dictionary ID the encoded trail names (`TrailCodec.recordedDictionaryID(_:)`); nil for trail JSON or a
-    /// trail encoded without a manifest.
-    public var recordedDictionaryID: String? {
-        switch self {
-        case .text(let text): TrailCodec.recordedDictionaryID(Array(text.utf8))
-        case .bytes(let bytes): TrailCodec.recordedDictionaryID(bytes)
-        case .keys(let keys): TrailCodec.recordedDictionaryID(CanonicalJSON.bytes(of: .object(keys.mapValues(JSONValue.string))))
-        case .object: nil
         }
     }
 }

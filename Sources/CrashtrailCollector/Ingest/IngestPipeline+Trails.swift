@@ -6,11 +6,10 @@ import Foundation
 
 /// Joining separate trail files (`--trails DIR`) to the stored crashes they belong to.
 extension IngestPipeline {
-    /// A decoded trail file: the trail, its session start in milliseconds and the dictionary ID it named.
+    /// A decoded trail file (with the dictionary ID it named) and its session start in milliseconds.
     struct TrailFile: Sendable {
         var decoded: DecodedTrail
         var started: Int64
-        var dictionaryID: String?
     }
 
     /// Reads every trail file in `directory` (decoding on the workers while the writer joins the batch before)
@@ -61,7 +60,7 @@ extension IngestPipeline {
                         let candidates = try ReportStore.reportsAwaitingTrail(
                             bundleID: trail.app.bundleID, pid: trail.session.pid, started: file.started, tolerance: tolerance, in: db)
                         if let id = candidates.first,
-                            try ReportStore.attachTrail(file.decoded, dictionaryID: file.dictionaryID, toReport: id, in: db)
+                            try ReportStore.attachTrail(file.decoded, toReport: id, in: db)
                         {
                             joined.append(id)
                         }
@@ -109,7 +108,7 @@ extension IngestPipeline {
                     let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
                         result = .success(
-                            TrailFile(decoded: decoded, started: started, dictionaryID: TrailCodec.recordedDictionaryID(bytes)))
+                            TrailFile(decoded: decoded, started: started))
                     } else {
                         result = .failure(
                             RejectionError(

@@ -194,7 +194,7 @@ public struct PayloadProcessor: Sendable {
                 }
                 trailInfo = TrailInfo(source: .embedded, steps: decoded.trail.steps.count)
                 trailJSON = String(decoding: decoded.canonicalJSON, as: UTF8.self)
-                dictionaryID = carrier.recordedDictionaryID
+                dictionaryID = decoded.dictionaryID
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }

@@ -15,13 +15,8 @@ public struct ReplaySource: Sendable {
     public var recordedDictionaryID: String?
 
     /// Resolves REPORT: an existing file is read as a trail or a payload; anything else is a stored report ID (or a
-    /// unique prefix of one) in the store at `location`, which is then opened once.
+    /// unique prefix of one) in the store `opener` opens, only then and once.
     /// - Throws: ``ReplayFailure`` saying why there is no trail, or a `StoreError`.
-    public static func resolve(_ report: String, manifests: [Manifest], location: StoreLocation) throws -> ReplaySource {
-        try resolve(report, manifests: manifests, opener: StoreOpener(location))
-    }
-
-    /// Resolves REPORT, opening the store through `opener` only when REPORT is no file.
     static func resolve(_ report: String, manifests: [Manifest], opener: StoreOpener) throws -> ReplaySource {
         let location = opener.location
         var isDirectory: ObjCBool = false
@@ -63,8 +58,8 @@ public struct ReplaySource: Sendable {
     private static func fromFile(_ bytes: [UInt8], path: String, codec: TrailCodec) throws -> ReplaySource {
         let trailError: TrailCodecError
         do {
-            let trail = try codec.decode(bytes)
-            return ReplaySource(name: path, trail: trail, recordedDictionaryID: TrailCodec.recordedDictionaryID(bytes))
+            let decoded = try codec.decodeKeepingJSON(bytes)
+            return ReplaySource(name: path, trail: decoded.trail, recordedDictionaryID: decoded.dictionaryID)
         } catch {
             // A trail file's own problem is the answer; otherwise it may be a crash payload.
             if looksLikeTrail(bytes) { throw ReplayFailure(.invalidTrail, "\(path): not a valid trail: \(error)") }

@@ -23,7 +23,7 @@ extension TriageService {
         for loaded in manifests where try store.addManifest(loaded.manifest, text: loaded.text) { added += 1 }
         let codec = try codec(given: manifests.map(\.manifest))
         let summary = try IngestPipeline(store: store, decoder: codec, options: options).run(observer: observer)
-        let decodedLater = added > 0 ? try store.decodePendingTrails(with: PayloadDeriver(decoder: codec)) : 0
+        let decodedLater = added > 0 ? try decodePendingTrails() : 0
         return IngestResult(summary: summary, decodedLater: decodedLater)
     }
 
