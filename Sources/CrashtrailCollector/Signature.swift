@@ -23,7 +23,11 @@ public enum CrashSignature {
     public static let otherFrameCount = 2
 
     /// The signature of a crash with this exception and crashed-thread frames (top first).
-    public static func make(exception: ExceptionInfo, frames: [StackFrame]) -> String {
+    ///
+    /// A crash with no frames to name (an out-of-memory or watchdog kill, a SIGKILL, a MetricKit diagnostic without a
+    /// stack) is named by the screen on top at the crash when its trail says (SPEC section 15): `head @ screen:NAME`,
+    /// else `head @ (no frames)`. `crashScreen` is only asked then.
+    public static func make(exception: ExceptionInfo, frames: [StackFrame], crashScreen: () -> String? = { nil }) -> String {
         let head = canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
         // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
         // as soon as it has every frame the signature can name.
@@ -42,7 +46,7 @@ public enum CrashSignature {
             if app.count == appFrameCount, others.count >= otherFrameCount { break }
         }
         let parts = app + others.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
-        guard !parts.isEmpty else { return head + " @ (no frames)" }
+        guard !parts.isEmpty else { return StacklessSignature.make(head: head, crashScreen: crashScreen()) }
         return head + " @ " + parts.joined(separator: " < ")
     }
 

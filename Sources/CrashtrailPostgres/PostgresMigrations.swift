@@ -108,6 +108,14 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // Inferred trails (SPEC section 15) await a recorded one as missing ones do, so the join index covers them.
+        (
+            "v3: inferred trails",
+            [
+                "DROP INDEX report_join",
+                "CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource IN ('missing', 'inferred')",
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

@@ -9,10 +9,15 @@ public struct CrashGroup: Hashable, Sendable {
     public var lastSeen: String?
     /// The app versions seen, sorted.
     public var versions: [String]
-    /// How many of its reports have a trail.
+    /// How many of its reports have a trail to replay: recorded, or inferred from breadcrumbs.
     public var withTrail: Int
+    /// How many of those trails were inferred from breadcrumbs (SPEC section 15).
+    public var inferred: Int
 
-    public init(signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int) {
+    public init(
+        signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int, inferred: Int = 0
+    ) {
+        self.inferred = inferred
         self.signature = signature
         self.count = count
         self.firstSeen = firstSeen

@@ -4,6 +4,16 @@
 public protocol ReportDeriving: Sendable {
     /// The report `stored`'s payload gives now, or why it gives none.
     func derive(_ stored: ReportRecord) -> ReportDerivation
+    /// The signature of `derived` once the recorded trail `trailJSON` (encoded with the manifest `dictionaryID` names,
+    /// if any) has joined it: a crash without frames is named by that trail's screen at the crash (SPEC section 15).
+    func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String
+}
+
+extension ReportDeriving {
+    /// The derived signature, unchanged.
+    public func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
+        derived.signature
+    }
 }
 
 /// What a stored payload gives now.

@@ -58,12 +58,13 @@ extension ReportStore {
             try write { db in
                 try db.execute(
                     """
-                    UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ?, trailDictionary = ?
+                    UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ?, trailDictionary = ?,
+                        signature = ?
                     WHERE id = ? AND trailSource = 'undecodable'
                     """,
                     [
                         .text(again.trailSource.rawValue), StoreValue(again.trailSteps), .text(trail), StoreValue(again.trailDictionary),
-                        .text(id),
+                        .text(again.signature), .text(id),
                     ])
             }
             decoded += 1

@@ -41,16 +41,21 @@ extension ReportStore {
         while true {
             let batch = try read { db in
                 try db.rows(
-                    "SELECT * FROM report WHERE id > ? ORDER BY id LIMIT ?", [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))]
+                    """
+                    SELECT r.*, j.trail AS joinedTrail, j.dictionary AS joinedDictionary
+                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?
+                    """, [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))]
                 )
-                .map(ReportRecord.init(row:))
+                .map { row in (record: try ReportRecord(row: row), joined: row.string("joinedTrail"), dictionary: row.string("joinedDictionary")) }
             }
-            guard let last = batch.last else { break }
+            guard let last = batch.last?.record else { break }
             var updates: [(id: String, record: ReportRecord)] = []
-            for stored in batch {
+            for (stored, joined, dictionary) in batch {
                 summary.examined += 1
                 switch deriver.derive(stored) {
-                case .record(let again):
+                case .record(var again):
+                    // A trail joined later wins over what the payload gives, and names the group of a crash without frames.
+                    if let joined { again.signature = deriver.signature(of: again, joinedTrail: joined, dictionaryID: dictionary) }
                     if again.derivedValues != stored.derivedValues { updates.append((stored.id, again)) }
                 case .failure(let why):
                     summary.unreadable[stored.id] = why

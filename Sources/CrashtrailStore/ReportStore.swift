@@ -102,9 +102,10 @@ public final class ReportStore: Sendable {
         return count == 16 ? value : nil
     }
 
-    /// When a `report` row still awaits a trail: stored without one, and none joined since (`joinedTrail`).
+    /// When a `report` row still awaits a recorded trail: stored without one (or with one inferred from breadcrumbs),
+    /// and none joined since (`joinedTrail`).
     private static let awaitsTrail =
-        "trailSource = 'missing' AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
+        "trailSource IN ('missing', 'inferred') AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
 
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
     /// - Throws: `StoreError` (`database`).
@@ -228,7 +229,8 @@ public final class ReportStore: Sendable {
             let rows = try db.rows(
                 """
                 SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
-                    SUM(CASE WHEN trailSource IN ('embedded', 'joined') THEN 1 ELSE 0 END) AS withTrail
+                    SUM(CASE WHEN trailSource IN ('embedded', 'joined', 'inferred') THEN 1 ELSE 0 END) AS withTrail,
+                    SUM(CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END) AS inferred
                 FROM reportWithTrail WHERE \(condition) GROUP BY signature
                 """, arguments)
             var groups: [CrashGroup] = []
@@ -244,7 +246,7 @@ public final class ReportStore: Sendable {
                     CrashGroup(
                         signature: signature, count: row.int("count") ?? 0, firstSeen: row.string("firstSeen"),
                         lastSeen: row.string("lastSeen"), versions: versions.sorted(by: CanonicalJSON.codePointPrecedes),
-                        withTrail: row.int("withTrail") ?? 0))
+                        withTrail: row.int("withTrail") ?? 0, inferred: row.int("inferred") ?? 0))
             }
             return groups.sorted { lhs, rhs in
                 if lhs.count != rhs.count { return lhs.count > rhs.count }
@@ -262,34 +264,49 @@ public final class ReportStore: Sendable {
     }
 
     /// Attaches a trail that arrived separately to a stored report.
+    /// - Parameters:
+    ///   - trail: the recorded trail.
+    ///   - id: the report's ID.
+    ///   - crashScreen: the screen on top at the crash by the trail, which names the group of a crash without frames.
     /// - Throws: `StoreError` (`database`).
-    public func attachTrail(_ trail: Trail, toReport id: String) throws(StoreError) {
+    public func attachTrail(_ trail: Trail, toReport id: String, crashScreen: String? = nil) throws(StoreError) {
         let decoded = DecodedTrail(trail)
-        _ = try write { db in try Self.attachTrail(decoded, toReport: id, in: db) }
+        _ = try write { db in try Self.attachTrail(decoded, toReport: id, crashScreen: crashScreen, in: db) }
     }
 
     /// Attaches a separate trail (and the dictionary ID it was decoded with, if any) to a stored report still missing
-    /// one, inside a transaction; returns whether it did.
+    /// a recorded one, inside a transaction; returns whether it did.
     ///
     /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
     /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten; its
-    /// primary key makes a second join of the same report, by this job or another, change nothing.
+    /// primary key makes a second join of the same report, by this job or another, change nothing. A recorded trail
+    /// wins over one inferred from breadcrumbs (SPEC section 15): it is laid over it the same way. A crash without
+    /// frames moves to the group of `crashScreen`, the screen on top at the crash by this trail (its signature is the
+    /// one column of the report row rewritten, and only for such crashes).
     /// - Throws: the backend's error.
     @discardableResult
     public static func attachTrail(
-        _ decoded: DecodedTrail, toReport id: String, in db: any StoreTransaction
+        _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, in db: any StoreTransaction
     ) throws -> Bool {
-        try db.execute(
-            """
-            INSERT INTO joinedTrail (id, steps, trail, dictionary)
-            SELECT id, ?, ?, ? FROM report WHERE id = ? AND trailSource = 'missing'
-            ON CONFLICT (id) DO NOTHING
-            """,
-            [
-                .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
-                StoreValue(decoded.dictionaryID), .text(id),
-            ]
-        ) > 0
+        let attached =
+            try db.execute(
+                """
+                INSERT INTO joinedTrail (id, steps, trail, dictionary)
+                SELECT id, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')
+                ON CONFLICT (id) DO NOTHING
+                """,
+                [
+                    .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+                    StoreValue(decoded.dictionaryID), .text(id),
+                ]
+            ) > 0
+        if attached, let signature = try db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
+            let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
+            if renamed != signature {
+                try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)])
+            }
+        }
+        return attached
     }
 
     /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of

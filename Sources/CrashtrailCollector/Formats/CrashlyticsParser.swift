@@ -43,6 +43,12 @@ enum CrashlyticsParser {
             var signal_code: String?
             var frames: [Lenient<Frame>]?
         }
+        /// An Analytics event logged before the crash; `screen_view` names the screen.
+        struct Breadcrumb: Decodable {
+            var name: String?
+            var timestamp: LooseScalar?
+            var params: [Lenient<KeyValue>]?
+        }
         var event_id: String?
         var issue_id: String?
         var issue_title: String?
@@ -55,6 +61,7 @@ enum CrashlyticsParser {
         var custom_keys: [Lenient<KeyValue>]?
         var exceptions: [Lenient<Exception>]?
         var threads: [Lenient<Thread>]?
+        var breadcrumbs: [Lenient<Breadcrumb>]?
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
@@ -90,6 +97,23 @@ enum CrashlyticsParser {
         } else if !keys.isEmpty {
             parsed.trail = .keys(keys)
         }
+        parsed.sightings = (payload.breadcrumbs ?? []).compactMap { $0.value.flatMap(sighting) }
         return parsed
+    }
+
+    /// The screen a `screen_view` breadcrumb names: its `firebase_screen_class` (the class, as UIKit names it), with
+    /// its `firebase_screen` parameter as the other name to try.
+    private static func sighting(_ breadcrumb: Payload.Breadcrumb) -> ScreenSighting? {
+        guard breadcrumb.name == "screen_view" else { return nil }
+        var parameters: [String: String] = [:]
+        for entry in (breadcrumb.params ?? []).compactMap(\.value) {
+            if let key = entry.key, let value = entry.value?.string, !value.isEmpty { parameters[key] = value }
+        }
+        guard let screen = parameters["firebase_screen_class"] ?? parameters["firebase_screen"] else { return nil }
+        let alternative = parameters["firebase_screen_class"] == nil ? nil : parameters["firebase_screen"]
+        let time = breadcrumb.timestamp.flatMap { scalar in
+            scalar.int.flatMap { Timestamp.milliseconds(epoch: Double($0)) } ?? scalar.string.flatMap(Timestamp.milliseconds(parsing:))
+        }
+        return ScreenSighting(screen: screen, alternative: alternative, time: time)
     }
 }

@@ -76,10 +76,13 @@ enum KSCrashParser {
             var diagnosis: String?
         }
         struct User: Decodable { var crashtrail: DecodedJSON? }
+        /// SentryCrash (the KSCrash fork inside sentry-cocoa) keeps the event's scope, breadcrumbs included.
+        struct Scope: Decodable { var breadcrumbs: Lenient<SentryBreadcrumbs>? }
         var report: Report
         var system: Lenient<System>?
         var crash: Crash
         var user: Lenient<User>?
+        var sentry_sdk_scope: Lenient<Scope>?
     }
 
     /// - Throws: `RejectionError` when the JSON is broken or `report`/`crash` are not objects.
@@ -128,6 +131,7 @@ enum KSCrashParser {
             return StackFrame(image: frame.object_name, symbol: frame.symbol_name, offset: offset, inApp: inApp)
         }
         parsed.trail = payload.user?.value?.crashtrail.flatMap { TrailCarrier.from(jsonValue: $0.value) }
+        parsed.sightings = payload.sentry_sdk_scope?.value?.breadcrumbs?.value?.sightings ?? []
         return parsed
     }
 

@@ -21,6 +21,9 @@ public struct ParsedPayload: Sendable {
     public var frames: [StackFrame]
     /// The embedded trail, when the payload carries one.
     public var trail: TrailCarrier?
+    /// The screens the reporter's own breadcrumbs saw, oldest first, for inferring a trail when the payload carries
+    /// none (SPEC section 15).
+    public var sightings: [ScreenSighting] = []
     /// The process ID, for joining a separate trail file.
     public var pid: Int64?
     /// When the process launched, in milliseconds since 1970 UTC, for joining a separate trail file.

@@ -85,6 +85,7 @@ enum SentryEventParser {
         var threads: Lenient<Values<Thread>>?
         var contexts: Lenient<Contexts>?
         var extra: Lenient<Extra>?
+        var breadcrumbs: Lenient<SentryBreadcrumbs>?
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
@@ -122,6 +123,7 @@ enum SentryEventParser {
         }
         let trailValue = contexts?.crashtrail?.value?.trail?.value ?? payload.extra?.value?.crashtrail?.value
         parsed.trail = trailValue.flatMap(TrailCarrier.from(jsonValue:))
+        parsed.sightings = payload.breadcrumbs?.value?.sightings ?? []
         return parsed
     }
 

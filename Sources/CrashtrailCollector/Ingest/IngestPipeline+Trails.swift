@@ -6,10 +6,12 @@ import Foundation
 
 /// Joining separate trail files (`--trails DIR`) to the stored crashes they belong to.
 extension IngestPipeline {
-    /// A decoded trail file (with the dictionary ID it named) and its session start in milliseconds.
+    /// A decoded trail file (with the dictionary ID it named), its session start in milliseconds, and the screen on
+    /// top at the crash by it (which names the group of a crash without frames).
     struct TrailFile: Sendable {
         var decoded: DecodedTrail
         var started: Int64
+        var crashScreen: String?
     }
 
     /// Reads every trail file in `directory` (decoding on the workers while the writer joins the batch before)
@@ -60,7 +62,7 @@ extension IngestPipeline {
                         let candidates = try ReportStore.reportsAwaitingTrail(
                             bundleID: trail.app.bundleID, pid: trail.session.pid, started: file.started, tolerance: tolerance, in: db)
                         if let id = candidates.first,
-                            try ReportStore.attachTrail(file.decoded, toReport: id, in: db)
+                            try ReportStore.attachTrail(file.decoded, toReport: id, crashScreen: file.crashScreen, in: db)
                         {
                             joined.append(id)
                         }
@@ -73,7 +75,13 @@ extension IngestPipeline {
         }
         state.summary.inputs += decoded.count
         state.summary.trailsJoined += joined.count
-        state.joinedNew += joined.filter { state.newMissing.contains($0) }.count
+        for id in joined {
+            switch state.newMissing[id] {
+            case true?: state.joinedNewInferred += 1
+            case false?: state.joinedNew += 1
+            case nil: break
+            }
+        }
         for (reason, path) in rejections {
             guard reason.code != .tooLarge else {
                 try state.rejectReasonOnly(reason, source: path)
@@ -107,8 +115,8 @@ extension IngestPipeline {
                     let decoded = try decoder.decodeTrail(bytes: bytes)
                     let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
-                        result = .success(
-                            TrailFile(decoded: decoded, started: started))
+                        let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
+                        result = .success(TrailFile(decoded: decoded, started: started, crashScreen: trail.crashScreen(manifest: manifest)))
                     } else {
                         result = .failure(
                             RejectionError(

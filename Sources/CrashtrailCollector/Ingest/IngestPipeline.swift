@@ -90,6 +90,7 @@ public struct IngestPipeline: Sendable {
         }
         return try writer.withState { (state) throws(IngestError) in
             state.summary.trailsMissing -= state.joinedNew
+            state.summary.trailsInferred -= state.joinedNewInferred
             state.summary.seconds = elapsed()
             return state.summary
         }

@@ -18,6 +18,8 @@ public struct IngestSummary: Hashable, Sendable {
     public var trailsJoined = 0
     public var trailsMissing = 0
     public var trailsUndecodable = 0
+    /// Reports stored without a recorded trail whose breadcrumbs gave one (SPEC section 15); not counted as missing.
+    public var trailsInferred = 0
     /// Diagnostics read and not stored because they are not crashes (MetricKit hangs, CPU and disk exceptions, launches).
     public var skippedDiagnostics = 0
     /// Wall-clock seconds the run took.
@@ -33,7 +35,7 @@ public struct IngestSummary: Hashable, Sendable {
         rejectedByReason[code.name, default: 0] += 1
     }
 
-    /// The JSON form `--json` prints: exactly the SPEC keys.
+    /// The JSON form `--format json` prints: the SPEC keys, with `trails.inferred` (SPEC section 15).
     ///
     /// Canonical JSON holds only integers, so `seconds` is rounded to whole seconds.
     public var jsonValue: JSONValue {
@@ -44,6 +46,7 @@ public struct IngestSummary: Hashable, Sendable {
             "trails": .object([
                 "embedded": .int(Int64(trailsEmbedded)), "joined": .int(Int64(trailsJoined)),
                 "missing": .int(Int64(trailsMissing)), "undecodable": .int(Int64(trailsUndecodable)),
+                "inferred": .int(Int64(trailsInferred)),
             ]),
             "seconds": .int(Int64(seconds.rounded())),
         ])

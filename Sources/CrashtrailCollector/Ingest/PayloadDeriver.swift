@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 
 /// The one "derive a report from its payload" step: a stored payload read again as ingest reads a new one, for
@@ -30,6 +31,14 @@ public struct PayloadDeriver: ReportDeriving {
             }
         }
         return .failure("its payload no longer gives a report" + (refusal.map { ": \($0)" } ?? ""))
+    }
+
+    public func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
+        guard StacklessSignature.head(of: derived.signature) != nil, let trail = try? Trail(json: Array(trailJSON.utf8)) else {
+            return derived.signature
+        }
+        let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
+        return StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
     }
 
     /// Whether `record`, made again from a stored report's payload, is that report: the same payload digest and the

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailEncoding
 import CrashtrailStore
 import Crypto
 import Foundation
@@ -183,6 +184,9 @@ public struct PayloadProcessor: Sendable {
         var trailInfo = TrailInfo.missing
         var trailJSON: String?
         var dictionaryID: String?
+        // The trail the signature of a crash without frames reads its crash screen from, and the manifest for it.
+        var crashTrail: Trail?
+        var crashManifest: Manifest?
         if let carrier = parsed.trail {
             do {
                 if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumTrailSteps {
@@ -195,20 +199,47 @@ public struct PayloadProcessor: Sendable {
                 trailInfo = TrailInfo(source: .embedded, steps: decoded.trail.steps.count)
                 trailJSON = String(decoding: decoded.canonicalJSON, as: UTF8.self)
                 dictionaryID = decoded.dictionaryID
+                crashTrail = decoded.trail
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }
+        } else if let inferred = inferredTrail(parsed, digest: digest) {
+            trailInfo = TrailInfo(source: .inferred, steps: inferred.trail.steps.count)
+            trailJSON = String(decoding: DecodedTrail(inferred.trail).canonicalJSON, as: UTF8.self)
+            dictionaryID = inferred.dictionaryID
+            crashTrail = inferred.trail
+            crashManifest = inferred.manifest
+        }
+        let signature = CrashSignature.make(exception: parsed.exception, frames: parsed.frames) {
+            guard let crashTrail else { return nil }
+            return crashTrail.crashScreen(
+                manifest: crashManifest ?? decoder.manifest(forApp: crashTrail.app.bundleID, dictionaryID: dictionaryID))
         }
         return ReportRecord(
             id: parsed.payloadID ?? digest, format: parsed.format, sha256: digest, bundleID: parsed.app.bundleID,
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
             device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
             exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
-            frames: ReportRecord.encodeFrames(parsed.frames),
-            signature: CrashSignature.make(exception: parsed.exception, frames: parsed.frames),
+            frames: ReportRecord.encodeFrames(parsed.frames), signature: signature,
             trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
             trailDictionary: dictionaryID,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)
+    }
+
+    /// The trail the payload's breadcrumbs give (SPEC section 15), with the manifest that named their screens and its
+    /// dictionary ID; nil when the payload has no screen breadcrumbs, no bundle ID, or no manifest of its app names
+    /// a screen it saw.
+    func inferredTrail(_ parsed: ParsedPayload, digest: String) -> (trail: Trail, manifest: Manifest, dictionaryID: String)? {
+        guard !parsed.sightings.isEmpty, let bundleID = parsed.app.bundleID,
+            let (manifest, dictionaryID) = decoder.inferenceManifest(forApp: bundleID)
+        else { return nil }
+        let app = Trail.AppInfo(bundleID: bundleID, version: parsed.app.version ?? "", build: parsed.app.build ?? "")
+        guard
+            let trail = TrailInference.trail(
+                from: parsed.sightings, manifest: manifest, app: app, sessionID: parsed.payloadID ?? digest, pid: parsed.pid ?? 0,
+                fallbackStart: parsed.time.flatMap(Timestamp.milliseconds(parsing:)))
+        else { return nil }
+        return (trail, manifest, dictionaryID)
     }
 
     /// Lower-case hex SHA-256.

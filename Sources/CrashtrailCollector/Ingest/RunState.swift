@@ -6,9 +6,12 @@ struct RunState {
     var summary = IngestSummary()
     let quarantine: Quarantine
     let tracksMissing: Bool
-    /// IDs of reports stored in this run without a trail, when a trails folder may join them.
-    var newMissing: Set<String> = []
+    /// IDs of reports stored in this run without a recorded trail, when a trails folder may join them, with whether
+    /// their trail was inferred.
+    var newMissing: [String: Bool] = [:]
+    /// How many of them a trail joined, apart by whether their trail had been inferred.
     var joinedNew = 0
+    var joinedNewInferred = 0
 
     init(quarantine: Quarantine, tracksMissing: Bool) {
         self.quarantine = quarantine
@@ -42,9 +45,12 @@ struct RunState {
                                 switch record.trailSource {
                                 case .embedded: summary.trailsEmbedded += 1
                                 case .undecodable: summary.trailsUndecodable += 1
+                                case .inferred:
+                                    summary.trailsInferred += 1
+                                    if tracksMissing { newMissing[id] = true }
                                 case .missing, .joined:
                                     summary.trailsMissing += 1
-                                    if tracksMissing { newMissing.insert(id) }
+                                    if tracksMissing { newMissing[id] = false }
                                 }
                             }
                         case .outcome(.rejected(let reason, let source, let bytes)):

@@ -15,3 +15,17 @@ extension TrailCodec: TrailDecoding {
         try decodeKeepingJSON(keys: keys)
     }
 }
+
+extension TrailCodec {
+    /// The first manifest of the app that names screens.
+    public func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)? {
+        dictionaries.first { $0.manifest.app == bundleID && $0.manifest.destinations.contains { !$0.screens.isEmpty } }
+            .map { ($0.manifest, $0.idString) }
+    }
+
+    /// The manifest the dictionary ID names, else the first of the app.
+    public func manifest(forApp bundleID: String, dictionaryID: String?) -> Manifest? {
+        if let dictionaryID, let named = dictionaries.first(where: { $0.idString == dictionaryID }) { return named.manifest }
+        return dictionaries.first { $0.manifest.app == bundleID }?.manifest
+    }
+}

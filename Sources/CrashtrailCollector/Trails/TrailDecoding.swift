@@ -13,6 +13,10 @@ public protocol TrailDecoding: Sendable {
     func decodeTrail(text: String) throws -> DecodedTrail
     /// Decodes split keys (`crashtrail.0…N`).
     func decodeTrail(keys: [String: String]) throws -> DecodedTrail
+    /// The manifest a trail is inferred with for the app `bundleID` (SPEC section 15), and its dictionary ID.
+    func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)?
+    /// The manifest a decoded trail of `bundleID` replays with: the one its dictionary ID names when it names one.
+    func manifest(forApp bundleID: String, dictionaryID: String?) -> Manifest?
 }
 
 extension TrailDecoding {
@@ -26,4 +30,12 @@ extension TrailDecoding {
         case .object(let value): DecodedTrail(try Trail(jsonValue: value))
         }
     }
+}
+
+extension TrailDecoding {
+    /// None by default.
+    public func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)? { nil }
+
+    /// None by default.
+    public func manifest(forApp bundleID: String, dictionaryID: String?) -> Manifest? { nil }
 }

@@ -155,8 +155,12 @@ struct LinkPlanner {
 
     /// The URL of a screen, checked to parse back to the same screen.
     private func url(for destination: Destination) -> Checked<String> {
-        guard manifest.spec(named: destination.name) != nil else { return .failure(.unknownDestination) }
-        guard let url = manifest.url(for: destination) else { return .failure(.noURL) }
+        guard let spec = manifest.spec(named: destination.name) else { return .failure(.unknownDestination) }
+        guard let url = manifest.url(for: destination) else {
+            // A value a breadcrumb did not carry (SPEC section 15) is null: the link is not guessed.
+            let unknown = (spec.route?.placeholders ?? []).contains { destination.value(atPath: $0.path) == .null }
+            return .failure(unknown ? .unknownValue : .noURL)
+        }
         guard manifest.destination(forURL: url) == destination else { return .failure(.urlNamesAnotherDestination) }
         return .success(url)
     }

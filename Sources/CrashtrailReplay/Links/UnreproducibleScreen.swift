@@ -38,10 +38,16 @@ public struct UnreproducibleScreen: Hashable, Sendable {
             code: "pending-flow-unreachable",
             explanation: "the screen waits for a condition, but no flow modal it could wait on can be rebuilt")
 
-        /// Every reason, in the order SPEC section 9 lists them.
+        /// A value the screen's link needs is unknown: the trail was inferred from breadcrumbs, which name screens
+        /// but not their values (SPEC section 15).
+        public static let unknownValue = Reason(
+            code: "unknown-value",
+            explanation: "a value the screen's link needs is unknown (the trail was inferred from the crash reporter's breadcrumbs)")
+
+        /// Every reason, in the order SPEC section 9 lists them, then the one of section 15.
         public static let all: [Reason] = [
             .unknownDestination, .noURL, .urlNamesAnotherDestination, .modalRootNotModal, .pushedModal,
-            .gateOrTabRootAboveRoot, .pendingFlowUnreachable,
+            .gateOrTabRootAboveRoot, .pendingFlowUnreachable, .unknownValue,
         ]
     }
 

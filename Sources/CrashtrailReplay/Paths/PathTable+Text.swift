@@ -6,6 +6,9 @@ extension PathTable {
         let reports = reportsWithTrail == 1 ? "1 report" : "\(reportsWithTrail) reports"
         let screens = last == 1 ? "the last screen" : "the last \(last) screens"
         var lines = ["Paths to the crash, \(title): \(screens) of \(reports) with a trail"]
+        if inferred > 0 {
+            lines.append("  \(inferred) of the \(inferred == 1 ? "path was" : "paths were") inferred from the crash reporter's breadcrumbs (marked *)")
+        }
         guard !rows.isEmpty else {
             lines.append("  No report with a trail could be replayed.")
             return lines.joined(separator: "\n") + "\n"
@@ -16,7 +19,8 @@ extension PathTable {
             let share = "\(row.share)%"
             lines.append(
                 "  " + String(repeating: " ", count: max(0, 5 - count.count)) + count + "  "
-                    + String(repeating: " ", count: max(0, 5 - share.count)) + share + "  " + row.screens.joined(separator: " › "))
+                    + String(repeating: " ", count: max(0, 5 - share.count)) + share + "  " + row.screens.joined(separator: " › ")
+                    + (row.inferred == 0 ? "" : row.inferred == row.count ? " *" : " (\(row.inferred) *)"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -10,14 +10,18 @@ public struct PathTable: Hashable, Sendable {
         public var count: Int
         /// `count` over the reports with a trail, as a whole-number percentage rounded half up.
         public var share: Int
+        /// How many of `count` come from trails inferred from breadcrumbs (SPEC section 15).
+        public var inferred: Int
 
-        public init(screens: [String], count: Int, share: Int) {
+        public init(screens: [String], count: Int, share: Int, inferred: Int = 0) {
             self.screens = screens
             self.count = count
             self.share = share
+            self.inferred = inferred
         }
 
-        /// `{"screens": [...], "count": N, "share": N}`, exactly these keys.
+        /// `{"screens": [...], "count": N, "share": N}`, exactly these keys (SPEC section 13): how many are inferred is
+        /// told apart in the text, the site and ``PathTable/inferred``.
         public var jsonValue: JSONValue {
             .object(["screens": .array(screens.map(JSONValue.string)), "count": .int(Int64(count)), "share": .int(Int64(share))])
         }
@@ -29,6 +33,8 @@ public struct PathTable: Hashable, Sendable {
     public let reportsWithTrail: Int
     /// How many last screens each row holds at most.
     public let last: Int
+    /// How many of the paths counted come from trails inferred from breadcrumbs.
+    public let inferred: Int
 
     /// Counts the last `last` screens of each screen path.
     /// - Parameters:
@@ -37,10 +43,25 @@ public struct PathTable: Hashable, Sendable {
     ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least `paths.count` (reports
     ///     whose trail could not be replayed count here but in no row).
     public init(paths: [[String]], last: Int = 5, reportsWithTrail: Int? = nil) {
+        self.init(paths: paths.map { (screens: $0, inferred: false) }, last: last, reportsWithTrail: reportsWithTrail)
+    }
+
+    /// Counts the last `last` screens of each screen path, telling apart those of trails inferred from breadcrumbs.
+    /// - Parameters:
+    ///   - paths: the screen paths of the reports whose trail was replayed, each with whether its trail was inferred.
+    ///   - last: how many screens to keep from the end of each path.
+    ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least `paths.count`.
+    public init(paths: [(screens: [String], inferred: Bool)], last: Int = 5, reportsWithTrail: Int? = nil) {
         let total = max(reportsWithTrail ?? paths.count, paths.count)
-        var counts: [[String]: Int] = [:]
-        for path in paths { counts[ScreenPath.lastScreens(path, count: last), default: 0] += 1 }
-        rows = counts.map { screens, count in Row(screens: screens, count: count, share: Self.percentage(count, of: total)) }
+        var counts: [[String]: (all: Int, inferred: Int)] = [:]
+        for path in paths {
+            counts[ScreenPath.lastScreens(path.screens, count: last), default: (0, 0)].all += 1
+            if path.inferred { counts[ScreenPath.lastScreens(path.screens, count: last), default: (0, 0)].inferred += 1 }
+        }
+        inferred = paths.count { $0.inferred }
+        rows = counts.map { screens, count in
+            Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
+        }
             .sorted { lhs, rhs in
                 if lhs.count != rhs.count { return lhs.count > rhs.count }
                 return Self.precedes(lhs.screens, rhs.screens)

@@ -43,6 +43,11 @@ public enum ReplayOperation {
                     + "pass the manifest of \(app) with --manifest, or add --force to replay with this one anyway")
         }
         var warnings = selection.warnings
+        if source.inferred {
+            warnings.append(
+                "note: no trail was recorded for this crash; this one is inferred from the crash reporter's breadcrumbs, which name "
+                    + "the screens but not their values: unknown values show as unknown, and a screen whose link needs one is not linked")
+        }
         let chosen = ManifestDictionary(manifest: selection.manifest).idString
         if let recorded = source.recordedDictionaryID, recorded != chosen {
             let known = manifests.first { ManifestDictionary(manifest: $0).idString == recorded }

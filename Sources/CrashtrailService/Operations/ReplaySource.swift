@@ -13,6 +13,8 @@ public struct ReplaySource: Sendable {
     /// The dictionary ID of the manifest the trail was encoded with, when it rode encoded (binary, `ct1:` text or
     /// split keys) and named one; nil for trail JSON or a trail encoded without a manifest.
     public var recordedDictionaryID: String?
+    /// Whether the trail was inferred from the crash reporter's breadcrumbs rather than recorded (SPEC section 15).
+    public var inferred = false
 
     /// Resolves REPORT: an existing file is read as a trail or a payload; anything else is a stored report ID (or a
     /// unique prefix of one) in the store `opener` opens, only then and once.
@@ -48,7 +50,9 @@ public struct ReplaySource: Sendable {
             )
         }
         do {
-            return ReplaySource(name: record.id, trail: try Trail(json: Array(json.utf8)), recordedDictionaryID: record.trailDictionary)
+            return ReplaySource(
+                name: record.id, trail: try Trail(json: Array(json.utf8)), recordedDictionaryID: record.trailDictionary,
+                inferred: record.trailSource == .inferred)
         } catch {
             throw ReplayFailure(.invalidTrail, "report \(record.id): its stored trail is not valid: \(error)")
         }
@@ -100,7 +104,8 @@ public struct ReplaySource: Sendable {
         }
         do {
             return ReplaySource(
-                name: path, trail: try Trail(json: Array((record.trail ?? "").utf8)), recordedDictionaryID: record.trailDictionary)
+                name: path, trail: try Trail(json: Array((record.trail ?? "").utf8)), recordedDictionaryID: record.trailDictionary,
+                inferred: record.trailSource == .inferred)
         } catch {
             throw ReplayFailure(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
         }

@@ -19,7 +19,7 @@ extension TriageService {
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
         let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
         let reports = try store.reports(ReportFilter(signature: selected?.signature)).filter { $0.trailInfo.source.hasTrail }
-        var paths: [[String]] = []
+        var paths: [(screens: [String], inferred: Bool)] = []
         var manifestsByApp = ManifestsByApp(manifests)
         var skipped: [String: Int] = [:]
         for report in reports {
@@ -32,7 +32,7 @@ extension TriageService {
                 skipped["no --manifest for the app \(app)", default: 0] += 1
                 continue
             }
-            paths.append(ScreenPath.names(of: trail, manifest: manifest))
+            paths.append((ScreenPath.names(of: trail, manifest: manifest), report.trailInfo.source == .inferred))
         }
         var notes = manifestsByApp.warnings
         for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {

@@ -53,7 +53,7 @@ extension TriageService {
         for (index, group) in stored.enumerated() {
             var groupFilter = filter
             groupFilter.signature = group.signature
-            var paths: [[String]] = []
+            var paths: [(screens: [String], inferred: Bool)] = []
             var siteReports: [TriageSite.Report] = []
             var moreReports = 0
             var days: [String: Int] = [:]
@@ -74,7 +74,8 @@ extension TriageService {
                     }
                     hasPage = true
                     // Only the screens the table counts are kept, not whole paths.
-                    paths.append(ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: screens))
+                    paths.append(
+                        (ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: screens), report.trailInfo.source == .inferred))
                     if summary.pages % 1_000 == 0 { progress?(.reportPages(summary.pages)) }
                 }
                 guard siteReports.count < TriageSite.listedReports else {

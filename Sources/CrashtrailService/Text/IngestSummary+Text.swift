@@ -29,6 +29,7 @@ extension IngestResult {
         }
         lines.append(
             "  trails       embedded \(summary.trailsEmbedded), joined \(summary.trailsJoined), missing \(summary.trailsMissing), undecodable \(summary.trailsUndecodable)"
+                + (summary.trailsInferred > 0 ? ", inferred \(summary.trailsInferred)" : "")
         )
         if decodedLater > 0 {
             lines.append("  stored reports whose trail is decoded now that its manifest is known: \(decodedLater)")

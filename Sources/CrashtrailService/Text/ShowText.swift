@@ -22,7 +22,8 @@ public enum ShowText {
         var lines = [
             TextTable.pad("Group", 11) + group.id,
             TextTable.pad("Signature", 11) + group.signature,
-            TextTable.pad("Reports", 11) + "\(reports(group.count)), \(group.withTrail) with a trail",
+            TextTable.pad("Reports", 11) + "\(reports(group.count)), \(group.withTrail) with a trail"
+                + (group.inferred > 0 ? " (\(group.inferred) inferred from breadcrumbs)" : ""),
         ]
         if let first = group.firstSeen, let last = group.lastSeen { lines.append(TextTable.pad("Seen", 11) + "\(first) to \(last)") }
         lines.append("By app version:")

@@ -189,6 +189,15 @@ public final class SQLiteBackend: StoreBackend {
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
                     """)
         }
+        // Trails inferred from breadcrumbs (SPEC section 15) await a recorded trail as missing ones do, so the join
+        // index covers them too.
+        migrator.registerMigration("v7: inferred trails") { db in
+            try db.execute(
+                sql: """
+                    DROP INDEX report_join;
+                    CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource IN ('missing', 'inferred');
+                    """)
+        }
         return migrator
     }
 }

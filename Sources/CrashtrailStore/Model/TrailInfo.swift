@@ -10,9 +10,14 @@ public struct TrailInfo: Hashable, Sendable {
         case missing
         /// The payload carried one that could not be decoded; `error` says why.
         case undecodable
+        /// None was recorded; this one was inferred from the reporter's breadcrumbs (SPEC section 15). A recorded trail
+        /// that arrives later replaces it.
+        case inferred
 
-        /// Whether the report has a decoded trail (`embedded` or `joined`).
-        public var hasTrail: Bool { self == .embedded || self == .joined }
+        /// Whether the report has a trail to replay (`embedded`, `joined` or `inferred`).
+        public var hasTrail: Bool { self == .embedded || self == .joined || self == .inferred }
+        /// Whether the app recorded the trail (`embedded` or `joined`), rather than ingest inferring it.
+        public var isRecorded: Bool { self == .embedded || self == .joined }
     }
 
     public var source: Source

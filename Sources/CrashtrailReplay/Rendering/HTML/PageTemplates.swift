@@ -165,6 +165,7 @@ enum PageTemplates {
         <section aria-labelledby="paths-title">
         <h2 id="paths-title">Paths that lead to this crash</h2>
         <p class="muted">The last {{last}} screens before the crash of each report with a trail, counted; where the paths meet, they converge on the crash screen at the right.</p>
+        {{#hasInferredPaths}}<p class="muted">{{inferredPaths}} of these paths were inferred from the crash reporter's breadcrumbs, not recorded: the screens are right, values such as an item's ID are unknown.</p>{{/hasInferredPaths}}
         <svg viewBox="0 0 {{converge.width}} {{converge.height}}" role="img" aria-labelledby="converge-title">
         <title id="converge-title">The {{pathCount}} most frequent paths, one row each, aligned on the crash screen</title>
         {{#converge.cells}}<rect x="{{x}}" y="{{y}}" width="{{w}}" height="18" rx="3" fill-opacity="{{opacity}}" class="cell"></rect><text x="{{tx}}" y="{{ty}}">{{text}}</text>{{/converge.cells}}
@@ -173,7 +174,7 @@ enum PageTemplates {
         <caption>Screen paths, most reports first</caption>
         <thead><tr><th scope="col">path (last screen is the crash screen)</th><th class="num" scope="col">reports</th><th class="num" scope="col">share</th></tr></thead>
         <tbody>
-        {{#paths}}<tr><td class="mono">{{path}}</td><td class="num">{{count}}</td><td class="num">{{share}}%</td></tr>
+        {{#paths}}<tr><td class="mono">{{path}}{{#hasInferred}} <span class="muted">({{inferred}} inferred)</span>{{/hasInferred}}</td><td class="num">{{count}}</td><td class="num">{{share}}%</td></tr>
         {{/paths}}{{^paths}}<tr><td colspan="3">No report of this group carries a trail.</td></tr>{{/paths}}
         </tbody>
         </table>

@@ -125,7 +125,10 @@ public struct TriageSite: Sendable {
             ]
         }
         let paths: [[String: Any]] = group.paths.rows.map { row in
-            ["path": row.screens.joined(separator: " › "), "count": row.count, "share": row.share]
+            [
+                "path": row.screens.joined(separator: " › "), "count": row.count, "share": row.share,
+                "inferred": row.inferred, "hasInferred": row.inferred > 0,
+            ]
         }
         return PageTemplates.render(
             "group",
@@ -135,7 +138,8 @@ public struct TriageSite: Sendable {
                 "firstSeen": group.firstSeen ?? "unknown", "lastSeen": group.lastSeen ?? "unknown",
                 "versions": group.versions.isEmpty ? "unknown" : group.versions.joined(separator: ", "),
                 "bars": Self.bars(group.byDay, width: 600, label: "Reports per day"),
-                "last": group.paths.last, "paths": paths, "pathCount": min(8, group.paths.rows.count),
+                "last": group.paths.last, "paths": paths, "inferredPaths": group.paths.inferred,
+                "hasInferredPaths": group.paths.inferred > 0, "pathCount": min(8, group.paths.rows.count),
                 "converge": Self.converge(group.paths), "reports": reports, "source": source,
                 "hasMore": group.moreReports > 0, "moreReports": group.moreReports, "listed": group.reports.count,
             ])
