@@ -46,7 +46,9 @@ extension ReportStore {
                     FROM report r LEFT JOIN joinedTrail j ON j.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?
                     """, [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))]
                 )
-                .map { row in (record: try ReportRecord(row: row), joined: row.string("joinedTrail"), dictionary: row.string("joinedDictionary")) }
+                .map { row in
+                    (record: try ReportRecord(row: row), joined: row.string("joinedTrail"), dictionary: row.string("joinedDictionary"))
+                }
             }
             guard let last = batch.last?.record else { break }
             var updates: [(id: String, record: ReportRecord)] = []

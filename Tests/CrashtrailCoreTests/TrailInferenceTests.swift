@@ -77,7 +77,9 @@ struct TrailInferenceTests {
     @Test("Conditions a screen needs were held, and a flow on top that grants one was completed")
     func conditions() throws {
         // Given a user who met the login flow, then saw a screen that needs signing in
-        let trail = try Self.infer([Self.sighting("login", at: 1), Self.sighting("downloadUserData", at: 2), Self.sighting("rumShop", at: 3)])
+        let trail = try Self.infer([
+            Self.sighting("login", at: 1), Self.sighting("downloadUserData", at: 2), Self.sighting("rumShop", at: 3),
+        ])
         // Then the flow completed before the screen, and a condition no flow showed is satisfied
         #expect(Self.ops(trail) == ["present login", "complete", "push downloadUserData", "satisfy ageVerified", "push rumShop"])
     }
@@ -157,7 +159,8 @@ struct TrailInferenceTests {
             for count in 1...sightings.count {
                 let trail = try #require(
                     TrailInference.trail(
-                        from: Array(sightings.prefix(count)), manifest: manifest, app: Self.app, sessionID: "S", pid: 1, fallbackStart: nil))
+                        from: Array(sightings.prefix(count)), manifest: manifest, app: Self.app, sessionID: "S", pid: 1, fallbackStart: nil)
+                )
                 var engine = NavigationEngine(manifest: manifest)
                 let anomalies = engine.apply(trail.steps)
                 let expected = manifest.destination(forScreen: sightings[count - 1].screen)?.name

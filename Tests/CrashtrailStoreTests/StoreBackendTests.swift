@@ -177,6 +177,18 @@ struct StoreBackendTests {
             try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) }
                 == false)
         #expect(try store.record(id: waiting.id)?.trailSource == .joined)
+        // A report whose trail was inferred from breadcrumbs takes a recorded one, and a crash without frames moves to
+        // the group of the recorded trail's crash screen (SPEC section 15).
+        var inferred = TestStores.copies(of: waiting, count: 1)[0]
+        inferred.trailSource = .inferred
+        inferred.trail = joined.trail
+        inferred.signature = "MemoryTermination/SIGKILL @ screen:home"
+        try store.write { db in _ = try ReportStore.insert(inferred, in: db) }
+        #expect(try store.record(id: inferred.id)?.trailSource == .inferred)
+        #expect(
+            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: inferred.id, crashScreen: "item", in: db) })
+        let replaced = try #require(try store.record(id: inferred.id))
+        #expect(replaced.trailSource == .joined && replaced.signature == "MemoryTermination/SIGKILL @ screen:item")
     }
 
     /// Listings of more rows than a cursor page stream in order.

@@ -18,7 +18,9 @@ public struct IngestSummary: Hashable, Sendable {
     public var trailsJoined = 0
     public var trailsMissing = 0
     public var trailsUndecodable = 0
-    /// Reports stored without a recorded trail whose breadcrumbs gave one (SPEC section 15); not counted as missing.
+    /// Reports stored without a recorded trail whose breadcrumbs gave one (SPEC section 15).
+    ///
+    /// The JSON counts them in `missing` (they still await a recorded trail), keeping SPEC section 8's keys.
     public var trailsInferred = 0
     /// Diagnostics read and not stored because they are not crashes (MetricKit hangs, CPU and disk exceptions, launches).
     public var skippedDiagnostics = 0
@@ -35,7 +37,7 @@ public struct IngestSummary: Hashable, Sendable {
         rejectedByReason[code.name, default: 0] += 1
     }
 
-    /// The JSON form `--format json` prints: the SPEC keys, with `trails.inferred` (SPEC section 15).
+    /// The JSON form `--format json` prints: exactly the SPEC keys.
     ///
     /// Canonical JSON holds only integers, so `seconds` is rounded to whole seconds.
     public var jsonValue: JSONValue {
@@ -45,8 +47,7 @@ public struct IngestSummary: Hashable, Sendable {
             "rejectedByReason": .object(rejectedByReason.mapValues { .int(Int64($0)) }),
             "trails": .object([
                 "embedded": .int(Int64(trailsEmbedded)), "joined": .int(Int64(trailsJoined)),
-                "missing": .int(Int64(trailsMissing)), "undecodable": .int(Int64(trailsUndecodable)),
-                "inferred": .int(Int64(trailsInferred)),
+                "missing": .int(Int64(trailsMissing + trailsInferred)), "undecodable": .int(Int64(trailsUndecodable)),
             ]),
             "seconds": .int(Int64(seconds.rounded())),
         ])

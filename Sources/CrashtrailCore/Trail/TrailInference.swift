@@ -25,6 +25,7 @@ public enum TrailInference {
     ///   - sessionID: the trail's session ID (the report's ID).
     ///   - pid: the crashed process's ID, 0 when unknown.
     ///   - fallbackStart: the session start, in milliseconds since 1970, when no sighting has a time.
+    /// - Returns: the inferred trail (no `base`, no `final`), or nil.
     public static func trail(
         from sightings: [ScreenSighting], manifest: Manifest, app: Trail.AppInfo, sessionID: String, pid: Int64, fallbackStart: Int64?
     ) -> Trail? {

@@ -7,7 +7,9 @@ extension PathTable {
         let screens = last == 1 ? "the last screen" : "the last \(last) screens"
         var lines = ["Paths to the crash, \(title): \(screens) of \(reports) with a trail"]
         if inferred > 0 {
-            lines.append("  \(inferred) of the \(inferred == 1 ? "path was" : "paths were") inferred from the crash reporter's breadcrumbs (marked *)")
+            lines.append(
+                "  \(inferred) of the \(inferred == 1 ? "path was" : "paths were") inferred from the crash reporter's breadcrumbs (marked *)"
+            )
         }
         guard !rows.isEmpty else {
             lines.append("  No report with a trail could be replayed.")

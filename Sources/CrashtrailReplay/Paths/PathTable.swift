@@ -62,10 +62,10 @@ public struct PathTable: Hashable, Sendable {
         rows = counts.map { screens, count in
             Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
         }
-            .sorted { lhs, rhs in
-                if lhs.count != rhs.count { return lhs.count > rhs.count }
-                return Self.precedes(lhs.screens, rhs.screens)
-            }
+        .sorted { lhs, rhs in
+            if lhs.count != rhs.count { return lhs.count > rhs.count }
+            return Self.precedes(lhs.screens, rhs.screens)
+        }
         self.reportsWithTrail = total
         self.last = last
     }

@@ -75,7 +75,10 @@ extension TriageService {
                     hasPage = true
                     // Only the screens the table counts are kept, not whole paths.
                     paths.append(
-                        (ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: screens), report.trailInfo.source == .inferred))
+                        (
+                            ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: screens),
+                            report.trailInfo.source == .inferred
+                        ))
                     if summary.pages % 1_000 == 0 { progress?(.reportPages(summary.pages)) }
                 }
                 guard siteReports.count < TriageSite.listedReports else {

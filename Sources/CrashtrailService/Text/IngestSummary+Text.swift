@@ -28,8 +28,9 @@ extension IngestResult {
             )
         }
         lines.append(
-            "  trails       embedded \(summary.trailsEmbedded), joined \(summary.trailsJoined), missing \(summary.trailsMissing), undecodable \(summary.trailsUndecodable)"
-                + (summary.trailsInferred > 0 ? ", inferred \(summary.trailsInferred)" : "")
+            "  trails       embedded \(summary.trailsEmbedded), joined \(summary.trailsJoined), missing \(summary.trailsMissing + summary.trailsInferred)"
+                + (summary.trailsInferred > 0 ? " (\(summary.trailsInferred) with a trail inferred from breadcrumbs)" : "")
+                + ", undecodable \(summary.trailsUndecodable)"
         )
         if decodedLater > 0 {
             lines.append("  stored reports whose trail is decoded now that its manifest is known: \(decodedLater)")
