@@ -103,6 +103,17 @@ struct BreadcrumbTrailTests {
         #expect(record.signature.contains("ItemViewController.viewDidLoad()"))
     }
 
+    @Test("A trail the payload carries wins over its breadcrumbs")
+    func embeddedWins() throws {
+        let recorded = #"{"version": 1, "app": {"bundleID": "com.example.piratebay", "version": "3.1.0", "build": "412"}, "session": {"id": "S", "started": "2026-11-02T08:29:00Z", "pid": 7}, "steps": [{"t": 5, "op": "push", "to": {"settings": {}}}]}"#
+        let event = Self.sentryEvent(frames: false).replacingOccurrences(
+            of: #""platform": "cocoa","#, with: #""platform": "cocoa", "extra": {"crashtrail": \#(recorded)},"#)
+        let record = try Self.record(event, codec: try Self.codec())
+        #expect(record.trailSource == .embedded)
+        #expect(try Self.ops(record) == [#"push {"settings":{}}"#])
+        #expect(record.signature == "MemoryTermination/SIGKILL @ screen:settings")
+    }
+
     @Test("Without a manifest that names screens, nothing is inferred")
     func noScreens() throws {
         let record = try Self.record(Self.sentryEvent(frames: true), codec: try Self.codec(screens: false))

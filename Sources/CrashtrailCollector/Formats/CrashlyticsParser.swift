@@ -61,7 +61,14 @@ enum CrashlyticsParser {
         var custom_keys: [Lenient<KeyValue>]?
         var exceptions: [Lenient<Exception>]?
         var threads: [Lenient<Thread>]?
-        var breadcrumbs: [Lenient<Breadcrumb>]?
+        var breadcrumbs: Lenient<Breadcrumbs>?
+    }
+    /// The `breadcrumbs` array, read only when some manifest names screens (``SentryBreadcrumbs/wanted``).
+    private struct Breadcrumbs: Decodable {
+        var values: [Lenient<Payload.Breadcrumb>] = []
+        init(from decoder: any Decoder) throws {
+            if SentryBreadcrumbs.wanted { values = try [Lenient<Payload.Breadcrumb>](from: decoder) }
+        }
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
@@ -97,7 +104,7 @@ enum CrashlyticsParser {
         } else if !keys.isEmpty {
             parsed.trail = .keys(keys)
         }
-        parsed.sightings = (payload.breadcrumbs ?? []).compactMap { $0.value.flatMap(sighting) }
+        parsed.sightings = (payload.breadcrumbs?.value?.values ?? []).compactMap { $0.value.flatMap(sighting) }
         return parsed
     }
 

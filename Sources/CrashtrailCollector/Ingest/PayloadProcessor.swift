@@ -157,7 +157,11 @@ public struct PayloadProcessor: Sendable {
                 payloads = crashes
                 if others > 0 { skipped = [.outcome(.skipped(count: others, source: source))] }
             } else {
-                payloads = try PayloadParser.parse(bytes, as: format)
+                // Breadcrumbs are read only when some manifest names screens to infer a trail with.
+                let parsed = SentryBreadcrumbs.$wanted.withValue(decoder.namesScreens) {
+                    Result { () throws(RejectionError) in try PayloadParser.parse(bytes, as: format) }
+                }
+                payloads = try parsed.get()
             }
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]

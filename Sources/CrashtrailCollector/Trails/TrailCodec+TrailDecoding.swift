@@ -17,6 +17,11 @@ extension TrailCodec: TrailDecoding {
 }
 
 extension TrailCodec {
+    /// Whether one of its manifests names screens.
+    public var namesScreens: Bool {
+        dictionaries.contains { $0.manifest.destinations.contains { !$0.screens.isEmpty } }
+    }
+
     /// The first manifest of the app that names screens.
     public func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)? {
         dictionaries.first { $0.manifest.app == bundleID && $0.manifest.destinations.contains { !$0.screens.isEmpty } }

@@ -13,6 +13,8 @@ public protocol TrailDecoding: Sendable {
     func decodeTrail(text: String) throws -> DecodedTrail
     /// Decodes split keys (`crashtrail.0…N`).
     func decodeTrail(keys: [String: String]) throws -> DecodedTrail
+    /// Whether some manifest it knows names screens, so payloads' breadcrumbs are worth reading (SPEC section 15).
+    var namesScreens: Bool { get }
     /// The manifest a trail is inferred with for the app `bundleID` (SPEC section 15), and its dictionary ID.
     func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)?
     /// The manifest a decoded trail of `bundleID` replays with: the one its dictionary ID names when it names one.
@@ -33,6 +35,9 @@ extension TrailDecoding {
 }
 
 extension TrailDecoding {
+    /// None by default.
+    public var namesScreens: Bool { false }
+
     /// None by default.
     public func inferenceManifest(forApp bundleID: String) -> (manifest: Manifest, dictionaryID: String)? { nil }
 
