@@ -105,7 +105,11 @@ struct BreadcrumbTrailTests {
 
     @Test("A trail the payload carries wins over its breadcrumbs")
     func embeddedWins() throws {
-        let recorded = #"{"version": 1, "app": {"bundleID": "com.example.piratebay", "version": "3.1.0", "build": "412"}, "session": {"id": "S", "started": "2026-11-02T08:29:00Z", "pid": 7}, "steps": [{"t": 5, "op": "push", "to": {"settings": {}}}]}"#
+        let recorded = """
+            {"version": 1, "app": {"bundleID": "com.example.piratebay", "version": "3.1.0", "build": "412"},
+             "session": {"id": "S", "started": "2026-11-02T08:29:00Z", "pid": 7},
+             "steps": [{"t": 5, "op": "push", "to": {"settings": {}}}]}
+            """
         let event = Self.sentryEvent(frames: false).replacingOccurrences(
             of: #""platform": "cocoa","#, with: #""platform": "cocoa", "extra": {"crashtrail": \#(recorded)},"#)
         let record = try Self.record(event, codec: try Self.codec())
