@@ -222,6 +222,8 @@ let package = Package(
             dependencies: [
                 "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Reads other tools' YAML readings of crash files (AppleTextDifferentialTests).
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

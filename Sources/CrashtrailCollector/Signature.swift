@@ -8,10 +8,10 @@ import CrashtrailStore
 /// `EXC_CRASH/SIGABRT`; `EXC_BAD_ACCESS` with `SIGSEGV` or `SIGBUS` and the bare signal are `EXC_BAD_ACCESS/SIGSEGV`
 /// or `EXC_BAD_ACCESS/SIGBUS`; `EXC_BREAKPOINT` and `SIGTRAP` are `EXC_BREAKPOINT/SIGTRAP`.
 ///
-/// Normalization drops addresses (`0x…`), `+ offset` suffixes and, where a frame has a symbol, its offset (which
-/// moves from build to build); a frame without a symbol is named by its image and offset, which does not depend
+/// Normalization drops addresses (`0x…`), `+ offset` suffixes, a block's number (`_block_invoke375`) and, where a
+/// frame has a symbol, its offset (which moves from build to build); a frame without a symbol is named by its image and offset, which does not depend
 /// on the ASLR slide. Up to three of the app's own frames come first, then up to two others, so a crash in the
-/// app is grouped by the app code that led to it.
+/// app is grouped by the app code that led to it; `main`, though in the app's image, counts as another's.
 ///
 /// ```
 /// EXC_BAD_ACCESS/SIGSEGV @ ListingViewController.configure(_:) < PirateBay < objc_msgSend
@@ -38,7 +38,8 @@ public enum CrashSignature {
             let key = frameKey(frame)
             if key == lastKey { continue }
             lastKey = key
-            if frame.inApp {
+            // `main` is in the app's image but is not the app's code: every crash of the main thread passes it.
+            if frame.inApp, key != "main" {
                 if app.count < appFrameCount { app.append(key) }
             } else if others.count < appFrameCount {
                 others.append(key)
@@ -84,9 +85,19 @@ public enum CrashSignature {
 
     /// A frame's build-independent name.
     static func frameKey(_ frame: StackFrame) -> String {
-        if let symbol = frame.symbol.map(clean), !symbol.isEmpty { return symbol }
+        if let symbol = frame.symbol.map(clean), !symbol.isEmpty { return withoutBlockNumber(symbol) }
         let image = frame.image.map(clean) ?? "?"
         return frame.offset.map { "\(image)+\($0)" } ?? image
+    }
+
+    /// A block's name without the number the compiler gives it, which changes from build to build:
+    /// `__32-[AppDelegate(UI) crashCommands]_block_invoke375` and `…_block_invoke_2` are `…_block_invoke`.
+    static func withoutBlockNumber(_ symbol: String) -> String {
+        guard let range = symbol.range(of: "_block_invoke", options: .backwards) else { return symbol }
+        let tail = symbol[range.upperBound...]
+        let digits = tail.hasPrefix("_") ? tail.dropFirst() : tail
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return symbol }
+        return String(symbol[..<range.upperBound])
     }
 
     /// Drops hexadecimal addresses and `+ 123` offsets, and collapses whitespace.

@@ -170,4 +170,31 @@ struct SignatureTests {
     @Test func aCrashWithoutFramesStillGetsOne() {
         #expect(CrashSignature.make(exception: ExceptionInfo(signal: "SIGKILL"), frames: []) == "unknown/SIGKILL @ (no frames)")
     }
+
+    @Test("A block's number, which changes from build to build, is not part of the signature")
+    func blockNumbers() {
+        func signature(_ symbol: String) -> String {
+            CrashSignature.make(
+                exception: ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGSEGV"),
+                frames: [StackFrame(image: "App", symbol: symbol, offset: 10, inApp: true)])
+        }
+        let plain = signature("__32-[AppDelegate(UI) crashCommands]_block_invoke")
+        #expect(signature("__32-[AppDelegate(UI) crashCommands]_block_invoke375") == plain)
+        #expect(signature("__32-[AppDelegate(UI) crashCommands]_block_invoke_2") == plain)
+        #expect(plain == "EXC_BAD_ACCESS/SIGSEGV @ __32-[AppDelegate(UI) crashCommands]_block_invoke")
+        // A name that merely contains the words keeps its tail
+        #expect(signature("my_block_invoke_helper").hasSuffix("my_block_invoke_helper"))
+    }
+
+    @Test("main is in the app's image but is not the app's code: it never takes an app frame's place")
+    func mainIsNotAppCode() {
+        let frames = [
+            StackFrame(image: "libsystem_kernel.dylib", symbol: "__pthread_kill", offset: 8, inApp: false),
+            StackFrame(image: "App", symbol: "main", offset: 40, inApp: true),
+            StackFrame(image: "libdyld.dylib", symbol: "start", offset: 4, inApp: false),
+        ]
+        #expect(
+            CrashSignature.make(exception: ExceptionInfo(signal: "SIGABRT"), frames: frames)
+                == "EXC_CRASH/SIGABRT @ __pthread_kill < main < start")
+    }
 }

@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailStore
+import Foundation
 
 /// Reads an Apple text crash report: the legacy format Xcode and devices write, PLCrashReporter's text, and the body
 /// of an `.ips` whose `bug_type` is `109` (a JSON header line over the text).
@@ -65,6 +66,7 @@ enum AppleTextParser {
         parsed.launchTime = fields["Launch Time"].flatMap(Timestamp.milliseconds(parsing:))
         parsed.exception = exception(
             exceptionType, codes: fields["Exception Codes"], subtype: fields["Exception Subtype"], reason: fields["Termination Reason"])
+        languageException(in: lines, into: &parsed.exception)
 
         let images = binaryImages(lines)
         let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
@@ -95,6 +97,37 @@ enum AppleTextParser {
         return (version.isEmpty ? nil : version, String(text[text.index(after: open)..<close]))
     }
 
+    /// The uncaught language exception the report names, which is the crash rather than the abort it caused.
+    ///
+    /// It is the `*** Terminating app due to uncaught exception 'NAME', reason: 'REASON'` line Apple and KSCrash write under
+    /// `Application Specific Information:`, so the text groups with the reporter's JSON, which names the exception.
+    /// KSCrash writes a main-thread deadlock as `Exception Type: 0 (0)` over `Application main thread deadlocked`,
+    /// which reads as its JSON's `deadlock`.
+    static func languageException(in lines: [Substring], into exception: inout ExceptionInfo) {
+        // An uncaught exception ends in an abort; under another crash (KSCrash's zombie exception, "This exception has
+        // been deallocated!") the line only describes what the crash touched.
+        let aborted = exception.signal == "SIGABRT" || exception.type == "EXC_CRASH" || exception.type == nil
+        for line in lines.prefix(200) {
+            if aborted, let range = line.firstRange(of: "uncaught exception '"),
+                let end = line[range.upperBound...].firstIndex(of: "'"), range.upperBound < end
+            {
+                exception.type = String(line[range.upperBound..<end])
+                if let reason = line[end...].firstRange(of: "reason: '") {
+                    let text = line[reason.upperBound...]
+                    exception.reason = String(text.hasSuffix("'") ? text.dropLast() : text)
+                }
+                return
+            }
+            if line.trimmingCharacters(in: .whitespaces) == "Application main thread deadlocked",
+                exception.type == nil || exception.type == "0"
+            {
+                exception.type = "deadlock"
+                if exception.signal == "0" { exception.signal = nil }
+                return
+            }
+        }
+    }
+
     /// `EXC_BAD_ACCESS (SIGSEGV)`, or PLCrashReporter's bare `SIGSEGV`.
     static func exception(_ type: String, codes: String?, subtype: String?, reason: String?) -> ExceptionInfo {
         var name = type
@@ -105,69 +138,5 @@ enum AppleTextParser {
         }
         if name.hasPrefix("SIG"), signal == nil { signal = name }
         return ExceptionInfo(type: name.isEmpty ? nil : name, code: codes ?? subtype, signal: signal, reason: reason ?? subtype)
-    }
-
-    struct Frame {
-        var image: String
-        var address: UInt64
-        var symbol: String?
-        /// The image's load address, when the line gives it instead of a symbol.
-        var loadAddress: UInt64?
-    }
-
-    /// The frames under the crashed thread's heading (`Thread N Crashed:`), top first.
-    static func crashedThreadFrames(_ lines: [Substring], triggered: String?) -> [Frame] {
-        let wanted = triggered.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        var start: Int?
-        for (index, line) in lines.enumerated() where line.hasPrefix("Thread ") && line.hasSuffix("Crashed:") {
-            start = index + 1
-            break
-        }
-        if start == nil, let wanted {
-            start = lines.firstIndex { $0.hasPrefix("Thread \(wanted):") }.map { $0 + 1 }
-        }
-        guard let start else { return [] }
-        var frames: [Frame] = []
-        for line in lines[start...] {
-            guard let frame = frame(line) else { break }
-            frames.append(frame)
-        }
-        return frames
-    }
-
-    /// One frame line, or nil for a line that is not one.
-    static func frame(_ line: Substring) -> Frame? {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count >= 4, Int(words[0]) != nil, let addressIndex = words.firstIndex(where: { $0.hasPrefix("0x") }), addressIndex >= 2,
-            let address = UInt64(words[addressIndex].dropFirst(2), radix: 16)
-        else { return nil }
-        let image = words[1..<addressIndex].joined(separator: " ")
-        let rest = words[(addressIndex + 1)...]
-        guard let head = rest.first else { return nil }
-        // Unsymbolicated: `0x100f00000 + 122024`.
-        if head.hasPrefix("0x"), let load = UInt64(head.dropFirst(2), radix: 16) {
-            return Frame(image: image, address: address, symbol: nil, loadAddress: load)
-        }
-        // Symbolicated: `symbol + 32`, and sometimes `(File.swift:12)` after it.
-        var symbolWords = Array(rest)
-        if let plus = symbolWords.lastIndex(of: "+") { symbolWords.removeSubrange(plus...) }
-        let symbol = symbolWords.joined(separator: " ")
-        return Frame(image: image, address: address, symbol: symbol.isEmpty ? nil : symbol, loadAddress: nil)
-    }
-
-    /// `Binary Images:` lines (`0x100f00000 - 0x10103ffff PirateBay arm64 <uuid> /path`), by image name.
-    static func binaryImages(_ lines: [Substring]) -> [String: (base: UInt64, path: String?)] {
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("Binary Images:") }) else { return [:] }
-        var images: [String: (base: UInt64, path: String?)] = [:]
-        for line in lines[(start + 1)...] {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard words.count >= 4, words[0].hasPrefix("0x"), let base = UInt64(words[0].dropFirst(2), radix: 16), words[1] == "-" else {
-                continue
-            }
-            let name = words[3].hasPrefix("+") ? String(words[3].dropFirst()) : String(words[3])
-            let path = words.first { $0.hasPrefix("/") }.map(String.init)
-            if images[name] == nil { images[name] = (base, path) }
-        }
-        return images
     }
 }
