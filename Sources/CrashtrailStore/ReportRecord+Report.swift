@@ -45,7 +45,7 @@ extension ReportRecord {
         return values.map { value in
             StackFrame(
                 image: value["image"]?.stringValue, symbol: value["symbol"]?.stringValue, offset: value["offset"]?.intValue,
-                inApp: value["inApp"] == .bool(true))
+                inApp: value["inApp"] == .bool(true), rawSymbol: value["rawSymbol"]?.stringValue)
         }
     }
 }

@@ -62,7 +62,7 @@ struct AppleTextDifferentialTests {
         let parsed = try AppleTextParser.parse(Array(text.utf8))
         #expect(parsed.exception.type == reading.exceptionType || parsed.exception.signal == reading.exceptionType)
         let theirs = try #require(reading.crashedThread, "the other tool finds a crashed thread")
-        let ours = parsed.frames.map { Reading.Frame(image: $0.image, symbol: $0.symbol, offset: $0.offset) }
+        let ours = parsed.frames.map { Reading.Frame(image: $0.image, symbol: $0.rawSymbol ?? $0.symbol, offset: $0.offset) }
         #expect(ours.count == theirs.count, "\(name): \(ours.count) frames, the other tool \(theirs.count)")
         for (index, (mine, other)) in zip(ours, theirs).enumerated() {
             // The other tool names a frame without an image (`???`) by nothing; so does crashtrail, by `???`.

@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -99,5 +100,30 @@ struct AppleTextTests {
         let refusal = invalid.withUnsafeBufferPointer { buffer in Result { () throws(RejectionError) in try AppleTextParser.parse(buffer) }
         }
         if case .success = refusal { Issue.record("text that is not UTF-8 was read") }
+    }
+
+    @Test("Apple's ??? is unknown, not a version")
+    func unknownVersion() {
+        #expect(AppleTextParser.versionAndBuild("??? (???)") == (nil, nil))
+        #expect(AppleTextParser.versionAndBuild("???") == (nil, nil))
+        #expect(AppleTextParser.versionAndBuild("3.1.0 (???)") == ("3.1.0", nil))
+        #expect(AppleTextParser.versionAndBuild("3.1.0 (412)") == ("3.1.0", "412"))
+    }
+
+    @Test("Hostile text: a 5 MB frame line, a thousand threads, NUL bytes and garbage after a valid header")
+    func hostileText() throws {
+        let header = "Incident Identifier: X\nProcess: App [1]\nIdentifier: com.example.app\nException Type: EXC_BAD_ACCESS (SIGSEGV)\n\n"
+        let long = header + "Thread 0 Crashed:\n0   App   0x0000000100000010 " + String(repeating: "a", count: 5 << 20) + " + 4\n"
+        let threads = header + (0..<1000).map { "Thread \($0)\(($0 == 999) ? " Crashed" : ""):\n0   App   0x10 0x0 + 16\n" }.joined()
+        let nuls = header + "Thread 0 Crashed:\n0   App\u{0}\u{0}   0x10 sym + 1\n"
+        for text in [long, threads, nuls] {
+            let parsed = try AppleTextParser.parse(Array(text.utf8))
+            #expect(parsed.frames.count == 1)
+        }
+        var garbage = Array(header.utf8)
+        var generator = SplitMix64(seed: 7)
+        garbage += (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Garbage that is not UTF-8 is refused with the reason; it never crashes.
+        #expect(throws: RejectionError.self) { try AppleTextParser.parse(garbage) }
     }
 }

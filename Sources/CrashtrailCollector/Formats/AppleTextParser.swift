@@ -90,11 +90,14 @@ enum AppleTextParser {
     }
 
     /// `3.1.0 (412)` as the version and the build.
+    ///
+    /// Apple writes `???` for a value it does not know: unknown is nil, not a version.
     static func versionAndBuild(_ text: String?) -> (String?, String?) {
+        func known(_ value: String) -> String? { value.isEmpty || value == "???" ? nil : value }
         guard let text, !text.isEmpty else { return (nil, nil) }
-        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return (text, nil) }
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return (known(text), nil) }
         let version = text[..<open].trimmingCharacters(in: .whitespaces)
-        return (version.isEmpty ? nil : version, String(text[text.index(after: open)..<close]))
+        return (known(version), known(String(text[text.index(after: open)..<close])))
     }
 
     /// The uncaught language exception the report names, which is the crash rather than the abort it caused.

@@ -214,7 +214,8 @@ public struct PayloadProcessor: Sendable {
             crashTrail = inferred.trail
             crashManifest = inferred.manifest
         }
-        let signature = CrashSignature.make(exception: parsed.exception, frames: parsed.frames) {
+        let frames = Self.demangled(parsed.frames)
+        let signature = CrashSignature.make(exception: parsed.exception, frames: frames) {
             guard let crashTrail else { return nil }
             return crashTrail.crashScreen(
                 manifest: crashManifest ?? decoder.manifest(forApp: crashTrail.app.bundleID, dictionaryID: dictionaryID))
@@ -224,7 +225,7 @@ public struct PayloadProcessor: Sendable {
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
             device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
             exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
-            frames: ReportRecord.encodeFrames(parsed.frames), signature: signature,
+            frames: ReportRecord.encodeFrames(frames), signature: signature,
             trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
             trailDictionary: dictionaryID,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)
@@ -244,6 +245,17 @@ public struct PayloadProcessor: Sendable {
                 fallbackStart: parsed.time.flatMap(Timestamp.milliseconds(parsing:)))
         else { return nil }
         return (trail, manifest, dictionaryID)
+    }
+
+    /// The frames with mangled Swift and C++ symbols demangled, the name as written kept in `rawSymbol`.
+    static func demangled(_ frames: [StackFrame]) -> [StackFrame] {
+        frames.map { frame in
+            guard frame.rawSymbol == nil, let symbol = frame.symbol, let readable = Demangler.demangle(symbol) else { return frame }
+            var demangled = frame
+            demangled.symbol = readable
+            demangled.rawSymbol = symbol
+            return demangled
+        }
     }
 
     /// Lower-case hex SHA-256.

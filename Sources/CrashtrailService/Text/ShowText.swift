@@ -60,7 +60,8 @@ public enum ShowText {
         } else {
             lines.append("Frames (crashed thread, top first):")
             for (index, frame) in report.frames.prefix(12).enumerated() {
-                let offset = frame.offset.map { " + \($0)" } ?? ""
+                // The number is the offset into the image, not into the symbol as Apple's `symbol + n` means.
+                let offset = frame.offset.map { "  (image offset \($0))" } ?? ""
                 lines.append(
                     "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24)
                         + (frame.symbol ?? "???") + offset)

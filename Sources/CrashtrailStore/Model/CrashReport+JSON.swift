@@ -28,13 +28,16 @@ extension ExceptionInfo {
 }
 
 extension StackFrame {
-    /// `image`, `symbol`, `offset`, each a value or null.
+    /// `image`, `symbol`, `offset`, each a value or null, and `rawSymbol`, the name as the payload wrote it, only when
+    /// the symbol was demangled.
     public var jsonValue: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "image": image.map(JSONValue.string) ?? .null,
             "symbol": symbol.map(JSONValue.string) ?? .null,
             "offset": offset.map(JSONValue.int) ?? .null,
-        ])
+        ]
+        if let rawSymbol { object["rawSymbol"] = .string(rawSymbol) }
+        return .object(object)
     }
 }
 

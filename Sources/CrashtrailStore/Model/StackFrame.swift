@@ -2,16 +2,19 @@
 public struct StackFrame: Hashable, Sendable {
     /// The binary image's name (`PirateBay`, `libobjc.A.dylib`), when known.
     public var image: String?
-    /// The symbol, when the payload names one.
+    /// The symbol, when the payload names one: demangled, for a mangled Swift or C++ name.
     public var symbol: String?
+    /// The symbol as the payload wrote it, when that differs from `symbol` (a mangled name); else nil.
+    public var rawSymbol: String?
     /// The offset of the instruction into its image, when the payload gives it; independent of the ASLR slide.
     public var offset: Int64?
     /// Whether the frame is in the app's own code rather than a system or vendor library.
     public var inApp: Bool
 
-    public init(image: String?, symbol: String?, offset: Int64?, inApp: Bool) {
+    public init(image: String?, symbol: String?, offset: Int64?, inApp: Bool, rawSymbol: String? = nil) {
         self.image = image
         self.symbol = symbol
+        self.rawSymbol = rawSymbol
         self.offset = offset
         self.inApp = inApp
     }
