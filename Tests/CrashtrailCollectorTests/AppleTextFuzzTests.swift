@@ -5,9 +5,11 @@ import Testing
 
 @testable import CrashtrailCollector
 
-/// A seeded fuzz of the Apple text reader: real reports, mutated thousands of ways (bytes flipped, ranges cut or
-/// repeated, lines shuffled, NULs and garbage inserted), are read in part or refused with a reason, never a crash
-/// or a hang. A trap here ends the test process, which fails the run.
+/// A seeded fuzz of the Apple text reader.
+///
+/// Real reports, mutated a thousand ways (bytes changed, ranges cut or repeated, NULs, headings and garbage
+/// inserted), are read in part or refused with a reason, never a crash or a hang. A trap here ends the test
+/// process, which fails the run.
 @Suite("Apple text reader fuzz")
 struct AppleTextFuzzTests {
     static func seeds() throws -> [[UInt8]] {
