@@ -71,6 +71,8 @@ enum AppleTextParser {
         let images = binaryImages(lines)
         let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
         parsed.frames = crashed.map { frame in
+            // `???` names no image: the frame is nobody's code, and is named by its address alone.
+            guard frame.image != "???" else { return StackFrame(image: nil, symbol: frame.symbol, offset: nil, inApp: false) }
             let image = images[frame.image]
             var offset: Int64?
             if let base = frame.loadAddress ?? image?.base, frame.address >= base { offset = Int64(clamping: frame.address - base) }
