@@ -8,8 +8,9 @@ import CrashtrailStore
 /// `EXC_CRASH/SIGABRT`; `EXC_BAD_ACCESS` with `SIGSEGV` or `SIGBUS` and the bare signal are `EXC_BAD_ACCESS/SIGSEGV`
 /// or `EXC_BAD_ACCESS/SIGBUS`; `EXC_BREAKPOINT` and `SIGTRAP` are `EXC_BREAKPOINT/SIGTRAP`.
 ///
-/// Normalization drops addresses (`0x…`), `+ offset` suffixes, a block's number (`_block_invoke375`) and, where a
-/// frame has a symbol, its offset (which moves from build to build); a frame without a symbol is named by its image and offset, which does not depend
+/// Normalization drops addresses (`0x…`), `+ offset` suffixes, a block's number (`_block_invoke375`), a Swift
+/// function's `generic specialization <…> of` and, where a frame has a symbol, its offset (which moves from build to
+/// build); a frame without a symbol is named by its image and offset, which does not depend
 /// on the ASLR slide. Up to three of the app's own frames come first, then up to two others, so a crash in the
 /// app is grouped by the app code that led to it; `main`, though in the app's image, counts as another's.
 ///
@@ -85,9 +86,36 @@ public enum CrashSignature {
 
     /// A frame's build-independent name.
     static func frameKey(_ frame: StackFrame) -> String {
-        if let symbol = frame.symbol.map(clean), !symbol.isEmpty { return withoutBlockNumber(symbol) }
+        if let symbol = frame.symbol.map(clean), !symbol.isEmpty { return withoutBlockNumber(unspecialized(symbol)) }
         let image = frame.image.map(clean) ?? "?"
         return frame.offset.map { "\(image)+\($0)" } ?? image
+    }
+
+    /// A demangled Swift function without the specializations the optimizer chose for this build:
+    /// `generic specialization <Swift.Int> of App.Cache.value<A>(for: A) -> ()` is `App.Cache.value<A>(for: A) -> ()`,
+    /// and so is a `function signature specialization <…> of` it.
+    static func unspecialized(_ symbol: String) -> String {
+        var rest = symbol[...]
+        while let prefix = ["generic specialization <", "function signature specialization <"].first(where: { rest.hasPrefix($0) }) {
+            // Skip to the `>` that closes the first `<`, then past ` of `.
+            var depth = 0
+            var index = rest.index(rest.startIndex, offsetBy: prefix.count - 1)
+            var closed: Substring.Index?
+            while index < rest.endIndex {
+                if rest[index] == "<" { depth += 1 }
+                if rest[index] == ">" {
+                    depth -= 1
+                    if depth == 0 {
+                        closed = index
+                        break
+                    }
+                }
+                index = rest.index(after: index)
+            }
+            guard let closed, rest[rest.index(after: closed)...].hasPrefix(" of ") else { break }
+            rest = rest[rest.index(closed, offsetBy: 5)...]
+        }
+        return rest.count == symbol.count ? symbol : String(rest)
     }
 
     /// A block's name without the number the compiler gives it, which changes from build to build:

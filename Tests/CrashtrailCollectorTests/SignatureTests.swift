@@ -197,4 +197,21 @@ struct SignatureTests {
             CrashSignature.make(exception: ExceptionInfo(signal: "SIGABRT"), frames: frames)
                 == "EXC_CRASH/SIGABRT @ __pthread_kill < main < start")
     }
+
+    @Test(
+        "The specializations the optimizer chose for a build are not part of the signature",
+        arguments: [
+            ("generic specialization <Swift.Int> of App.Cache.value<A>(for: A) -> A?", "App.Cache.value<A>(for: A) -> A?"),
+            (
+                "function signature specialization <Arg[0] = Owned To Guaranteed> of generic specialization <Swift.Array<Swift.Int>> of App.sum<A>(A) -> Swift.Int",
+                "App.sum<A>(A) -> Swift.Int"
+            ),
+            ("App.Cache.value<A>(for: A) -> A?", "App.Cache.value<A>(for: A) -> A?"),
+            ("generic specialization <broken", "generic specialization <broken"),
+        ])
+    func specializations(symbol: String, expected: String) {
+        let frames = [StackFrame(image: "App", symbol: symbol, offset: 16, inApp: true)]
+        #expect(
+            CrashSignature.make(exception: ExceptionInfo(type: "EXC_BREAKPOINT"), frames: frames) == "EXC_BREAKPOINT/SIGTRAP @ \(expected)")
+    }
 }
