@@ -72,13 +72,15 @@ enum IPSParser {
         var bundleInfo: Lenient<BundleInfo>?
         var exception: Lenient<Exception>?
         var termination: Lenient<Termination>?
+        /// Application Specific Information, by image: where an uncaught exception's name and reason are written.
+        var asi: Lenient<[String: Lenient<[String]>]>?
         var threads: [Lenient<Thread>]?
         /// The images the crashed thread's frames name, by index; the others (hundreds) are skipped.
         var usedImages: [Int: Image] = [:]
 
         private enum CodingKeys: String, CodingKey {
             case incident, procLaunch, captureTime, pid, modelCode, procName, osVersion, bundleInfo, exception, termination
-            case threads, usedImages
+            case asi, threads, usedImages
         }
 
         /// Decodes nothing: a placeholder for an array element that is not needed.
@@ -101,6 +103,7 @@ enum IPSParser {
             bundleInfo = optional(Lenient<BundleInfo>.self, .bundleInfo)
             exception = optional(Lenient<Exception>.self, .exception)
             termination = optional(Lenient<Termination>.self, .termination)
+            asi = optional(Lenient<[String: Lenient<[String]>]>.self, .asi)
             threads = optional([Lenient<Thread>].self, .threads)
             let crashed = threads?.compactMap(\.value).first { $0.triggered == true }
             let wanted = Set((crashed?.frames ?? []).compactMap { $0.value?.imageIndex })
@@ -157,6 +160,9 @@ enum IPSParser {
         parsed.exception = ExceptionInfo(
             type: exception?.type, code: exception?.codes, signal: exception?.signal,
             reason: exception?.subtype ?? body.termination?.value?.indicator)
+        // An uncaught exception is named in the Application Specific Information, as in the text rendering.
+        let information = (body.asi?.value ?? [:]).sorted { $0.key < $1.key }.flatMap { $0.value.value ?? [] }
+        AppleTextParser.languageException(in: information.map { Substring($0) }, into: &parsed.exception)
         parsed.pid = body.pid?.int
         parsed.launchTime = body.procLaunch.flatMap(Timestamp.milliseconds(parsing:))
 
