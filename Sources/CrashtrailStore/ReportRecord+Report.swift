@@ -9,7 +9,8 @@ extension ReportRecord {
             app: CrashReport.App(bundleID: bundleID, version: appVersion, build: appBuild),
             os: CrashReport.OS(name: osName, version: osVersion), device: device, time: time,
             exception: ExceptionInfo(type: exceptionType, code: exceptionCode, signal: exceptionSignal, reason: exceptionReason),
-            frames: Self.decodeFrames(frames), signature: signature, trailInfo: trailInfo)
+            frames: Self.decodeFrames(frames), exceptionBacktrace: Self.decodeFrames(exceptionFrames), signature: signature,
+            trailInfo: trailInfo)
     }
 
     /// Whether and where the row's trail came from.

@@ -21,6 +21,9 @@ public struct ReportRecord: Hashable, Sendable {
     public var exceptionReason: String?
     /// The crashed thread's frames as canonical JSON: `[{"image","inApp","offset","symbol"}]`.
     public var frames: String
+    /// The uncaught language exception's own backtrace, when the payload gives one, as canonical JSON like `frames`;
+    /// `[]` when it gives none.
+    public var exceptionFrames: String
     public var signature: String
     public var trailSource: TrailInfo.Source
     public var trailSteps: Int?
@@ -45,7 +48,8 @@ public struct ReportRecord: Hashable, Sendable {
         id: String, format: ReportFormat, sha256: String, bundleID: String? = nil, appVersion: String? = nil,
         appBuild: String? = nil, osName: String? = nil, osVersion: String? = nil, device: String? = nil, time: String? = nil,
         exceptionType: String? = nil, exceptionCode: String? = nil, exceptionSignal: String? = nil,
-        exceptionReason: String? = nil, frames: String, signature: String, trailSource: TrailInfo.Source = .missing,
+        exceptionReason: String? = nil, frames: String, exceptionFrames: String = "[]", signature: String,
+        trailSource: TrailInfo.Source = .missing,
         trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
         pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int
     ) {
@@ -64,6 +68,7 @@ public struct ReportRecord: Hashable, Sendable {
         self.exceptionSignal = exceptionSignal
         self.exceptionReason = exceptionReason
         self.frames = frames
+        self.exceptionFrames = exceptionFrames
         self.signature = signature
         self.trailSource = trailSource
         self.trailSteps = trailSteps

@@ -87,7 +87,7 @@ import Testing
         try queue.write { db in
             #expect(try db.tableExists("joinedTrail") == false)
             // The columns of the released v2 schema: every column but those later migrations added.
-            let columns = ReportColumn.allCases.filter { $0 != .trailDictionary }
+            let columns = ReportColumn.allCases.filter { $0 != .trailDictionary && $0 != .exceptionFrames }
             let sql =
                 "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             for record in records { _ = try SQLiteTransaction(db).execute(sql, columns.map(record.value(of:))) }
@@ -96,14 +96,15 @@ import Testing
         // When it is opened by this version
         let store = try ReportStore(queue)
 
-        // Then the new table is there and every row reads as it was written (with no trail dictionary, which v2 did
-        // not keep)
+        // Then the new table is there and every row reads as it was written (with no trail dictionary and no exception
+        // backtrace, which v2 did not keep)
         #expect(try queue.read { db in try db.tableExists("joinedTrail") })
         #expect(
             try store.allRecords()
                 == records.map { record in
                     var record = record
                     record.trailDictionary = nil
+                    record.exceptionFrames = "[]"
                     return record
                 })
     }

@@ -19,7 +19,11 @@ struct PostgresFaultTests {
         #expect(errors.failures.isEmpty, "\(errors.failures)")
         let store = try TestStores.open(url)
         let applied = try store.read { db in try db.strings("SELECT identifier FROM crashtrail_migrations ORDER BY identifier") }
-        #expect(applied == ["v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails"])
+        #expect(
+            applied == [
+                "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
+                "v4: exception backtrace",
+            ])
     }
 
     @Test("A store of the schema before the trail dictionary migrates with every row as it was", .needsPostgres)
@@ -76,8 +80,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v9: from the future") == true)
-        // The three migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 4)
+        // The four migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 5)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

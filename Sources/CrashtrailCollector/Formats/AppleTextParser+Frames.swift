@@ -37,6 +37,23 @@ extension AppleTextParser {
             start = lines.firstIndex { $0.hasPrefix("Thread \(wanted):") }.map { $0 + 1 }
         }
         guard let start else { return [] }
+        return frames(from: start, in: lines)
+    }
+
+    /// The frames of the uncaught exception's own backtrace, under `Last Exception Backtrace:` or `Application Specific
+    /// Backtrace N:`, top first; none when the report has no such block, or gives it as a bare list of addresses.
+    static func exceptionBacktraceFrames(_ lines: [Substring]) -> [Frame] {
+        guard
+            let heading = lines.firstIndex(where: {
+                $0.hasPrefix("Last Exception Backtrace:") || $0.hasPrefix("Application Specific Backtrace")
+            })
+        else { return [] }
+        return frames(from: heading + 1, in: lines)
+    }
+
+    /// The frame lines from `start` on, up to the first line that is neither a frame nor a continuation of one.
+    static func frames(from start: Int, in lines: [Substring]) -> [Frame] {
+        guard start < lines.count else { return [] }
         var frames: [Frame] = []
         var lastLine: String?
         for line in lines[start...] {

@@ -70,7 +70,14 @@ enum AppleTextParser {
 
         let images = binaryImages(lines)
         let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
-        parsed.frames = crashed.map { frame in
+        parsed.frames = stackFrames(crashed, images: images, process: process)
+        parsed.exceptionFrames = stackFrames(exceptionBacktraceFrames(lines), images: images, process: process)
+        return parsed
+    }
+
+    /// The normalized frames of frame lines: image offsets from the binary images, and whether each is the app's.
+    static func stackFrames(_ lines: [Frame], images: [String: (base: UInt64, path: String?)], process: String?) -> [StackFrame] {
+        lines.map { frame in
             // `???` names no image: the frame is nobody's code, and is named by its address alone.
             guard frame.image != "???" else { return StackFrame(image: nil, symbol: frame.symbol, offset: nil, inApp: false) }
             let image = images[frame.image]
@@ -80,7 +87,6 @@ enum AppleTextParser {
                 image: frame.image, symbol: frame.symbol, offset: offset,
                 inApp: frame.image == process || !SystemImages.isSystem(name: frame.image, path: image?.path))
         }
-        return parsed
     }
 
     /// `PirateBay [4242]` as the name and the pid.

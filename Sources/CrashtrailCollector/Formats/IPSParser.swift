@@ -74,13 +74,15 @@ enum IPSParser {
         var termination: Lenient<Termination>?
         /// Application Specific Information, by image: where an uncaught exception's name and reason are written.
         var asi: Lenient<[String: Lenient<[String]>]>?
+        /// The uncaught exception's own backtrace, when the crash is one.
+        var lastExceptionBacktrace: [Lenient<Frame>]?
         var threads: [Lenient<Thread>]?
         /// The images the crashed thread's frames name, by index; the others (hundreds) are skipped.
         var usedImages: [Int: Image] = [:]
 
         private enum CodingKeys: String, CodingKey {
             case incident, procLaunch, captureTime, pid, modelCode, procName, osVersion, bundleInfo, exception, termination
-            case asi, threads, usedImages
+            case asi, lastExceptionBacktrace, threads, usedImages
         }
 
         /// Decodes nothing: a placeholder for an array element that is not needed.
@@ -104,9 +106,10 @@ enum IPSParser {
             exception = optional(Lenient<Exception>.self, .exception)
             termination = optional(Lenient<Termination>.self, .termination)
             asi = optional(Lenient<[String: Lenient<[String]>]>.self, .asi)
+            lastExceptionBacktrace = optional([Lenient<Frame>].self, .lastExceptionBacktrace)
             threads = optional([Lenient<Thread>].self, .threads)
             let crashed = threads?.compactMap(\.value).first { $0.triggered == true }
-            let wanted = Set((crashed?.frames ?? []).compactMap { $0.value?.imageIndex })
+            let wanted = Set(((crashed?.frames ?? []) + (lastExceptionBacktrace ?? [])).compactMap { $0.value?.imageIndex })
             guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .usedImages) else { return }
             var index = 0
             while !images.isAtEnd, index <= (wanted.max() ?? 0) {
@@ -169,7 +172,7 @@ enum IPSParser {
         let threads = body.threads ?? []
         let crashed = threads.compactMap(\.value).first { $0.triggered == true }
         let images = body.usedImages
-        parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map { frame in
+        func stackFrame(_ frame: Body.Frame) -> StackFrame {
             let image = frame.imageIndex.flatMap { images[$0] }
             let name = image?.name ?? image?.path.map(SystemImages.baseName)
             let symbol = frame.symbol.flatMap { $0 == "<deduplicated_symbol>" || $0 == "???" ? nil : $0 }
@@ -177,6 +180,8 @@ enum IPSParser {
                 image: name, symbol: symbol, offset: frame.imageOffset?.int,
                 inApp: image != nil && !SystemImages.isSystem(name: name, path: image?.path))
         }
+        parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map(stackFrame)
+        parsed.exceptionFrames = (body.lastExceptionBacktrace ?? []).compactMap(\.value).map(stackFrame)
         return parsed
     }
 

@@ -19,6 +19,9 @@ public struct ParsedPayload: Sendable {
     public var time: String?
     public var exception: ExceptionInfo
     public var frames: [StackFrame]
+    /// The uncaught language exception's own backtrace, top first, when the payload gives one apart from the crashed
+    /// thread (an `.ips` `lastExceptionBacktrace`, a text report's `Last Exception Backtrace:`).
+    public var exceptionFrames: [StackFrame] = []
     /// The embedded trail, when the payload carries one.
     public var trail: TrailCarrier?
     /// The screens the reporter's own breadcrumbs saw, oldest first, for inferring a trail when the payload carries

@@ -215,7 +215,9 @@ public struct PayloadProcessor: Sendable {
             crashManifest = inferred.manifest
         }
         let frames = Self.demangled(parsed.frames)
-        let signature = CrashSignature.make(exception: parsed.exception, frames: frames) {
+        let exceptionFrames = Self.demangled(parsed.exceptionFrames)
+        // An uncaught exception is grouped by where it was thrown, not by the abort path every exception shares.
+        let signature = CrashSignature.make(exception: parsed.exception, frames: exceptionFrames.isEmpty ? frames : exceptionFrames) {
             guard let crashTrail else { return nil }
             return crashTrail.crashScreen(
                 manifest: crashManifest ?? decoder.manifest(forApp: crashTrail.app.bundleID, dictionaryID: dictionaryID))
@@ -225,7 +227,8 @@ public struct PayloadProcessor: Sendable {
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
             device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
             exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
-            frames: ReportRecord.encodeFrames(frames), signature: signature,
+            frames: ReportRecord.encodeFrames(frames), exceptionFrames: ReportRecord.encodeFrames(exceptionFrames),
+            signature: signature,
             trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
             trailDictionary: dictionaryID,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)

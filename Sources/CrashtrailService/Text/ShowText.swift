@@ -36,6 +36,17 @@ public enum ShowText {
         return lines.joined(separator: "\n")
     }
 
+    /// Up to 12 frames, one a line: index, image, symbol and the offset into the image, said as such (Apple's
+    /// `symbol + n` means an offset into the symbol).
+    static func frameLines(_ frames: [StackFrame]) -> [String] {
+        var lines = frames.prefix(12).enumerated().map { index, frame in
+            "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24) + (frame.symbol ?? "???")
+                + (frame.offset.map { "  (image offset \($0))" } ?? "")
+        }
+        if frames.count > 12 { lines.append("  … \(frames.count - 12) more") }
+        return lines
+    }
+
     /// A report for people, with the last `lastSteps` steps of its trail.
     public static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
         var lines: [String] = []
@@ -59,14 +70,11 @@ public enum ShowText {
             lines.append("Frames     none recorded")
         } else {
             lines.append("Frames (crashed thread, top first):")
-            for (index, frame) in report.frames.prefix(12).enumerated() {
-                // The number is the offset into the image, not into the symbol as Apple's `symbol + n` means.
-                let offset = frame.offset.map { "  (image offset \($0))" } ?? ""
-                lines.append(
-                    "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24)
-                        + (frame.symbol ?? "???") + offset)
-            }
-            if report.frames.count > 12 { lines.append("  … \(report.frames.count - 12) more") }
+            lines += frameLines(report.frames)
+        }
+        if !report.exceptionBacktrace.isEmpty {
+            lines.append("Exception backtrace (where the uncaught exception was thrown, top first; the signature names these):")
+            lines += frameLines(report.exceptionBacktrace)
         }
         var trailLine = report.trailInfo.source.rawValue
         if let steps = report.trailInfo.steps { trailLine += ", \(steps) steps" }

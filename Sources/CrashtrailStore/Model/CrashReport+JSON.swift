@@ -1,10 +1,11 @@
 import CrashtrailCore
 
 extension CrashReport {
-    /// The JSON form `crashtrail show --format json` prints (SPEC section 8).
+    /// The JSON form `crashtrail show --format json` prints (SPEC section 8), with `exceptionBacktrace` (frames as in
+    /// `frames`) added when the payload gives the uncaught exception's own backtrace.
     public var jsonValue: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        return .object([
+        var object: [String: JSONValue] = [
             "id": .string(id),
             "format": .string(format.rawValue),
             "app": .object(["bundleID": text(app.bundleID), "version": text(app.version), "build": text(app.build)]),
@@ -15,7 +16,9 @@ extension CrashReport {
             "frames": .array(frames.map(\.jsonValue)),
             "signature": .string(signature),
             "trailInfo": trailInfo.jsonValue,
-        ])
+        ]
+        if !exceptionBacktrace.isEmpty { object["exceptionBacktrace"] = .array(exceptionBacktrace.map(\.jsonValue)) }
+        return .object(object)
     }
 }
 

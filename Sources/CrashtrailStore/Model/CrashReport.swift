@@ -38,14 +38,18 @@ public struct CrashReport: Hashable, Sendable {
     public var exception: ExceptionInfo
     /// The crashed thread's frames, top first.
     public var frames: [StackFrame]
+    /// The uncaught language exception's own backtrace, top first, when the payload gives one (an `.ips`
+    /// `lastExceptionBacktrace`, a text report's `Last Exception Backtrace:`); the signature names its frames.
+    public var exceptionBacktrace: [StackFrame]
     /// The crash group key (see `CrashSignature` in CrashtrailCollector).
     public var signature: String
     public var trailInfo: TrailInfo
 
     public init(
         id: String, format: ReportFormat, app: App, os: OS, device: String?, time: String?, exception: ExceptionInfo,
-        frames: [StackFrame], signature: String, trailInfo: TrailInfo
+        frames: [StackFrame], exceptionBacktrace: [StackFrame] = [], signature: String, trailInfo: TrailInfo
     ) {
+        self.exceptionBacktrace = exceptionBacktrace
         self.id = id
         self.format = format
         self.app = app
