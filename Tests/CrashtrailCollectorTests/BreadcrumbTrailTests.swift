@@ -132,18 +132,24 @@ struct BreadcrumbTrailTests {
         #expect(bare.signature == "MemoryTermination/SIGKILL @ (no frames)")
     }
 
-    @Test("SentryCrash's scope breadcrumbs (a real sentry-cocoa file) give a trail", .needsFixtures)
-    func sentryCrashFixture() throws {
-        let file = try TestFiles.requiredFixtures().appendingPathComponent("kscrash/sentrycrash-bad-access-breadcrumbs.json")
-        let manifest = try Manifest(
+    /// A manifest for sentry-cocoa's sample app, naming the screens its SentryCrash fixture's breadcrumbs saw.
+    static func sentrySampleManifest() throws -> Manifest {
+        try Manifest(
             yaml: """
                 app: io.sentry.sample.iOS-Swift
                 root: start
                 destinations:
                   start: { url: "sample://start", screen: UINavigationController }
                   main: { url: "sample://main", screen: ViewController }
+                  about: { url: "sample://about" }
                 """, source: "sample.yml")
-        let record = try Self.record(String(contentsOf: file, encoding: .utf8), codec: TrailCodec(manifests: [manifest]))
+    }
+
+    @Test("SentryCrash's scope breadcrumbs (a real sentry-cocoa file) give a trail", .needsFixtures)
+    func sentryCrashFixture() throws {
+        let file = try TestFiles.requiredFixtures().appendingPathComponent("kscrash/sentrycrash-bad-access-breadcrumbs.json")
+        let record = try Self.record(
+            String(contentsOf: file, encoding: .utf8), codec: TrailCodec(manifests: [try Self.sentrySampleManifest()]))
         #expect(record.format == .kscrash && record.trailSource == .inferred)
         // Its two ui.lifecycle breadcrumbs: the navigation controller (the root, already showing), then ViewController
         #expect(try Self.ops(record) == [#"push {"main":{}}"#])
@@ -154,16 +160,7 @@ struct BreadcrumbTrailTests {
     func joinReplacesInferred() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let manifest = try Manifest(
-            yaml: """
-                app: io.sentry.sample.iOS-Swift
-                root: start
-                destinations:
-                  start: { url: "sample://start", screen: UINavigationController }
-                  main: { url: "sample://main", screen: ViewController }
-                  about: { url: "sample://about" }
-                """, source: "sample.yml")
-        let codec = TrailCodec(manifests: [manifest])
+        let codec = TrailCodec(manifests: [try Self.sentrySampleManifest()])
         let store = try TestFiles.memoryStore()
         let report = try TestFiles.requiredFixtures().appendingPathComponent("kscrash/sentrycrash-bad-access-breadcrumbs.json")
         // Given the SentryCrash report stored with a trail inferred from its breadcrumbs

@@ -34,6 +34,11 @@ public struct PayloadProcessor: Sendable {
     /// The most steps an embedded trail may have; more is refused as undecodable.
     public let maximumTrailSteps: Int
 
+    /// Whether payloads' breadcrumbs are read: some manifest names screens (SPEC section 15).
+    ///
+    /// Decided once, not for every payload.
+    let readsBreadcrumbs: Bool
+
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
     ///   - storedID: The ID of the stored report with this payload digest, if any.
@@ -42,6 +47,7 @@ public struct PayloadProcessor: Sendable {
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
+        readsBreadcrumbs = decoder.namesScreens
     }
 
     /// Processes an input file's or line's bytes.
@@ -158,7 +164,7 @@ public struct PayloadProcessor: Sendable {
                 if others > 0 { skipped = [.outcome(.skipped(count: others, source: source))] }
             } else {
                 // Breadcrumbs are read only when some manifest names screens to infer a trail with.
-                let parsed = SentryBreadcrumbs.$wanted.withValue(decoder.namesScreens) {
+                let parsed = SentryBreadcrumbs.$wanted.withValue(readsBreadcrumbs) {
                     Result { () throws(RejectionError) in try PayloadParser.parse(bytes, as: format) }
                 }
                 payloads = try parsed.get()
