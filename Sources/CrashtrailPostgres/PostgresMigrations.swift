@@ -137,6 +137,27 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // The crashed thread's index, the Mach and language exceptions apart, and the binary images the frames name.
+        (
+            "v5: report details",
+            [
+                "ALTER TABLE report ADD COLUMN details TEXT COLLATE \"C\" NOT NULL DEFAULT '{}'",
+                "DROP VIEW reportWithTrail",
+                """
+                CREATE VIEW reportWithTrail AS
+                    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                        r.frames, r.exceptionFrames, r.details, r.signature,
+                        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+                        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
+                """,
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

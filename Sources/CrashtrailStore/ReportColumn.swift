@@ -4,7 +4,7 @@
 /// Migrations name them in plain strings, as released migrations must.
 public enum ReportColumn: String, CaseIterable, Sendable {
     case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
-    case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, exceptionFrames, signature
+    case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, exceptionFrames, details, signature
     case trailSource, trailSteps, trailError, trail, trailDictionary
     case pid, launchTime, source, payload, payloadSize
 

@@ -4,12 +4,16 @@ import Foundation
 extension ReportRecord {
     /// The normalized report this row holds.
     public var report: CrashReport {
-        CrashReport(
+        let details = Self.decodeDetails(details)
+        return CrashReport(
             id: id, format: format,
             app: CrashReport.App(bundleID: bundleID, version: appVersion, build: appBuild),
             os: CrashReport.OS(name: osName, version: osVersion), device: device, time: time,
-            exception: ExceptionInfo(type: exceptionType, code: exceptionCode, signal: exceptionSignal, reason: exceptionReason),
-            frames: Self.decodeFrames(frames), exceptionBacktrace: Self.decodeFrames(exceptionFrames), signature: signature,
+            exception: ExceptionInfo(
+                type: exceptionType, code: exceptionCode, signal: exceptionSignal, reason: exceptionReason, mach: details.mach,
+                language: details.language),
+            frames: Self.decodeFrames(frames), exceptionBacktrace: Self.decodeFrames(exceptionFrames),
+            crashedThread: details.crashedThread, binaryImages: details.binaryImages, signature: signature,
             trailInfo: trailInfo)
     }
 

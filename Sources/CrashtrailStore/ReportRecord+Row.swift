@@ -25,6 +25,7 @@ extension ReportRecord {
         case .exceptionReason: StoreValue(exceptionReason)
         case .frames: .text(frames)
         case .exceptionFrames: .text(exceptionFrames)
+        case .details: .text(details)
         case .signature: .text(signature)
         case .trailSource: .text(trailSource.rawValue)
         case .trailSteps: StoreValue(trailSteps)
@@ -64,7 +65,8 @@ extension ReportRecord {
             appVersion: text(.appVersion), appBuild: text(.appBuild), osName: text(.osName), osVersion: text(.osVersion),
             device: text(.device), time: text(.time), exceptionType: text(.exceptionType), exceptionCode: text(.exceptionCode),
             exceptionSignal: text(.exceptionSignal), exceptionReason: text(.exceptionReason), frames: try required(.frames),
-            exceptionFrames: text(.exceptionFrames) ?? "[]", signature: try required(.signature), trailSource: trailSource,
+            exceptionFrames: text(.exceptionFrames) ?? "[]", details: text(.details) ?? "{}", signature: try required(.signature),
+            trailSource: trailSource,
             trailSteps: row.int(ReportColumn.trailSteps.name),
             trailError: text(.trailError), trail: text(.trail), trailDictionary: text(.trailDictionary),
             pid: row.int64(ReportColumn.pid.name), launchTime: row.int64(ReportColumn.launchTime.name), source: try required(.source),

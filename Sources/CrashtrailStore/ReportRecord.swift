@@ -24,6 +24,10 @@ public struct ReportRecord: Hashable, Sendable {
     /// The uncaught language exception's own backtrace, when the payload gives one, as canonical JSON like `frames`;
     /// `[]` when it gives none.
     public var exceptionFrames: String
+    /// What the normalized report knows beyond what listings read, as canonical JSON: the crashed thread's index, the
+    /// Mach exception, the language exception and the binary images (``ReportRecord/encodeDetails(crashedThread:exception:binaryImages:)``); `{}` when
+    /// the payload gave none of them, or the row was stored before they were kept.
+    public var details: String
     public var signature: String
     public var trailSource: TrailInfo.Source
     public var trailSteps: Int?
@@ -48,7 +52,7 @@ public struct ReportRecord: Hashable, Sendable {
         id: String, format: ReportFormat, sha256: String, bundleID: String? = nil, appVersion: String? = nil,
         appBuild: String? = nil, osName: String? = nil, osVersion: String? = nil, device: String? = nil, time: String? = nil,
         exceptionType: String? = nil, exceptionCode: String? = nil, exceptionSignal: String? = nil,
-        exceptionReason: String? = nil, frames: String, exceptionFrames: String = "[]", signature: String,
+        exceptionReason: String? = nil, frames: String, exceptionFrames: String = "[]", details: String = "{}", signature: String,
         trailSource: TrailInfo.Source = .missing,
         trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
         pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int
@@ -69,6 +73,7 @@ public struct ReportRecord: Hashable, Sendable {
         self.exceptionReason = exceptionReason
         self.frames = frames
         self.exceptionFrames = exceptionFrames
+        self.details = details
         self.signature = signature
         self.trailSource = trailSource
         self.trailSteps = trailSteps

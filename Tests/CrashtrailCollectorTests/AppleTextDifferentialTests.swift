@@ -9,8 +9,9 @@ import Yams
 /// Apple text crash reports nobody here wrote, read by crashtrail and compared field by field with another tool's
 /// published reading of the same files: getsentry/apple-crash-report-parser's snapshots (Tests/Fixtures/differential).
 ///
-/// Compared: the exception type, the crashed thread's frame count, and each of its frames' image, symbol (as the
-/// report writes it) and offset into its image (the other tool's instruction address less its image's load address).
+/// Compared: the exception type, the crashed thread's index and frame count, each of its frames' image, symbol (as the
+/// report writes it) and offset into its image (the other tool's instruction address less its image's load address),
+/// and the UUID and load address of each image the frames name.
 @Suite("Apple text reports against another tool's readings")
 struct AppleTextDifferentialTests {
     static let folder = PackageRoot.url.appendingPathComponent("Tests/Fixtures/differential/apple-crash-report-parser")
@@ -25,6 +26,10 @@ struct AppleTextDifferentialTests {
         }
         var exceptionType: String?
         var crashedThread: [Frame]?
+        /// The crashed thread's `id`.
+        var crashedThreadIndex: Int?
+        /// Each image's UUID and load address, by name (the first of a name).
+        var images: [String: (uuid: String?, address: UInt64?)] = [:]
 
         init(snapshot text: String) throws {
             let body = try #require(text.components(separatedBy: "\n---\n").last)
@@ -35,8 +40,12 @@ struct AppleTextDifferentialTests {
                 if let name = image["name"] as? String, let address = (image["addr"] as? String).flatMap(Self.hex), bases[name] == nil {
                     bases[name] = address
                 }
+                if let name = image["name"] as? String, images[name] == nil {
+                    images[name] = ((image["uuid"] as? String)?.lowercased(), (image["addr"] as? String).flatMap(Self.hex))
+                }
             }
             let threads = document["threads"] as? [[String: Any]] ?? []
+            crashedThreadIndex = threads.first { $0["crashed"] as? Bool == true }?["id"] as? Int
             crashedThread = threads.first { $0["crashed"] as? Bool == true }.map { thread in
                 (thread["frames"] as? [[String: Any]] ?? []).map { frame in
                     let image = frame["module"] as? String
@@ -69,6 +78,20 @@ struct AppleTextDifferentialTests {
             #expect(mine.image == other.image, "\(name) frame \(index): image \(mine) against \(other)")
             #expect(mine.symbol == other.symbol, "\(name) frame \(index): symbol \(mine) against \(other)")
             if other.offset != nil { #expect(mine.offset == other.offset, "\(name) frame \(index): offset \(mine) against \(other)") }
+        }
+        #expect(parsed.crashedThread == reading.crashedThreadIndex, "\(name): crashed thread")
+        // The images the frames name: UUID and load address as the other tool reads them.
+        let named = Set(parsed.frames.compactMap(\.image))
+        let images = parsed.binaryImages.filter { named.contains($0.name) }
+        #expect(!images.isEmpty, "\(name): the frames' images are read")
+        for image in images {
+            guard let other = reading.images[image.name] else {
+                // Not under Binary Images: known only by the load address its frame lines give (`0x7fff61bc6000 + 9662`).
+                #expect(image.uuid == nil, "\(name) \(image.name)")
+                continue
+            }
+            #expect(image.uuid == other.uuid, "\(name) \(image.name): UUID")
+            #expect(image.loadAddress == other.address, "\(name) \(image.name): load address")
         }
     }
 

@@ -7,8 +7,9 @@ import Testing
 @testable import CrashtrailStore
 
 /// Every sample and fixture crash, written as Apple text (as Console renders an `.ips`) and read back, is the same
-/// normalized report in the same group: its exception, its crashed thread's frames (image, symbol, offset) and the
-/// uncaught exception's backtrace.
+/// normalized report in the same group: its exception (the language exception's name and reason too), its crashed
+/// thread (index and frames: image, symbol, offset), the uncaught exception's backtrace and the binary images' UUIDs and
+/// load addresses.
 @Suite("Apple text round trips")
 struct AppleTextRoundTripTests {
     static func inputs() throws -> [URL] {
@@ -46,6 +47,13 @@ struct AppleTextRoundTripTests {
                 }
                 #expect(again.report.exceptionBacktrace.map(\.symbol) == report.exceptionBacktrace.map(\.symbol), "\(name)")
                 #expect(again.report.app == report.app || report.app.bundleID == nil, "\(name)")
+                #expect(again.report.exception.language == report.exception.language, "\(name)")
+                #expect(again.report.crashedThread == (report.crashedThread ?? 0), "\(name)")
+                for image in report.binaryImages {
+                    let read = again.report.binaryImages.first { $0.name == image.name }
+                    #expect(read?.uuid == image.uuid, "\(name) \(image.name)")
+                    if let address = image.loadAddress { #expect(read?.loadAddress == address, "\(name) \(image.name)") }
+                }
                 checked += 1
             }
         }

@@ -87,7 +87,7 @@ import Testing
         try queue.write { db in
             #expect(try db.tableExists("joinedTrail") == false)
             // The columns of the released v2 schema: every column but those later migrations added.
-            let columns = ReportColumn.allCases.filter { $0 != .trailDictionary && $0 != .exceptionFrames }
+            let columns = ReportColumn.allCases.filter { ![.trailDictionary, .exceptionFrames, .details].contains($0) }
             let sql =
                 "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             for record in records { _ = try SQLiteTransaction(db).execute(sql, columns.map(record.value(of:))) }
@@ -97,7 +97,7 @@ import Testing
         let store = try ReportStore(queue)
 
         // Then the new table is there and every row reads as it was written (with no trail dictionary and no exception
-        // backtrace, which v2 did not keep)
+        // backtrace or details, which v2 did not keep)
         #expect(try queue.read { db in try db.tableExists("joinedTrail") })
         #expect(
             try store.allRecords()
@@ -105,6 +105,7 @@ import Testing
                     var record = record
                     record.trailDictionary = nil
                     record.exceptionFrames = "[]"
+                    record.details = "{}"
                     return record
                 })
     }

@@ -13,7 +13,7 @@ struct NewerSchemaTests {
         let queue = try DatabaseQueue()
         _ = try ReportStore(queue)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: something newer')")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: something newer')")
             try db.execute(sql: "CREATE TABLE newer (x INTEGER)")
         }
         // When this version opens it
@@ -21,7 +21,7 @@ struct NewerSchemaTests {
         // Then it says so and changes nothing
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("written by a newer crashtrail") == true, "\(String(describing: error))")
-        #expect(error?.message.contains("v9: something newer") == true)
+        #expect(error?.message.contains("v99: something newer") == true)
         #expect(try queue.read { db in try db.tableExists("newer") })
     }
 }

@@ -17,6 +17,8 @@ struct ReprocessTests {
         let fresh = try store.allRecords()
         try store.write { db in
             try db.execute("UPDATE report SET signature = 'SIGSEGV @ an older rule' WHERE format IN ('crashlytics', 'kscrash')")
+            // Stored before the crashed thread, the Mach and language exceptions and the binary images were kept.
+            try db.execute("UPDATE report SET details = '{}'")
             try db.execute(
                 "UPDATE report SET trailSource = 'undecodable', trail = NULL, trailSteps = NULL, trailError = 'old' WHERE format = 'sentry-event'"
             )

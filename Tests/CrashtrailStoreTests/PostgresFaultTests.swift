@@ -23,6 +23,7 @@ struct PostgresFaultTests {
             applied == [
                 "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
                 "v4: exception backtrace",
+                "v5: report details",
             ])
     }
 
@@ -40,6 +41,8 @@ struct PostgresFaultTests {
             try db.execute("DROP VIEW reportWithTrail")
             try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")
+            try db.execute("ALTER TABLE report DROP COLUMN exceptionFrames")
+            try db.execute("ALTER TABLE report DROP COLUMN details")
             try db.execute(
                 """
                 CREATE VIEW reportWithTrail AS
@@ -53,35 +56,39 @@ struct PostgresFaultTests {
                         r.pid, r.launchTime, r.source, r.payload, r.payloadSize
                     FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
                 """)
-            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v2: trail dictionary'")
+            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier <> 'v1: reports, joined trails, manifests, reprocess cursor'")
         }
 
         // When this version opens it
         let upgraded = try TestStores.open(url)
 
-        // Then every row reads as it was, with no dictionary ID until reprocess derives it again
+        // Then every row reads as it was, with no dictionary ID, exception backtrace or details until reprocess
+        // derives them again
         let expected = before.map { record in
             var record = record
             record.trailDictionary = nil
+            record.exceptionFrames = "[]"
+            record.details = "{}"
             return record
         }
         #expect(try upgraded.allRecords() == expected)
         let reprocessed = try upgraded.reprocess(with: PayloadDeriver(decoder: try TestStores.codec()))
         #expect(reprocessed.changed > 0)
         #expect(try upgraded.allRecords().filter { $0.trailSource == .embedded } == before.filter { $0.trailSource == .embedded })
+        #expect(try upgraded.allRecords().map(\.details) == before.map(\.details))
     }
 
     @Test("A schema from a newer crashtrail is refused, and left as it is", .needsPostgres)
     func newerSchema() throws {
         let url = try TestStores.newDatabase()
         let store = try TestStores.open(url)
-        try store.write { db in try db.execute("INSERT INTO crashtrail_migrations (identifier) VALUES ('v9: from the future')") }
+        try store.write { db in try db.execute("INSERT INTO crashtrail_migrations (identifier) VALUES ('v99: from the future')") }
         let error = #expect(throws: StoreError.self) { try TestStores.open(url) }
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
-        #expect(error?.message.contains("v9: from the future") == true)
-        // The four migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 5)
+        #expect(error?.message.contains("v99: from the future") == true)
+        // The five migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 6)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

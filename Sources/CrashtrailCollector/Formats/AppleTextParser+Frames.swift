@@ -1,3 +1,4 @@
+import CrashtrailStore
 import Foundation
 
 /// The thread, frame and binary-image grammar of Apple text crash reports, as every renderer writes it.
@@ -27,6 +28,15 @@ extension AppleTextParser {
         let rest = line.dropFirst("Thread ".count)
         let digits = rest.prefix { $0.isASCII && $0.isNumber }
         return !digits.isEmpty && rest.dropFirst(digits.count).hasPrefix(" Crashed:")
+    }
+
+    /// The crashed thread's index: the `Thread N Crashed` heading's, else the `Crashed Thread:` or `Triggered by
+    /// Thread:` header's.
+    static func crashedThreadIndex(_ lines: [Substring], triggered: String?) -> Int? {
+        if let heading = lines.first(where: isCrashedThreadHeading) {
+            return Int(heading.dropFirst("Thread ".count).prefix { $0.isASCII && $0.isNumber })
+        }
+        return triggered.flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }) }
     }
 
     /// The frames under the crashed thread's heading, top first; under `Thread N:` for the thread a `Crashed Thread:`
@@ -135,10 +145,17 @@ extension AppleTextParser {
         "arm64", "arm64e", "arm64_32", "armv6", "armv7", "armv7s", "armv7k", "armv8", "arm", "x86_64", "x86_64h", "i386", "ppc",
     ]
 
-    /// `Binary Images:` lines, by image name: the load address and the path.
-    static func binaryImages(_ lines: [Substring]) -> [String: (base: UInt64, path: String?)] {
+    /// A `Binary Images:` line's load address, path and UUID.
+    struct Image {
+        var base: UInt64
+        var path: String?
+        var uuid: String?
+    }
+
+    /// `Binary Images:` lines, by image name.
+    static func binaryImages(_ lines: [Substring]) -> [String: Image] {
         guard let start = lines.firstIndex(where: { $0.hasPrefix("Binary Images:") }) else { return [:] }
-        var images: [String: (base: UInt64, path: String?)] = [:]
+        var images: [String: Image] = [:]
         for line in lines[(start + 1)...] {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard words.count >= 4, let base = hexAddress(words[0]), words[1] == "-" else { continue }
@@ -151,7 +168,8 @@ extension AppleTextParser {
             var name = words[3..<nameEnd].joined(separator: " ")
             if name.hasPrefix("+") { name.removeFirst() }
             let path = line.firstIndex(of: "/").map { String(line[$0...]).trimmingCharacters(in: .whitespaces) }
-            if images[name] == nil { images[name] = (base, path) }
+            let uuid = words.first { $0.hasPrefix("<") && $0.hasSuffix(">") }.flatMap { BinaryImage.normalizedUUID(String($0)) }
+            if images[name] == nil { images[name] = Image(base: base, path: path, uuid: uuid) }
         }
         return images
     }

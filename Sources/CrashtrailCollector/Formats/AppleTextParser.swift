@@ -69,14 +69,23 @@ enum AppleTextParser {
         languageException(in: lines, into: &parsed.exception)
 
         let images = binaryImages(lines)
-        let crashed = crashedThreadFrames(lines, triggered: fields["Triggered by Thread"] ?? fields["Crashed Thread"])
+        let triggered = fields["Triggered by Thread"] ?? fields["Crashed Thread"]
+        let crashed = crashedThreadFrames(lines, triggered: triggered)
+        parsed.crashedThread = crashedThreadIndex(lines, triggered: triggered)
         parsed.frames = stackFrames(crashed, images: images, process: process)
+        parsed.binaryImages = images.sorted { $0.key < $1.key }.map { name, image in
+            BinaryImage(name: name, uuid: image.uuid, loadAddress: image.base)
+        }
+        // KSCrash's Apple-format filter gives each frame its image's load address, with or without a Binary Images list.
+        for frame in crashed where frame.loadAddress != nil && images[frame.image] == nil && frame.image != "???" {
+            parsed.binaryImages.append(BinaryImage(name: frame.image, loadAddress: frame.loadAddress))
+        }
         parsed.exceptionFrames = stackFrames(exceptionBacktraceFrames(lines), images: images, process: process)
         return parsed
     }
 
     /// The normalized frames of frame lines: image offsets from the binary images, and whether each is the app's.
-    static func stackFrames(_ lines: [Frame], images: [String: (base: UInt64, path: String?)], process: String?) -> [StackFrame] {
+    static func stackFrames(_ lines: [Frame], images: [String: Image], process: String?) -> [StackFrame] {
         lines.map { frame in
             // `???` names no image: the frame is nobody's code, and is named by its address alone.
             guard frame.image != "???" else { return StackFrame(image: nil, symbol: frame.symbol, offset: nil, inApp: false) }
@@ -127,6 +136,7 @@ enum AppleTextParser {
                     let text = line[reason.upperBound...]
                     exception.reason = String(text.hasSuffix("'") ? text.dropLast() : text)
                 }
+                exception.language = ExceptionInfo.Language(name: String(line[range.upperBound..<end]), reason: exception.reason)
                 return
             }
             if line.trimmingCharacters(in: .whitespaces) == "Application main thread deadlocked",
@@ -148,6 +158,8 @@ enum AppleTextParser {
             signal = String(type[type.index(after: open)..<close]).trimmingCharacters(in: .whitespaces)
         }
         if name.hasPrefix("SIG"), signal == nil { signal = name }
-        return ExceptionInfo(type: name.isEmpty ? nil : name, code: codes ?? subtype, signal: signal, reason: reason ?? subtype)
+        return ExceptionInfo(
+            type: name.isEmpty ? nil : name, code: codes ?? subtype, signal: signal, reason: reason ?? subtype,
+            mach: name.hasPrefix("EXC_") ? name : nil)
     }
 }

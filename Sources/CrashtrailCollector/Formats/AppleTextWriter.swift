@@ -5,8 +5,8 @@ import CrashtrailStore
 /// the uncaught exception's line and backtrace when there is one, the crashed thread and the binary images.
 ///
 /// The same crash written as JSON and as this text reads back to the same normalized report and the same group
-/// (`AppleTextRoundTripTests`). Load addresses are made up (one image every 256 MiB from `0x100000000`) since reports
-/// keep only offsets into images; an app image gets a path in the app's bundle, another a system path, so the reader
+/// (`AppleTextRoundTripTests`). Load addresses and UUIDs are the report's where it keeps them; others are made up (one
+/// image every 256 MiB from `0x100000000`, the zero UUID); an app image gets a path in the app's bundle, another a system path, so the reader
 /// tells them apart as the payload did.
 public enum AppleTextWriter {
     /// The Apple text of `report`.
@@ -16,8 +16,10 @@ public enum AppleTextWriter {
         for frame in all where frame.image != nil && !images.contains(where: { $0.name == frame.image }) {
             images.append((frame.image ?? "", frame.inApp))
         }
+        func known(_ name: String) -> BinaryImage? { report.binaryImages.first { $0.name == name } }
         func base(_ image: String?) -> UInt64? {
-            images.firstIndex { $0.name == image }.map { 0x1_0000_0000 + UInt64($0) << 28 }
+            guard let index = images.firstIndex(where: { $0.name == image }) else { return nil }
+            return known(images[index].name)?.loadAddress ?? 0x1_0000_0000 + UInt64(index) << 28
         }
         func frameLines(_ frames: [StackFrame]) -> [String] {
             frames.enumerated().map { index, frame in
@@ -44,16 +46,19 @@ public enum AppleTextWriter {
         if !report.exceptionBacktrace.isEmpty {
             lines += ["", "Last Exception Backtrace:"] + frameLines(report.exceptionBacktrace)
         }
-        lines += ["", "Thread 0 Crashed:: Dispatch queue: com.apple.main-thread"] + frameLines(report.frames)
+        let thread = report.crashedThread ?? 0
+        lines += ["", "Thread \(thread) Crashed::\(thread == 0 ? " Dispatch queue: com.apple.main-thread" : "")"]
+        lines += frameLines(report.frames)
         lines += ["", "Binary Images:"]
-        for (index, image) in images.enumerated() {
-            let start = 0x1_0000_0000 + UInt64(index) << 28
+        for image in images {
+            let start = base(image.name) ?? 0
+            let uuid = known(image.name)?.uuid?.filter { $0 != "-" } ?? String(repeating: "0", count: 32)
             let path =
                 image.inApp
                 ? "/private/var/containers/Bundle/Application/00000000/\(process).app/\(image.name)"
                 : "/System/Library/Frameworks/\(image.name).framework/\(image.name)"
             lines.append(
-                "0x\(hex(start)) - 0x\(hex(start + 0x0FFF_FFFF)) \(image.inApp ? "+" : "")\(image.name) arm64e <00000000000000000000000000000000> \(path)"
+                "0x\(hex(start)) - 0x\(hex(start + 0x0FFF_FFFF)) \(image.inApp ? "+" : "")\(image.name) arm64e <\(uuid)> \(path)"
             )
         }
         return lines.joined(separator: "\n") + "\n"
@@ -68,6 +73,13 @@ public enum AppleTextWriter {
         var lines: [String] = []
         if exception.type == "deadlock" {
             return ["Exception Type:  0 (0)", "", "Application main thread deadlocked"]
+        }
+        if let language = exception.language {
+            return [
+                "Exception Type:  \(exception.mach ?? "EXC_CRASH") (\(exception.signal ?? "SIGABRT"))",
+                "", "Application Specific Information:",
+                "*** Terminating app due to uncaught exception '\(language.name)', reason: '\(language.reason ?? "")'",
+            ]
         }
         if !isMach, parts[0] != "unknown", exception.type != nil, exception.signal == "SIGABRT" {
             lines.append("Exception Type:  EXC_CRASH (SIGABRT)")

@@ -83,7 +83,10 @@ enum CrashlyticsParser {
         parsed.device = payload.device?.value?.model
         parsed.time = Timestamp.normalized(payload.event_timestamp?.string)
         let exception = (payload.exceptions ?? []).compactMap(\.value).last
-        let crashed = (payload.threads ?? []).compactMap(\.value).first { $0.crashed == true }
+        let threads = payload.threads ?? []
+        let crashedIndex = threads.firstIndex { $0.value?.crashed == true }
+        let crashed = crashedIndex.flatMap { threads[$0].value }
+        parsed.crashedThread = crashedIndex
         parsed.exception = ExceptionInfo(
             type: exception?.type ?? crashed?.signal_name, code: crashed?.signal_code, signal: crashed?.signal_name,
             reason: exception?.exception_message ?? payload.issue_subtitle)

@@ -61,6 +61,8 @@ enum IPSParser {
         struct Image: Decodable {
             var name: String?
             var path: String?
+            var uuid: String?
+            var base: LooseScalar?
         }
         var incident: String?
         var procLaunch: String?
@@ -77,12 +79,14 @@ enum IPSParser {
         /// The uncaught exception's own backtrace, when the crash is one.
         var lastExceptionBacktrace: [Lenient<Frame>]?
         var threads: [Lenient<Thread>]?
+        /// The crashed thread's index.
+        var faultingThread: LooseScalar?
         /// The images the crashed thread's frames name, by index; the others (hundreds) are skipped.
         var usedImages: [Int: Image] = [:]
 
         private enum CodingKeys: String, CodingKey {
             case incident, procLaunch, captureTime, pid, modelCode, procName, osVersion, bundleInfo, exception, termination
-            case asi, lastExceptionBacktrace, threads, usedImages
+            case asi, lastExceptionBacktrace, threads, faultingThread, usedImages
         }
 
         /// Decodes nothing: a placeholder for an array element that is not needed.
@@ -108,6 +112,7 @@ enum IPSParser {
             asi = optional(Lenient<[String: Lenient<[String]>]>.self, .asi)
             lastExceptionBacktrace = optional([Lenient<Frame>].self, .lastExceptionBacktrace)
             threads = optional([Lenient<Thread>].self, .threads)
+            faultingThread = optional(LooseScalar.self, .faultingThread)
             let crashed = threads?.compactMap(\.value).first { $0.triggered == true }
             let wanted = Set(((crashed?.frames ?? []) + (lastExceptionBacktrace ?? [])).compactMap { $0.value?.imageIndex })
             guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .usedImages) else { return }
@@ -162,7 +167,7 @@ enum IPSParser {
         let exception = body.exception?.value
         parsed.exception = ExceptionInfo(
             type: exception?.type, code: exception?.codes, signal: exception?.signal,
-            reason: exception?.subtype ?? body.termination?.value?.indicator)
+            reason: exception?.subtype ?? body.termination?.value?.indicator, mach: exception?.type)
         // An uncaught exception is named in the Application Specific Information, as in the text rendering.
         let information = (body.asi?.value ?? [:]).sorted { $0.key < $1.key }.flatMap { $0.value.value ?? [] }
         AppleTextParser.languageException(in: information.map { Substring($0) }, into: &parsed.exception)
@@ -170,7 +175,9 @@ enum IPSParser {
         parsed.launchTime = body.procLaunch.flatMap(Timestamp.milliseconds(parsing:))
 
         let threads = body.threads ?? []
-        let crashed = threads.compactMap(\.value).first { $0.triggered == true }
+        let crashedIndex = threads.firstIndex { $0.value?.triggered == true }
+        let crashed = crashedIndex.flatMap { threads[$0].value }
+        parsed.crashedThread = body.faultingThread?.int.map { Int(clamping: $0) } ?? crashedIndex
         let images = body.usedImages
         func stackFrame(_ frame: Body.Frame) -> StackFrame {
             let image = frame.imageIndex.flatMap { images[$0] }
@@ -181,6 +188,10 @@ enum IPSParser {
                 inApp: image != nil && !SystemImages.isSystem(name: name, path: image?.path))
         }
         parsed.frames = (crashed?.frames ?? []).compactMap(\.value).map(stackFrame)
+        parsed.binaryImages = images.sorted { $0.key < $1.key }.compactMap { _, image in
+            guard let name = image.name ?? image.path.map(SystemImages.baseName) else { return nil }
+            return BinaryImage(name: name, uuid: image.uuid, loadAddress: image.base?.int.map { UInt64(bitPattern: $0) })
+        }
         parsed.exceptionFrames = (body.lastExceptionBacktrace ?? []).compactMap(\.value).map(stackFrame)
         return parsed
     }

@@ -70,6 +70,11 @@ enum KSCrashParser {
                 if crashed == true { backtrace = try? container.decodeIfPresent(Lenient<Backtrace>.self, forKey: .backtrace) }
             }
         }
+        struct Image: Decodable {
+            var name: String?
+            var uuid: String?
+            var image_addr: LooseScalar?
+        }
         struct Crash: Decodable {
             var error: Lenient<Error>?
             var threads: [Lenient<Thread>]?
@@ -81,6 +86,7 @@ enum KSCrashParser {
         var report: Report
         var system: Lenient<System>?
         var crash: Crash
+        var binary_images: [Lenient<Image>]?
         var user: Lenient<User>?
         var sentry_sdk_scope: Lenient<Scope>?
     }
@@ -114,12 +120,27 @@ enum KSCrashParser {
             error?.nsexception?.value?.reason ?? error?.cpp_exception?.value?.reason
             ?? error?.user_reported?.value?.reason ?? error?.reason
             ?? error?.memory_termination?.value?.memory_level.map { "memory level \($0)" } ?? payload.crash.diagnosis
+        let language: ExceptionInfo.Language? =
+            switch error?.type {
+            case "nsexception", "cpp_exception", "user": type.map { ExceptionInfo.Language(name: $0, reason: reason) }
+            default: nil
+            }
         parsed.exception = ExceptionInfo(
             type: type ?? mach?.exception_name ?? signal?.name ?? error?.type,
-            code: mach?.code_name ?? mach?.code?.string, signal: signal?.name, reason: reason)
+            code: mach?.code_name ?? mach?.code?.string, signal: signal?.name, reason: reason, mach: mach?.exception_name,
+            language: language)
 
         let executable = system?.CFBundleExecutable ?? system?.process_name
-        let crashed = (payload.crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
+        let threads = payload.crash.threads ?? []
+        let crashedIndex = threads.firstIndex { $0.value?.crashed == true }
+        let crashed = crashedIndex.flatMap { threads[$0].value }
+        parsed.crashedThread = crashedIndex
+        // KSCrash names a frame's image by its file name and an image by its path.
+        parsed.binaryImages = (payload.binary_images ?? []).compactMap { entry in
+            guard let image = entry.value, let path = image.name else { return nil }
+            return BinaryImage(
+                name: SystemImages.baseName(path), uuid: image.uuid, loadAddress: image.image_addr?.int.map { UInt64(bitPattern: $0) })
+        }
         parsed.frames = (crashed?.backtrace?.value?.contents ?? []).compactMap(\.value).map { frame in
             var offset: Int64?
             if let instruction = frame.instruction_addr?.int, let base = frame.object_addr?.int {

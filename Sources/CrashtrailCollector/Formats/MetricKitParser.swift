@@ -20,9 +20,16 @@ enum MetricKitParser {
             var signal: LooseScalar?
             var terminationReason: String?
             var pid: LooseScalar?
+            var objectiveCexceptionReason: Lenient<ObjectiveCException>?
+        }
+        /// The uncaught `NSException` (iOS 17 and later).
+        struct ObjectiveCException: Decodable {
+            var exceptionName: String?
+            var composedMessage: String?
         }
         struct Frame: Decodable, Sendable {
             var binaryName: String?
+            var binaryUUID: String?
             var offsetIntoBinaryTextSegment: LooseScalar?
             var address: LooseScalar?
             var subFrames: [Lenient<Frame>]?
@@ -75,11 +82,16 @@ enum MetricKitParser {
         parsed.device = meta?.deviceType
         parsed.time = Timestamp.normalized(diagnostic?.timeStamp ?? payloadTime)
         parsed.pid = meta?.pid?.int
+        let mach = meta?.exceptionType?.int.flatMap(machException)
+        let objectiveC = meta?.objectiveCexceptionReason?.value
+        let language = objectiveC?.exceptionName.map { ExceptionInfo.Language(name: $0, reason: objectiveC?.composedMessage) }
         parsed.exception = ExceptionInfo(
-            type: meta?.exceptionType?.int.flatMap(machException), code: meta?.exceptionCode?.string,
-            signal: meta?.signal?.int.flatMap(signalName), reason: meta?.terminationReason)
-        let stacks = diagnostic?.callStackTree?.value?.callStacks?.compactMap(\.value) ?? []
-        let attributed = stacks.first { $0.threadAttributed == true } ?? stacks.first
+            type: language?.name ?? mach, code: meta?.exceptionCode?.string, signal: meta?.signal?.int.flatMap(signalName),
+            reason: language?.reason ?? meta?.terminationReason, mach: mach, language: language)
+        let stacks = diagnostic?.callStackTree?.value?.callStacks ?? []
+        let attributedIndex = stacks.firstIndex { $0.value?.threadAttributed == true } ?? (stacks.isEmpty ? nil : 0)
+        let attributed = attributedIndex.flatMap { stacks[$0].value }
+        parsed.crashedThread = attributedIndex
         var frame = attributed?.callStackRootFrames?.first?.value
         var depth = 0
         while let current = frame, depth < 512 {
@@ -91,6 +103,12 @@ enum MetricKitParser {
                 StackFrame(
                     image: current.binaryName, symbol: nil, offset: offset,
                     inApp: current.binaryName != nil && !SystemImages.isSystem(name: current.binaryName, path: nil)))
+            if let name = current.binaryName, !parsed.binaryImages.contains(where: { $0.name == name }) {
+                parsed.binaryImages.append(
+                    BinaryImage(
+                        name: name, uuid: current.binaryUUID,
+                        loadAddress: current.offsetIntoBinaryTextSegment?.int.flatMap { $0 >= 0 ? UInt64($0) : nil }))
+            }
             frame = current.subFrames?.first?.value
             depth += 1
         }

@@ -22,6 +22,10 @@ public struct ParsedPayload: Sendable {
     /// The uncaught language exception's own backtrace, top first, when the payload gives one apart from the crashed
     /// thread (an `.ips` `lastExceptionBacktrace`, a text report's `Last Exception Backtrace:`).
     public var exceptionFrames: [StackFrame] = []
+    /// The crashed thread's index among the process's threads, when the payload says.
+    public var crashedThread: Int?
+    /// The binary images the payload describes; the processor keeps those the frames name.
+    public var binaryImages: [BinaryImage] = []
     /// The embedded trail, when the payload carries one.
     public var trail: TrailCarrier?
     /// The screens the reporter's own breadcrumbs saw, oldest first, for inferring a trail when the payload carries

@@ -76,6 +76,15 @@ enum SentryEventParser {
         var crashtrail: Lenient<Trail>?
     }
     struct Extra: Decodable { var crashtrail: DecodedJSON? }
+    struct DebugMeta: Decodable {
+        struct Image: Decodable {
+            var code_file: String?
+            var debug_id: String?
+            var uuid: String?
+            var image_addr: String?
+        }
+        var images: [Lenient<Image>]?
+    }
     struct Payload: Decodable {
         var event_id: String?
         var timestamp: LooseScalar?
@@ -86,6 +95,7 @@ enum SentryEventParser {
         var contexts: Lenient<Contexts>?
         var extra: Lenient<Extra>?
         var breadcrumbs: Lenient<SentryBreadcrumbs>?
+        var debug_meta: Lenient<DebugMeta>?
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
@@ -106,9 +116,17 @@ enum SentryEventParser {
         let meta = exception?.mechanism?.value?.meta?.value
         parsed.exception = ExceptionInfo(
             type: exception?.type, code: meta?.mach_exception?.value?.name, signal: meta?.signal?.value?.name,
-            reason: exception?.value)
+            reason: exception?.value, mach: meta?.mach_exception?.value?.name)
         let threads = payload.threads?.value?.values.compactMap(\.value) ?? []
         let crashedThread = threads.first { $0.crashed == true }
+        parsed.crashedThread = (crashedThread?.id?.int ?? exception?.thread_id?.int).map { Int(clamping: $0) }
+        // An image is named by its file's path, as a frame's `package` is.
+        parsed.binaryImages = (payload.debug_meta?.value?.images ?? []).compactMap { entry in
+            guard let image = entry.value, let path = image.code_file else { return nil }
+            return BinaryImage(
+                name: SystemImages.baseName(path), uuid: image.debug_id ?? image.uuid,
+                loadAddress: image.image_addr.flatMap(hex).map { UInt64(bitPattern: $0) })
+        }
         let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
         // Sentry lists frames caller first; the normalized report lists the crashing frame first.
         parsed.frames = stack.compactMap(\.value).reversed().map { frame in

@@ -223,7 +223,8 @@ public struct PayloadProcessor: Sendable {
         let frames = Self.demangled(parsed.frames)
         let exceptionFrames = Self.demangled(parsed.exceptionFrames)
         // An uncaught exception is grouped by where it was thrown, not by the abort path every exception shares.
-        let signature = CrashSignature.make(exception: parsed.exception, frames: exceptionFrames.isEmpty ? frames : exceptionFrames) {
+        let exception = parsed.exception.completed()
+        let signature = CrashSignature.make(exception: exception, frames: exceptionFrames.isEmpty ? frames : exceptionFrames) {
             guard let crashTrail else { return nil }
             return crashTrail.crashScreen(
                 manifest: crashManifest ?? decoder.manifest(forApp: crashTrail.app.bundleID, dictionaryID: dictionaryID))
@@ -231,9 +232,12 @@ public struct PayloadProcessor: Sendable {
         return ReportRecord(
             id: parsed.payloadID ?? digest, format: parsed.format, sha256: digest, bundleID: parsed.app.bundleID,
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
-            device: parsed.device, time: parsed.time, exceptionType: parsed.exception.type, exceptionCode: parsed.exception.code,
-            exceptionSignal: parsed.exception.signal, exceptionReason: parsed.exception.reason,
+            device: parsed.device, time: parsed.time, exceptionType: exception.type, exceptionCode: exception.code,
+            exceptionSignal: exception.signal, exceptionReason: exception.reason,
             frames: ReportRecord.encodeFrames(frames), exceptionFrames: ReportRecord.encodeFrames(exceptionFrames),
+            details: ReportRecord.encodeDetails(
+                crashedThread: parsed.crashedThread, exception: exception,
+                binaryImages: Self.imagesNamed(by: frames + exceptionFrames, from: parsed.binaryImages)),
             signature: signature,
             trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
             trailDictionary: dictionaryID,
@@ -254,6 +258,19 @@ public struct PayloadProcessor: Sendable {
                 fallbackStart: parsed.time.flatMap(Timestamp.milliseconds(parsing:)))
         else { return nil }
         return (trail, manifest, dictionaryID)
+    }
+
+    /// The images `frames` name, in the order they are first named, from the payload's `images`; the first of a name
+    /// wins.
+    static func imagesNamed(by frames: [StackFrame], from images: [BinaryImage]) -> [BinaryImage] {
+        guard !images.isEmpty else { return [] }
+        var byName: [String: BinaryImage] = [:]
+        for image in images where byName[image.name] == nil { byName[image.name] = image }
+        var seen: Set<String> = []
+        return frames.compactMap { frame in
+            guard let name = frame.image, seen.insert(name).inserted else { return nil }
+            return byName[name]
+        }
     }
 
     /// The frames with mangled Swift and C++ symbols demangled, the name as written kept in `rawSymbol`.

@@ -61,20 +61,36 @@ public enum ShowText {
         add("OS", [report.os.name, report.os.version].compactMap { $0 }.joined(separator: " "))
         add("Device", report.device)
         add("Time", report.time)
-        let exception = [report.exception.type, report.exception.signal, report.exception.code.map { "code \($0)" }]
-            .compactMap { $0 }
+        // An uncaught exception is named on its own line; the Exception line says the abort it ended in.
+        let language = report.exception.language
+        let kind = language == nil ? report.exception.type : report.exception.mach
+        let exception = [kind, report.exception.signal, report.exception.code.map { "code \($0)" }].compactMap { $0 }
         add("Exception", exception.joined(separator: " "))
-        add("Reason", report.exception.reason)
+        if let language {
+            add("Uncaught", language.name)
+            add("Reason", language.reason)
+        } else {
+            add("Reason", report.exception.reason)
+        }
         add("Signature", report.signature)
+        let thread = report.crashedThread.map { "thread \($0)" } ?? "crashed thread"
         if report.frames.isEmpty {
             lines.append("Frames     none recorded")
         } else {
-            lines.append("Frames (crashed thread, top first):")
+            lines.append("Frames (\(thread), top first):")
             lines += frameLines(report.frames)
         }
         if !report.exceptionBacktrace.isEmpty {
             lines.append("Exception backtrace (where the uncaught exception was thrown, top first; the signature names these):")
             lines += frameLines(report.exceptionBacktrace)
+        }
+        if !report.binaryImages.isEmpty {
+            lines.append("Binary images the frames name:")
+            for image in report.binaryImages {
+                lines.append(
+                    "  " + TextTable.pad(image.name, 24) + TextTable.pad(image.uuid ?? "no UUID", 38)
+                        + (image.loadAddress.map { "loaded at 0x" + String($0, radix: 16) } ?? ""))
+            }
         }
         var trailLine = report.trailInfo.source.rawValue
         if let steps = report.trailInfo.steps { trailLine += ", \(steps) steps" }

@@ -1,8 +1,10 @@
 import CrashtrailCore
 
 extension CrashReport {
-    /// The JSON form `crashtrail show --format json` prints (SPEC section 8), with `exceptionBacktrace` (frames as in
-    /// `frames`) added when the payload gives the uncaught exception's own backtrace.
+    /// The JSON form `crashtrail show --format json` prints (SPEC section 8), with these additions: `crashedThread`
+    /// (the index, or null), `binaryImages` (see ``BinaryImage/jsonValue``), `exception.mach` and
+    /// `exception.language`, and `exceptionBacktrace` (frames as in `frames`) when the payload gives the uncaught
+    /// exception's own backtrace.
     public var jsonValue: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         var object: [String: JSONValue] = [
@@ -14,6 +16,8 @@ extension CrashReport {
             "time": text(time),
             "exception": exception.jsonValue,
             "frames": .array(frames.map(\.jsonValue)),
+            "crashedThread": crashedThread.map { .int(Int64($0)) } ?? .null,
+            "binaryImages": .array(binaryImages.map(\.jsonValue)),
             "signature": .string(signature),
             "trailInfo": trailInfo.jsonValue,
         ]
@@ -23,10 +27,24 @@ extension CrashReport {
 }
 
 extension ExceptionInfo {
-    /// `type`, `code`, `signal`, `reason`, each a string or null.
+    /// `type`, `code`, `signal`, `reason`, `mach`, each a string or null, and `language`: the uncaught language
+    /// exception as `{"name", "reason"}`, or null.
     public var jsonValue: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        return .object(["type": text(type), "code": text(code), "signal": text(signal), "reason": text(reason)])
+        return .object([
+            "type": text(type), "code": text(code), "signal": text(signal), "reason": text(reason), "mach": text(mach),
+            "language": language.map { .object(["name": .string($0.name), "reason": text($0.reason)]) } ?? .null,
+        ])
+    }
+}
+
+extension BinaryImage {
+    /// `name`, `uuid` (lower-case with dashes, or null) and `loadAddress` (`0x` and lower-case hex digits, or null).
+    public var jsonValue: JSONValue {
+        .object([
+            "name": .string(name), "uuid": uuid.map(JSONValue.string) ?? .null,
+            "loadAddress": loadAddress.map { .string("0x" + String($0, radix: 16)) } ?? .null,
+        ])
     }
 }
 

@@ -41,14 +41,21 @@ public struct CrashReport: Hashable, Sendable {
     /// The uncaught language exception's own backtrace, top first, when the payload gives one (an `.ips`
     /// `lastExceptionBacktrace`, a text report's `Last Exception Backtrace:`); the signature names its frames.
     public var exceptionBacktrace: [StackFrame]
+    /// The crashed thread's index among the process's threads, when the payload says.
+    public var crashedThread: Int?
+    /// The binary images the frames and the exception backtrace name, in the order they are first named.
+    public var binaryImages: [BinaryImage]
     /// The crash group key (see `CrashSignature` in CrashtrailCollector).
     public var signature: String
     public var trailInfo: TrailInfo
 
     public init(
         id: String, format: ReportFormat, app: App, os: OS, device: String?, time: String?, exception: ExceptionInfo,
-        frames: [StackFrame], exceptionBacktrace: [StackFrame] = [], signature: String, trailInfo: TrailInfo
+        frames: [StackFrame], exceptionBacktrace: [StackFrame] = [], crashedThread: Int? = nil, binaryImages: [BinaryImage] = [],
+        signature: String, trailInfo: TrailInfo
     ) {
+        self.crashedThread = crashedThread
+        self.binaryImages = binaryImages
         self.exceptionBacktrace = exceptionBacktrace
         self.id = id
         self.format = format

@@ -1,0 +1,125 @@
+import CrashtrailCore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+@testable import CrashtrailCollector
+@testable import CrashtrailStore
+
+/// The crashed thread's index, the Mach and language exceptions and the binary images the frames name, read from real
+/// reports nobody here wrote, each value checked against what the file itself says.
+@Suite("Normalized report fields from real reports")
+struct ReportFieldTests {
+    static func record(_ url: URL) throws -> ReportRecord {
+        let bytes = Array(try Data(contentsOf: url))
+        let outcomes = bytes.withUnsafeBufferPointer {
+            PayloadProcessor(decoder: TrailDecodingStub()).process($0, source: url.path).outcomes
+        }
+        guard case .record(let record)? = outcomes.first else { throw TestFailure("no record from \(url.lastPathComponent): \(outcomes)") }
+        return record
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let kscrash = PackageRoot.url.appendingPathComponent("Tests/Fixtures/differential/kscrash")
+
+    @Test("KSCrash JSON of an NSException and its Apple-format text give the same fields")
+    func kscrashNSException() throws {
+        let json = try Self.record(Self.kscrash.appendingPathComponent("NSException.json")).report
+        // The file: crash.error.mach.exception_name EXC_CRASH, crash.error.nsexception, thread 0 crashed.
+        #expect(json.crashedThread == 0)
+        #expect(json.exception.mach == "EXC_CRASH")
+        #expect(
+            json.exception.language
+                == ExceptionInfo.Language(
+                    name: "NSInvalidArgumentException",
+                    reason: "-[__NSArrayI objectForKey:]: unrecognized selector sent to instance 0x1e59bc50"))
+        // binary_images: CoreFoundation A8444F99-7111-304C-9571-B3FF974B769C at 0x314e0000.
+        let coreFoundation = try #require(json.binaryImages.first { $0.name == "CoreFoundation" })
+        #expect(
+            coreFoundation == BinaryImage(name: "CoreFoundation", uuid: "a8444f99-7111-304c-9571-b3ff974b769c", loadAddress: 0x314e_0000))
+        // Only the images the frames name, in the order they are first named.
+        let named = (json.frames + json.exceptionBacktrace).compactMap(\.image)
+        #expect(json.binaryImages.map(\.name) == named.reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } })
+
+        let text = try Self.record(Self.kscrash.appendingPathComponent("NSException.txt")).report
+        #expect(text.crashedThread == json.crashedThread)
+        #expect(text.exception.mach == json.exception.mach)
+        #expect(text.exception.language == json.exception.language)
+        #expect(text.signature == Self.recordSignature(json))
+        for image in text.binaryImages {
+            let other = json.binaryImages.first { $0.name == image.name }
+            #expect(image.uuid == other?.uuid, "\(image.name)")
+            #expect(image.loadAddress == other?.loadAddress, "\(image.name)")
+        }
+    }
+
+    static func recordSignature(_ report: CrashReport) -> String { report.signature }
+
+    @Test("A Mach crash has no language exception", arguments: ["BadPointer", "StackOverflow"])
+    func machCrash(name: String) throws {
+        for file in ["\(name).json", "\(name).txt"] {
+            let report = try Self.record(Self.kscrash.appendingPathComponent(file)).report
+            #expect(report.exception.language == nil, "\(file)")
+            #expect(report.exception.mach?.hasPrefix("EXC_") == true, "\(file)")
+            #expect(report.crashedThread != nil, "\(file)")
+        }
+    }
+
+    @Test("An .ips: faultingThread, exception.type and usedImages", .needsFixtures)
+    func ips() throws {
+        let url = try TestFiles.requiredFixtures().appendingPathComponent("ips/idb-xctest-sim-ios15-breakpoint.ips")
+        let report = try Self.record(url).report
+        #expect(report.crashedThread == 0)
+        #expect(report.exception.mach == "EXC_BREAKPOINT")
+        #expect(report.exception.language == nil)
+        #expect(
+            report.binaryImages.first
+                == BinaryImage(name: "TpxUnitTests", uuid: "3cec66ab-9a13-32df-8d80-959d522d451e", loadAddress: 4_370_644_992))
+        #expect(report.binaryImages.contains { $0.name == "CoreFoundation" && $0.uuid == "c913654a-e564-36de-a01e-7343a4defd27" })
+    }
+
+    @Test("A MetricKit diagnostic: the attributed stack, exceptionType by number and each frame's binary", .needsFixtures)
+    func metricKit() throws {
+        let url = try TestFiles.requiredFixtures().appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")
+        let report = try Self.record(url).report
+        #expect(report.crashedThread == 0)
+        #expect(report.exception.mach == "EXC_BREAKPOINT")
+        #expect(
+            report.binaryImages.first
+                == BinaryImage(name: "libswiftCore.dylib", uuid: "9156be86-d4b6-3a81-8460-8728fa38c978", loadAddress: 6_859_616_256))
+    }
+
+    @Test("show's JSON carries the fields; a report without them says null and []")
+    func showJSON() throws {
+        let report = try Self.record(Self.kscrash.appendingPathComponent("NSException.json")).report
+        let json = report.jsonValue
+        #expect(json["crashedThread"] == .int(0))
+        #expect(json["exception"]?["mach"] == .string("EXC_CRASH"))
+        #expect(json["exception"]?["language"]?["name"] == .string("NSInvalidArgumentException"))
+        #expect(json["binaryImages"]?.arrayValue?.first?["uuid"]?.stringValue?.count == 36)
+        #expect(json["binaryImages"]?.arrayValue?.first?["loadAddress"]?.stringValue?.hasPrefix("0x") == true)
+        var bare = report
+        bare.crashedThread = nil
+        bare.binaryImages = []
+        bare.exception.mach = nil
+        bare.exception.language = nil
+        #expect(bare.jsonValue["crashedThread"] == .null)
+        #expect(bare.jsonValue["binaryImages"] == .array([]))
+        #expect(bare.jsonValue["exception"]?["language"] == .null)
+    }
+
+    @Test(
+        "UUIDs are read the ways reports write them",
+        arguments: [
+            ("<99e112d20cb43f73bda6bcfc1f190724>", "99e112d2-0cb4-3f73-bda6-bcfc1f190724"),
+            ("99E112D2-0CB4-3F73-BDA6-BCFC1F190724", "99e112d2-0cb4-3f73-bda6-bcfc1f190724"),
+            ("00000000-0000-0000-0000-000000000000", nil), ("not a uuid", nil),
+        ])
+    func uuids(text: String, expected: String?) {
+        #expect(BinaryImage.normalizedUUID(text) == expected)
+    }
+}
