@@ -28,8 +28,12 @@ public enum CrashSignature {
     /// A crash with no frames to name (an out-of-memory or watchdog kill, a SIGKILL, a MetricKit diagnostic without a
     /// stack) is named by the screen on top at the crash when its trail says (SPEC section 15): `head @ screen:NAME`,
     /// else `head @ (no frames)`. `crashScreen` is only asked then.
+    ///
+    /// An uncaught language exception is named by its name alone (`NSInvalidArgumentException`): reporters disagree on
+    /// whether to name the abort it ended in, and the name is what identifies it.
     public static func make(exception: ExceptionInfo, frames: [StackFrame], crashScreen: () -> String? = { nil }) -> String {
-        let head = canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
+        let language = exception.completed().language.map { clean($0.name) }.flatMap { $0.isEmpty ? nil : $0 }
+        let head = language ?? canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
         // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
         // as soon as it has every frame the signature can name.
         var app: [String] = []
@@ -86,7 +90,11 @@ public enum CrashSignature {
 
     /// A frame's build-independent name.
     static func frameKey(_ frame: StackFrame) -> String {
-        if let symbol = frame.symbol.map(clean), !symbol.isEmpty { return withoutBlockNumber(unspecialized(symbol)) }
+        if var symbol = frame.symbol.map(clean), !symbol.isEmpty {
+            // `@objc App.Controller.crash() -> ()` is the Objective-C entry to the Swift function it calls.
+            if symbol.hasPrefix("@objc ") { symbol.removeFirst("@objc ".count) }
+            return withoutBlockNumber(unspecialized(symbol))
+        }
         let image = frame.image.map(clean) ?? "?"
         return frame.offset.map { "\(image)+\($0)" } ?? image
     }

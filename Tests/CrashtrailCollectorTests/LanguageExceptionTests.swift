@@ -91,7 +91,7 @@ struct LanguageExceptionTests {
         }
         #expect(
             record.signature
-                == "NSInvalidArgumentException/SIGABRT @ -[Crasher throwException] < -[CommandEntry executeWithViewController:] < __exceptionPreprocess"
+                == "NSInvalidArgumentException @ -[Crasher throwException] < -[CommandEntry executeWithViewController:] < __exceptionPreprocess"
         )
         #expect(record.report.exceptionBacktrace.count == 3)
         #expect(record.report.jsonValue["exceptionBacktrace"]?.arrayValue?.count == 3)

@@ -167,6 +167,33 @@ struct SignatureTests {
         #expect(CrashSignature.canonicalException(type: exception.type, signal: exception.signal) == expected)
     }
 
+    @Test(
+        "An uncaught language exception heads by its name alone, whichever way the reporter wrote the abort it ended in",
+        arguments: [
+            ExceptionInfo(type: "NSInvalidArgumentException", signal: "SIGABRT"),
+            ExceptionInfo(type: "NSInvalidArgumentException"),
+            ExceptionInfo(
+                type: "NSInvalidArgumentException", signal: "SIGABRT", mach: "EXC_CRASH",
+                language: ExceptionInfo.Language(name: "NSInvalidArgumentException", reason: "x")),
+        ])
+    func languageExceptionHeads(exception: ExceptionInfo) {
+        let frames = Self.frames(offsets: [20, 1412, 2204, 88])
+        #expect(CrashSignature.make(exception: exception, frames: frames).hasPrefix("NSInvalidArgumentException @ "))
+        #expect(
+            CrashSignature.make(exception: ExceptionInfo(type: "EXC_CRASH", signal: "SIGABRT"), frames: frames)
+                .hasPrefix("EXC_CRASH/SIGABRT @ "))
+    }
+
+    @Test("An @objc thunk is named as the Swift function it enters")
+    func objcThunks() {
+        func signature(_ symbol: String) -> String {
+            CrashSignature.make(
+                exception: ExceptionInfo(type: "EXC_BREAKPOINT"),
+                frames: [StackFrame(image: "App", symbol: symbol, offset: 12, inApp: true)])
+        }
+        #expect(signature("@objc App.Controller.crash() -> ()") == signature("App.Controller.crash() -> ()"))
+    }
+
     @Test func aCrashWithoutFramesStillGetsOne() {
         #expect(CrashSignature.make(exception: ExceptionInfo(signal: "SIGKILL"), frames: []) == "unknown/SIGKILL @ (no frames)")
     }
