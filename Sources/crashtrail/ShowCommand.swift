@@ -1,6 +1,13 @@
 import ArgumentParser
+import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailService
+
+/// What `show` prints: text for people, one JSON document for programs, or a report as Apple text.
+enum ShowFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+    case appleText = "apple-text"
+}
 
 /// The `show` command: one report or one crash group (`crashtrail show ID`).
 struct ShowCommand: ParsableCommand {
@@ -16,13 +23,25 @@ struct ShowCommand: ParsableCommand {
               crashtrail show 4d1f
               crashtrail show 4d1fe12f9eee --format json
               crashtrail show ab8bd8a8 --steps 20
+              crashtrail show 4d1f --format apple-text > 4d1f.crash
+
+            `--format apple-text` writes a report as an Apple text crash report, as Console renders an `.ips`: \
+            whatever format it came in, for the tools that read that one. Load addresses and UUIDs the report did \
+            not keep are made up (the zero UUID).
             """
     )
 
     @Argument(help: "A report ID or a crash group ID, or a prefix only one of them has.")
     var id: String
 
-    @OptionGroup var output: OutputOptions
+    @Option(
+        name: .long,
+        help: "The output format: text for people, json (one canonical JSON document) for programs, or apple-text (a report only).")
+    var format: ShowFormat = .text
+
+    /// The old spelling of `--format json`.
+    @Flag(name: .customLong("json"), help: .hidden)
+    var legacyJSON = false
 
     @Option(name: .long, help: ArgumentHelp("How many of the trail's last steps the text shows.", valueName: "n"))
     var steps: Int?
@@ -40,11 +59,18 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let text = try reportingFailure {
             let service = try TriageService(location: storeOptions.location, creating: false)
+            let format = legacyJSON ? .json : format
             switch try service.item(id) {
             case .group(let detail):
-                return output.isJSON ? CanonicalJSON.string(of: ShowText.jsonValue(of: detail)) : ShowText.text(of: detail)
+                if format == .appleText {
+                    throw ValidationError(
+                        "\(id) is the crash group \(detail.group.id); --format apple-text writes one report, so give a report ID from `crashtrail list --group \(detail.group.id)`"
+                    )
+                }
+                return format == .json ? CanonicalJSON.string(of: ShowText.jsonValue(of: detail)) : ShowText.text(of: detail)
             case .report(let record):
-                if output.isJSON { return CanonicalJSON.string(of: record.report.jsonValue) }
+                if format == .json { return CanonicalJSON.string(of: record.report.jsonValue) }
+                if format == .appleText { return AppleTextWriter.text(of: record.report).dropLast().description }
                 return ShowText.text(of: record.report, trail: try record.decodedTrail(), lastSteps: steps ?? lastSteps ?? 8)
             }
         }
