@@ -93,6 +93,36 @@ struct ReportFieldTests {
                 == BinaryImage(name: "libswiftCore.dylib", uuid: "9156be86-d4b6-3a81-8460-8728fa38c978", loadAddress: 6_859_616_256))
     }
 
+    @Test("A Sentry event: the crashed thread's id, the Mach exception from the mechanism, the frames' debug images")
+    func sentryEvent() throws {
+        // As sentry-cocoa sends a Mach crash: the stack on the crashed thread, images in debug_meta by code_file.
+        let event = #"""
+            {"event_id":"7f3c2a10111122223333444455556666","platform":"cocoa",
+             "exception":{"values":[{"type":"EXC_BAD_ACCESS","value":"KERN_INVALID_ADDRESS","thread_id":3,
+               "mechanism":{"type":"mach","meta":{"mach_exception":{"name":"EXC_BAD_ACCESS","exception":1},"signal":{"name":"SIGSEGV"}}}}]},
+             "threads":{"values":[{"id":0,"crashed":false},{"id":3,"crashed":true,"stacktrace":{"frames":[
+               {"function":"main","package":"/private/var/containers/Bundle/Application/X/App.app/App","instruction_addr":"0x100004010","image_addr":"0x100000000","in_app":true},
+               {"function":"objc_msgSend","package":"/usr/lib/libobjc.A.dylib","instruction_addr":"0x180001020","image_addr":"0x180000000","in_app":false}]}}]},
+             "debug_meta":{"images":[
+               {"type":"macho","code_file":"/usr/lib/libobjc.A.dylib","debug_id":"6B51E76F-DE9F-381B-B7B3-BC5BADBFEE3A","image_addr":"0x180000000"},
+               {"type":"macho","code_file":"/usr/lib/libunused.dylib","debug_id":"11111111-2222-3333-4444-555555555555","image_addr":"0x190000000"},
+               {"type":"macho","code_file":"/private/var/containers/Bundle/Application/X/App.app/App","debug_id":"99e112d2-0cb4-3f73-bda6-bcfc1f190724","image_addr":"0x100000000"}]}}
+            """#
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("event.json")
+        try Data(event.utf8).write(to: url)
+        let report = try Self.record(url).report
+        #expect(report.crashedThread == 3)
+        #expect(report.exception.mach == "EXC_BAD_ACCESS")
+        #expect(report.exception.language == nil)
+        #expect(
+            report.binaryImages == [
+                BinaryImage(name: "libobjc.A.dylib", uuid: "6b51e76f-de9f-381b-b7b3-bc5badbfee3a", loadAddress: 0x1_8000_0000),
+                BinaryImage(name: "App", uuid: "99e112d2-0cb4-3f73-bda6-bcfc1f190724", loadAddress: 0x1_0000_0000),
+            ])
+    }
+
     @Test("show's JSON carries the fields; a report without them says null and []")
     func showJSON() throws {
         let report = try Self.record(Self.kscrash.appendingPathComponent("NSException.json")).report

@@ -56,7 +56,8 @@ struct PostgresFaultTests {
                         r.pid, r.launchTime, r.source, r.payload, r.payloadSize
                     FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
                 """)
-            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier <> 'v1: reports, joined trails, manifests, reprocess cursor'")
+            try db.execute(
+                "DELETE FROM crashtrail_migrations WHERE identifier <> 'v1: reports, joined trails, manifests, reprocess cursor'")
         }
 
         // When this version opens it

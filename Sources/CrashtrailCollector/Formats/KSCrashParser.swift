@@ -86,7 +86,29 @@ enum KSCrashParser {
         var report: Report
         var system: Lenient<System>?
         var crash: Crash
-        var binary_images: [Lenient<Image>]?
+        /// The images the crashed thread's frames name (by file name); the others are skipped.
+        var binary_images: [Image] = []
+
+        private enum CodingKeys: String, CodingKey { case report, system, crash, user, sentry_sdk_scope, binary_images }
+        /// An image's path alone, to tell whether the image is wanted.
+        private struct ImageName: Decodable { var name: String? }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            report = try container.decode(Report.self, forKey: .report)
+            crash = try container.decode(Crash.self, forKey: .crash)
+            system = (try? container.decodeIfPresent(Lenient<System>.self, forKey: .system)) ?? nil
+            user = (try? container.decodeIfPresent(Lenient<User>.self, forKey: .user)) ?? nil
+            sentry_sdk_scope = (try? container.decodeIfPresent(Lenient<Scope>.self, forKey: .sentry_sdk_scope)) ?? nil
+            let crashed = (crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
+            let wanted = Set((crashed?.backtrace?.value?.contents ?? []).compactMap { $0.value?.object_name })
+            guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .binary_images) else { return }
+            while !images.isAtEnd {
+                guard let image = try? images.superDecoder() else { break }
+                guard let path = (try? ImageName(from: image))?.name, wanted.contains(SystemImages.baseName(path)) else { continue }
+                if let full = try? Image(from: image) { binary_images.append(full) }
+            }
+        }
         var user: Lenient<User>?
         var sentry_sdk_scope: Lenient<Scope>?
     }
@@ -136,8 +158,8 @@ enum KSCrashParser {
         let crashed = crashedIndex.flatMap { threads[$0].value }
         parsed.crashedThread = crashedIndex
         // KSCrash names a frame's image by its file name and an image by its path.
-        parsed.binaryImages = (payload.binary_images ?? []).compactMap { entry in
-            guard let image = entry.value, let path = image.name else { return nil }
+        parsed.binaryImages = payload.binary_images.compactMap { image in
+            guard let path = image.name else { return nil }
             return BinaryImage(
                 name: SystemImages.baseName(path), uuid: image.uuid, loadAddress: image.image_addr?.int.map { UInt64(bitPattern: $0) })
         }

@@ -76,14 +76,14 @@ enum SentryEventParser {
         var crashtrail: Lenient<Trail>?
     }
     struct Extra: Decodable { var crashtrail: DecodedJSON? }
-    struct DebugMeta: Decodable {
+    struct DebugMeta {
         struct Image: Decodable {
             var code_file: String?
             var debug_id: String?
             var uuid: String?
             var image_addr: String?
         }
-        var images: [Lenient<Image>]?
+        var images: [Image] = []
     }
     struct Payload: Decodable {
         var event_id: String?
@@ -95,7 +95,44 @@ enum SentryEventParser {
         var contexts: Lenient<Contexts>?
         var extra: Lenient<Extra>?
         var breadcrumbs: Lenient<SentryBreadcrumbs>?
-        var debug_meta: Lenient<DebugMeta>?
+        /// The images the stack's frames name (by their `package`); the others (dozens) are skipped.
+        var debug_meta = DebugMeta()
+
+        private enum CodingKeys: String, CodingKey {
+            case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta
+        }
+        private enum DebugMetaKeys: String, CodingKey { case images }
+        /// An image's `code_file` alone, to tell whether the image is wanted.
+        private struct CodeFile: Decodable { var code_file: String? }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) -> T? {
+                (try? container.decodeIfPresent(type, forKey: key)) ?? nil
+            }
+            event_id = optional(String.self, .event_id)
+            timestamp = optional(LooseScalar.self, .timestamp)
+            release = optional(String.self, .release)
+            dist = optional(String.self, .dist)
+            exception = optional(Lenient<Values<ExceptionValue>>.self, .exception)
+            threads = optional(Lenient<Values<Thread>>.self, .threads)
+            contexts = optional(Lenient<Contexts>.self, .contexts)
+            extra = optional(Lenient<Extra>.self, .extra)
+            breadcrumbs = optional(Lenient<SentryBreadcrumbs>.self, .breadcrumbs)
+            let stacks =
+                (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
+                + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
+            let wanted = Set(stacks.flatMap { $0 ?? [] }.compactMap { $0.value?.package })
+            guard !wanted.isEmpty, let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
+                var images = try? meta.nestedUnkeyedContainer(forKey: .images)
+            else { return }
+            // Each image is read twice only when wanted: its code_file first, then the rest.
+            while !images.isAtEnd {
+                guard let image = try? images.superDecoder() else { break }
+                guard let file = (try? CodeFile(from: image))?.code_file, wanted.contains(file) else { continue }
+                if let full = try? DebugMeta.Image(from: image) { debug_meta.images.append(full) }
+            }
+        }
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
@@ -121,8 +158,8 @@ enum SentryEventParser {
         let crashedThread = threads.first { $0.crashed == true }
         parsed.crashedThread = (crashedThread?.id?.int ?? exception?.thread_id?.int).map { Int(clamping: $0) }
         // An image is named by its file's path, as a frame's `package` is.
-        parsed.binaryImages = (payload.debug_meta?.value?.images ?? []).compactMap { entry in
-            guard let image = entry.value, let path = image.code_file else { return nil }
+        parsed.binaryImages = payload.debug_meta.images.compactMap { image in
+            guard let path = image.code_file else { return nil }
             return BinaryImage(
                 name: SystemImages.baseName(path), uuid: image.debug_id ?? image.uuid,
                 loadAddress: image.image_addr.flatMap(hex).map { UInt64(bitPattern: $0) })
