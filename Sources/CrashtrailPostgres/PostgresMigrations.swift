@@ -158,6 +158,32 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // The last screens of each trail as the app's manifest replays them, so `paths` and the site need not replay.
+        (
+            "v6: screen paths",
+            [
+                "ALTER TABLE report ADD COLUMN screenPath TEXT COLLATE \"C\"",
+                "ALTER TABLE report ADD COLUMN pathManifest TEXT COLLATE \"C\"",
+                "ALTER TABLE joinedTrail ADD COLUMN screenPath TEXT COLLATE \"C\"",
+                "ALTER TABLE joinedTrail ADD COLUMN pathManifest TEXT COLLATE \"C\"",
+                "DROP VIEW reportWithTrail",
+                """
+                CREATE VIEW reportWithTrail AS
+                    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                        r.frames, r.exceptionFrames, r.details, r.signature,
+                        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+                        CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
+                        CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
+                        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
+                """,
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

@@ -5,7 +5,7 @@
 public enum ReportColumn: String, CaseIterable, Sendable {
     case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
     case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, exceptionFrames, details, signature
-    case trailSource, trailSteps, trailError, trail, trailDictionary
+    case trailSource, trailSteps, trailError, trail, trailDictionary, screenPath, pathManifest
     case pid, launchTime, source, payload, payloadSize
 
     /// The column's name in SQL.

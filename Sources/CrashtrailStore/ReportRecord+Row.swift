@@ -32,6 +32,8 @@ extension ReportRecord {
         case .trailError: StoreValue(trailError)
         case .trail: StoreValue(trail)
         case .trailDictionary: StoreValue(trailDictionary)
+        case .screenPath: StoreValue(screenPath)
+        case .pathManifest: StoreValue(pathManifest)
         case .pid: StoreValue(pid)
         case .launchTime: StoreValue(launchTime)
         case .source: .text(source)
@@ -69,6 +71,7 @@ extension ReportRecord {
             trailSource: trailSource,
             trailSteps: row.int(ReportColumn.trailSteps.name),
             trailError: text(.trailError), trail: text(.trail), trailDictionary: text(.trailDictionary),
+            screenPath: StoredScreenPath(screensJSON: text(.screenPath), manifest: text(.pathManifest)),
             pid: row.int64(ReportColumn.pid.name), launchTime: row.int64(ReportColumn.launchTime.name), source: try required(.source),
             payload: row.data(ReportColumn.payload.name) ?? Data(), payloadSize: row.int(ReportColumn.payloadSize.name) ?? 0)
     }

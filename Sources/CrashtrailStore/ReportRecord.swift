@@ -37,6 +37,11 @@ public struct ReportRecord: Hashable, Sendable {
     /// The dictionary ID (16 hex digits) of the manifest the trail was encoded with, when it rode encoded and named
     /// one: replay compares it with the manifest it is given.
     public var trailDictionary: String?
+    /// The last screens of the trail as the store's manifest for the app replays them, as canonical JSON (an array of
+    /// names), when the report has a trail and a manifest was known when it was attached.
+    public var screenPath: String?
+    /// The fingerprint of the manifest that replayed `screenPath` (``ScreenPath/fingerprint(of:)``).
+    public var pathManifest: String?
     public var pid: Int64?
     /// Process launch, milliseconds since 1970 UTC, for joining a trail that arrives later.
     public var launchTime: Int64?
@@ -47,6 +52,9 @@ public struct ReportRecord: Hashable, Sendable {
     /// The raw payload's size in bytes.
     public var payloadSize: Int
 
+    /// The stored screen path, read from its columns.
+    public var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }
+
     /// A record from its fields; the trail fields default to none.
     public init(
         id: String, format: ReportFormat, sha256: String, bundleID: String? = nil, appVersion: String? = nil,
@@ -55,6 +63,7 @@ public struct ReportRecord: Hashable, Sendable {
         exceptionReason: String? = nil, frames: String, exceptionFrames: String = "[]", details: String = "{}", signature: String,
         trailSource: TrailInfo.Source = .missing,
         trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
+        screenPath: StoredScreenPath? = nil,
         pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int
     ) {
         self.id = id
@@ -80,6 +89,8 @@ public struct ReportRecord: Hashable, Sendable {
         self.trailError = trailError
         self.trail = trail
         self.trailDictionary = trailDictionary
+        self.screenPath = screenPath?.screensJSON
+        self.pathManifest = screenPath?.manifest
         self.pid = pid
         self.launchTime = launchTime
         self.source = source

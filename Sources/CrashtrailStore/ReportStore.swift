@@ -268,10 +268,13 @@ public final class ReportStore: Sendable {
     ///   - trail: the recorded trail.
     ///   - id: the report's ID.
     ///   - crashScreen: the screen on top at the crash by the trail, which names the group of a crash without frames.
+    ///   - screenPath: the trail's last screens as the app's manifest replays them, when a manifest is known.
     /// - Throws: `StoreError` (`database`).
-    public func attachTrail(_ trail: Trail, toReport id: String, crashScreen: String? = nil) throws(StoreError) {
+    public func attachTrail(
+        _ trail: Trail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil
+    ) throws(StoreError) {
         let decoded = DecodedTrail(trail)
-        _ = try write { db in try Self.attachTrail(decoded, toReport: id, crashScreen: crashScreen, in: db) }
+        _ = try write { db in try Self.attachTrail(decoded, toReport: id, crashScreen: crashScreen, screenPath: screenPath, in: db) }
     }
 
     /// Attaches a separate trail (and the dictionary ID it was decoded with, if any) to a stored report still missing
@@ -286,18 +289,19 @@ public final class ReportStore: Sendable {
     /// - Throws: the backend's error.
     @discardableResult
     public static func attachTrail(
-        _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, in db: any StoreTransaction
+        _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil,
+        in db: any StoreTransaction
     ) throws -> Bool {
         let attached =
             try db.execute(
                 """
-                INSERT INTO joinedTrail (id, steps, trail, dictionary)
-                SELECT id, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')
+                INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+                SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
                     .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
-                    StoreValue(decoded.dictionaryID), .text(id),
+                    StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest), .text(id),
                 ]
             ) > 0
         if attached, let signature = try db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {

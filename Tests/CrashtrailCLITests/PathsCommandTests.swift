@@ -88,6 +88,63 @@ struct PathsCommandTests {
         #expect(checked >= 9)
     }
 
+    @Test("paths reads the screen path stored with each report when the manifest is the one that made it, and replays otherwise")
+    func storedPaths() throws {
+        // Given the samples ingested with their manifest, embedded and joined trails alike
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = PackageRoot.url.appendingPathComponent("Samples")
+        let ingest = try runner.run(
+            [
+                "ingest", samples.appendingPathComponent("reports").path, "--trails", samples.appendingPathComponent("trails").path,
+                "--manifest", Self.manifestPath, "--quiet",
+            ],
+            directory: folder.url)
+        try #require(ingest.status == 0, "\(ingest.stderr)")
+        let storeURL = folder.url.appendingPathComponent("crashtrail.sqlite")
+        let store = try ReportStore.open(path: storeURL.path)
+        let manifest = try Manifest(contentsOfFile: Self.manifestPath)
+        let records = try store.allRecords()
+        let withTrail = records.filter { $0.trailSource.hasTrail }
+        try #require(withTrail.contains { $0.trailSource == .joined } && withTrail.contains { $0.trailSource == .embedded })
+        // Then each report with a trail keeps its last screens, as its trail replays with the manifest
+        for record in withTrail {
+            let stored = try #require(record.storedScreenPath, "\(record.id) has a stored screen path")
+            let trail = try #require(try record.decodedTrail())
+            #expect(stored == StoredScreenPath(trail: trail, manifest: manifest), "\(record.id)")
+            #expect(stored.manifest == manifest.fingerprint)
+        }
+        #expect(records.filter { !$0.trailSource.hasTrail }.allSatisfy { $0.storedScreenPath == nil })
+
+        // When every stored path is made to say another screen
+        try store.write { db in
+            try db.execute("UPDATE report SET screenPath = '[\"stored\"]' WHERE screenPath IS NOT NULL")
+            try db.execute("UPDATE joinedTrail SET screenPath = '[\"stored\"]' WHERE screenPath IS NOT NULL")
+        }
+        // Then paths with the same manifest counts what is stored, not a replay
+        let read = try runner.run(["paths", "--last", "3", "--format", "json", "--manifest", Self.manifestPath], directory: folder.url)
+        #expect(read.status == 0, "\(read.stderr)")
+        let rows = try #require(try JSONParser.parse(read.stdoutBytes).arrayValue)
+        #expect(rows.map { $0["screens"] } == [.array([.string("stored")])])
+        #expect(rows.first?["count"] == .int(Int64(withTrail.count)))
+        // And with a manifest whose fingerprint differs (a destination no trail visits added), or more screens than are
+        // stored, it replays
+        let other = try String(contentsOfFile: Self.manifestPath, encoding: .utf8) + "  parrot: { url: \"piratebay://parrot\" }\n"
+        let otherURL = try folder.write(other, to: "other.yml")
+        try #require(try Manifest(contentsOf: otherURL).fingerprint != manifest.fingerprint)
+        let replayed = try runner.run(["paths", "--last", "3", "--format", "json", "--manifest", otherURL.path], directory: folder.url)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let expected = try Self.expectedTable(store: store, manifest: manifest, signature: nil, last: 3)
+        #expect(try JSONParser.parse(replayed.stdoutBytes) == expected)
+        let long = try runner.run(
+            ["paths", "--last", String(ScreenPath.storedCount + 1), "--format", "json", "--manifest", Self.manifestPath],
+            directory: folder.url)
+        #expect(
+            try JSONParser.parse(long.stdoutBytes)
+                == Self.expectedTable(store: store, manifest: manifest, signature: nil, last: ScreenPath.storedCount + 1))
+    }
+
     @Test("Text output, the stored manifest by default, and clear errors for a bad group, a bad --last and no manifest")
     func textAndErrors() throws {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")

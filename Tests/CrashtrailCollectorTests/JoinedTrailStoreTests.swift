@@ -56,7 +56,9 @@ import Testing
                 """
                 UPDATE report SET trailSource = 'joined', trailSteps = (SELECT steps FROM joinedTrail WHERE joinedTrail.id = report.id),
                     trailError = NULL, trail = (SELECT trail FROM joinedTrail WHERE joinedTrail.id = report.id),
-                    trailDictionary = (SELECT dictionary FROM joinedTrail WHERE joinedTrail.id = report.id)
+                    trailDictionary = (SELECT dictionary FROM joinedTrail WHERE joinedTrail.id = report.id),
+                    screenPath = (SELECT screenPath FROM joinedTrail WHERE joinedTrail.id = report.id),
+                    pathManifest = (SELECT pathManifest FROM joinedTrail WHERE joinedTrail.id = report.id)
                 WHERE id IN (SELECT id FROM joinedTrail)
                 """)
             try db.execute("DELETE FROM joinedTrail")
@@ -87,7 +89,9 @@ import Testing
         try queue.write { db in
             #expect(try db.tableExists("joinedTrail") == false)
             // The columns of the released v2 schema: every column but those later migrations added.
-            let columns = ReportColumn.allCases.filter { ![.trailDictionary, .exceptionFrames, .details].contains($0) }
+            let columns = ReportColumn.allCases.filter {
+                ![.trailDictionary, .exceptionFrames, .details, .screenPath, .pathManifest].contains($0)
+            }
             let sql =
                 "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             for record in records { _ = try SQLiteTransaction(db).execute(sql, columns.map(record.value(of:))) }
@@ -106,6 +110,8 @@ import Testing
                     record.trailDictionary = nil
                     record.exceptionFrames = "[]"
                     record.details = "{}"
+                    record.screenPath = nil
+                    record.pathManifest = nil
                     return record
                 })
     }

@@ -24,6 +24,7 @@ struct PostgresFaultTests {
                 "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
                 "v4: exception backtrace",
                 "v5: report details",
+                "v6: screen paths",
             ])
     }
 
@@ -43,6 +44,10 @@ struct PostgresFaultTests {
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")
             try db.execute("ALTER TABLE report DROP COLUMN exceptionFrames")
             try db.execute("ALTER TABLE report DROP COLUMN details")
+            try db.execute("ALTER TABLE report DROP COLUMN screenPath")
+            try db.execute("ALTER TABLE report DROP COLUMN pathManifest")
+            try db.execute("ALTER TABLE joinedTrail DROP COLUMN screenPath")
+            try db.execute("ALTER TABLE joinedTrail DROP COLUMN pathManifest")
             try db.execute(
                 """
                 CREATE VIEW reportWithTrail AS
@@ -70,6 +75,8 @@ struct PostgresFaultTests {
             record.trailDictionary = nil
             record.exceptionFrames = "[]"
             record.details = "{}"
+            record.screenPath = nil
+            record.pathManifest = nil
             return record
         }
         #expect(try upgraded.allRecords() == expected)
@@ -88,8 +95,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The five migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 6)
+        // The six migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 7)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

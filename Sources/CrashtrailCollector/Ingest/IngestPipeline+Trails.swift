@@ -12,6 +12,7 @@ extension IngestPipeline {
         var decoded: DecodedTrail
         var started: Int64
         var crashScreen: String?
+        var screenPath: StoredScreenPath?
     }
 
     /// Reads every trail file in `directory` (decoding on the workers while the writer joins the batch before)
@@ -62,7 +63,8 @@ extension IngestPipeline {
                         let candidates = try ReportStore.reportsAwaitingTrail(
                             bundleID: trail.app.bundleID, pid: trail.session.pid, started: file.started, tolerance: tolerance, in: db)
                         if let id = candidates.first,
-                            try ReportStore.attachTrail(file.decoded, toReport: id, crashScreen: file.crashScreen, in: db)
+                            try ReportStore.attachTrail(
+                                file.decoded, toReport: id, crashScreen: file.crashScreen, screenPath: file.screenPath, in: db)
                         {
                             joined.append(id)
                         }
@@ -116,7 +118,10 @@ extension IngestPipeline {
                     let trail = decoded.trail
                     if let started = Timestamp.milliseconds(parsing: trail.session.started) {
                         let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
-                        result = .success(TrailFile(decoded: decoded, started: started, crashScreen: trail.crashScreen(manifest: manifest)))
+                        result = .success(
+                            TrailFile(
+                                decoded: decoded, started: started, crashScreen: trail.crashScreen(manifest: manifest),
+                                screenPath: manifest.map { StoredScreenPath(trail: trail, manifest: $0) }))
                     } else {
                         result = .failure(
                             RejectionError(

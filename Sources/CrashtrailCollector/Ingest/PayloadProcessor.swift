@@ -224,11 +224,12 @@ public struct PayloadProcessor: Sendable {
         let exceptionFrames = Self.demangled(parsed.exceptionFrames)
         // An uncaught exception is grouped by where it was thrown, not by the abort path every exception shares.
         let exception = parsed.exception.completed()
+        // The manifest the trail replays with: the one it was inferred or decoded with, else the app's.
+        let manifest = crashTrail.flatMap { crashManifest ?? decoder.manifest(forApp: $0.app.bundleID, dictionaryID: dictionaryID) }
         let signature = CrashSignature.make(exception: exception, frames: exceptionFrames.isEmpty ? frames : exceptionFrames) {
-            guard let crashTrail else { return nil }
-            return crashTrail.crashScreen(
-                manifest: crashManifest ?? decoder.manifest(forApp: crashTrail.app.bundleID, dictionaryID: dictionaryID))
+            crashTrail?.crashScreen(manifest: manifest)
         }
+        let screenPath = crashTrail.flatMap { trail in manifest.map { StoredScreenPath(trail: trail, manifest: $0) } }
         return ReportRecord(
             id: parsed.payloadID ?? digest, format: parsed.format, sha256: digest, bundleID: parsed.app.bundleID,
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,
@@ -240,7 +241,7 @@ public struct PayloadProcessor: Sendable {
                 binaryImages: Self.imagesNamed(by: frames + exceptionFrames, from: parsed.binaryImages)),
             signature: signature,
             trailSource: trailInfo.source, trailSteps: trailInfo.steps, trailError: trailInfo.error, trail: trailJSON,
-            trailDictionary: dictionaryID,
+            trailDictionary: dictionaryID, screenPath: screenPath,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: compressed, payloadSize: size)
     }
 

@@ -22,6 +22,8 @@ public struct Manifest: Sendable {
     public var destinations: [DestinationSpec] { storage.destinations }
     /// Where the manifest came from (a file path), for messages.
     public var source: String { storage.source }
+    /// What replaying with this manifest depends on, as 16 lower-case hex digits (``ScreenPath/fingerprint(of:)``).
+    public private(set) var fingerprint = ""
 
     /// What the navigation rules need of each destination, and each destination's index, by name.
     ///
@@ -170,6 +172,7 @@ public struct Manifest: Sendable {
         self.rules = NavigationRules(destinations: destinations, conditions: conditions, tabIndex: storage.tabIndex)
         self.routeIndex = RouteIndex(destinations: destinations)
         try ManifestValidator(manifest: self, lines: lines).validate()
+        fingerprint = ScreenPath.fingerprint(ofDocument: documentText)
     }
 
     /// The spec of the destination named `name`.

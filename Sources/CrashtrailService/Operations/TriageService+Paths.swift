@@ -13,18 +13,33 @@ public struct PathsResult: Sendable {
 }
 
 extension TriageService {
-    /// Replays every stored report with a trail (of the group whose ID starts with `group`, when given) and counts
-    /// the last `screens` screens of each path.
+    /// Counts the last `screens` screens of each stored report's path (of the group whose ID starts with `group`, when
+    /// given): the path stored with the report when it was replayed with the same manifest and `screens` is at most
+    /// ``ScreenPath/storedCount``, else the trail replayed now.
     /// - Throws: `StoreError` (`not-found` or `ambiguous` for the group prefix).
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
         let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
-        let reports = try store.reports(ReportFilter(signature: selected?.signature)).filter { $0.trailInfo.source.hasTrail }
         var paths: [(screens: [String], inferred: Bool)] = []
         var manifestsByApp = ManifestsByApp(manifests)
         var skipped: [String: Int] = [:]
-        for report in reports {
-            guard let json = try store.record(id: report.id)?.trail, let trail = try? Trail(json: Array(json.utf8)) else {
-                skipped["report \(report.id): its stored trail cannot be read", default: 0] += 1
+        var withTrail = 0
+        var toReplay: [(id: String, inferred: Bool)] = []
+        // The screen path stored with each report when its manifest is the one given; the others are replayed.
+        try store.forEachPathRow(ReportFilter(signature: selected?.signature)) { row in
+            guard row.trailSource.hasTrail else { return }
+            withTrail += 1
+            let inferred = row.trailSource == .inferred
+            if let stored = row.screenPath, screens <= ScreenPath.storedCount, let app = row.bundleID,
+                manifestsByApp.manifest(for: app)?.fingerprint == stored.manifest
+            {
+                paths.append((stored.screens, inferred))
+            } else {
+                toReplay.append((row.id, inferred))
+            }
+        }
+        for (id, inferred) in toReplay {
+            guard let json = try store.trailJSON(id: id), let trail = try? Trail(json: Array(json.utf8)) else {
+                skipped["report \(id): its stored trail cannot be read", default: 0] += 1
                 continue
             }
             let app = trail.app.bundleID
@@ -32,14 +47,14 @@ extension TriageService {
                 skipped["no --manifest for the app \(app)", default: 0] += 1
                 continue
             }
-            paths.append((ScreenPath.names(of: trail, manifest: manifest), report.trailInfo.source == .inferred))
+            paths.append((ScreenPath.names(of: trail, manifest: manifest), inferred))
         }
         var notes = manifestsByApp.warnings
         for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {
             notes.append("Note: \(count == 1 ? "1 report" : "\(count) reports") with a trail left out of the table: \(why)")
         }
         return PathsResult(
-            table: PathTable(paths: paths, last: screens, reportsWithTrail: reports.count),
+            table: PathTable(paths: paths, last: screens, reportsWithTrail: withTrail),
             title: selected.map { "group \($0.id)" } ?? "all reports", notes: notes)
     }
 }

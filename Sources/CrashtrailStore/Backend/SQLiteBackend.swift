@@ -238,6 +238,32 @@ public final class SQLiteBackend: StoreBackend {
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
                     """)
         }
+        // The last screens of each trail as the app's manifest replays them, computed when the trail is attached, so
+        // `paths` and the site read them instead of replaying every trail; reports stored before have none until
+        // `crashtrail reprocess`, and are replayed until then.
+        migrator.registerMigration("v10: screen paths") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE report ADD COLUMN screenPath TEXT;
+                    ALTER TABLE report ADD COLUMN pathManifest TEXT;
+                    ALTER TABLE joinedTrail ADD COLUMN screenPath TEXT;
+                    ALTER TABLE joinedTrail ADD COLUMN pathManifest TEXT;
+                    DROP VIEW reportWithTrail;
+                    CREATE VIEW reportWithTrail AS
+                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+                            r.frames, r.exceptionFrames, r.details, r.signature,
+                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+                            CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+                            CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
+                            CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
+                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+                    """)
+        }
         return migrator
     }
 }

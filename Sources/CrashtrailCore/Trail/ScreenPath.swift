@@ -1,0 +1,47 @@
+/// A trail's screen path (SPEC section 13): the destination name on top of the screen after each replayed step,
+/// starting with the top of `base` (or of the launch state), with consecutive repeats collapsed.
+public enum ScreenPath {
+    /// The screen path of `trail`, replayed with `manifest`'s rules.
+    public static func names(of trail: Trail, manifest: Manifest) -> [String] {
+        var engine = NavigationEngine(manifest: manifest, state: trail.base)
+        var names: [String] = []
+        func visit(_ state: NavigationState) {
+            guard let top = state.topDestination?.name, top != names.last else { return }
+            names.append(top)
+        }
+        visit(engine.state)
+        for step in trail.steps {
+            engine.apply(step)
+            visit(engine.state)
+        }
+        return names
+    }
+
+    /// How many of a path's last screens a store keeps with each report, so `paths` reads them instead of replaying.
+    public static let storedCount = 16
+
+    /// What the replay depends on in `manifest`, as 16 lower-case hex digits: a path computed with a manifest of the
+    /// same fingerprint is the path this one gives.
+    ///
+    /// It is the 64-bit FNV-1a hash of the manifest's canonical document (``Manifest/documentText``): any change to its
+    /// app, tabs, root, transition, conditions or destinations gives another fingerprint.
+    public static func fingerprint(of manifest: Manifest) -> String {
+        manifest.fingerprint
+    }
+
+    /// The fingerprint of a manifest's canonical document: computed once, when the manifest is built.
+    static func fingerprint(ofDocument documentText: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in documentText.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The last `count` screens of a path, ending with the screen at the crash.
+    public static func lastScreens(_ names: [String], count: Int) -> [String] {
+        Array(names.suffix(max(0, count)))
+    }
+}
