@@ -59,12 +59,12 @@ extension ReportStore {
                 try db.execute(
                     """
                     UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ?, trailDictionary = ?,
-                        signature = ?
+                        screenPath = ?, pathManifest = ?, signature = ?
                     WHERE id = ? AND trailSource = 'undecodable'
                     """,
                     [
                         .text(again.trailSource.rawValue), StoreValue(again.trailSteps), .text(trail), StoreValue(again.trailDictionary),
-                        .text(again.signature), .text(id),
+                        StoreValue(again.screenPath), StoreValue(again.pathManifest), .text(again.signature), .text(id),
                     ])
             }
             decoded += 1

@@ -44,6 +44,10 @@ struct PendingTrailTests {
         for record in try store.allRecords() where record.id != damaged.id {
             let expected = try #require(try fresh.record(id: record.id))
             #expect(record.trail == expected.trail && record.trailSource == expected.trailSource, "\(record.id)")
+            // A trail decoded now gets its screen path with it; one decoded before the manifest came gets it on reprocess.
+            if waiting.contains(where: { $0.id == record.id }) {
+                #expect(record.storedScreenPath == expected.storedScreenPath, "\(record.id)")
+            }
         }
         // And doing it again changes nothing
         #expect(try store.decodePendingTrails(with: PayloadDeriver(decoder: TrailCodec(manifests: stored))) == 0)
