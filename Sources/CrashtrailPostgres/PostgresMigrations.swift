@@ -184,6 +184,16 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // Listings newest first read an index in list order, so the first page costs the same at any store size.
+        (
+            "v7: listing indexes",
+            [
+                "DROP INDEX report_signature",
+                "DROP INDEX report_time",
+                "CREATE INDEX report_recent ON report((time IS NULL), time DESC, id)",
+                "CREATE INDEX report_group_recent ON report(signature, (time IS NULL), time DESC, id)",
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

@@ -183,19 +183,30 @@ public final class ReportStore: Sendable {
     }
 
     /// The reports `filter` takes (every report by default), newest first, then by ID (SPEC section 8), without
-    /// payloads.
+    /// payloads; the first `limit` of them when given.
+    ///
+    /// With no filter, or only a group's signature, the store reads an index in this order (`report_recent`,
+    /// `report_group_recent`), so the first `limit` cost the same at any store size.
     /// - Throws: `StoreError` (`database`).
-    public func reports(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashReport] {
-        let (condition, arguments) = filter.sql(dialect)
-        return try read { db in
-            try db.rows(
-                """
-                SELECT \(ReportColumn.listing(trail: false, db.dialect))
-                FROM reportWithTrail WHERE \(condition)
-                ORDER BY time IS NULL, time DESC, id
-                """, arguments
-            ).map { try ReportRecord(row: $0).report }
+    public func reports(_ filter: ReportFilter = .all, limit: Int? = nil) throws(StoreError) -> [CrashReport] {
+        try read { db in
+            try db.rows(Self.listingSQL(filter, limit: limit, db.dialect), Self.listingArguments(filter, limit: limit, db.dialect))
         }
+        .map { row throws(StoreError) in try ReportRecord(row: row).report }
+    }
+
+    /// The SQL of a listing of reports, newest first (``reports(_:limit:)``); `QueryPlanTests` pins its plan.
+    package static func listingSQL(_ filter: ReportFilter, limit: Int?, _ dialect: StoreDialect) -> String {
+        """
+        SELECT \(ReportColumn.listing(trail: false, dialect))
+        FROM reportWithTrail WHERE \(filter.sql(dialect).condition)
+        ORDER BY time IS NULL, time DESC, id\(limit == nil ? "" : " LIMIT ?")
+        """
+    }
+
+    /// The arguments of ``listingSQL(_:limit:_:)``.
+    package static func listingArguments(_ filter: ReportFilter, limit: Int?, _ dialect: StoreDialect) -> [StoreValue] {
+        filter.sql(dialect).arguments + (limit.map { [.integer(Int64(max(0, $0)))] } ?? [])
     }
 
     /// Calls `body` with each report `filter` takes, newest first, then by ID, with its stored trail JSON and without

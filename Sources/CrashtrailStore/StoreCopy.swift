@@ -73,15 +73,20 @@ public enum StoreCopy {
         }
         if let failure { throw failure }
         try flush()
-        let trails = try source.read { db in try db.rows("SELECT id, steps, trail, dictionary FROM joinedTrail ORDER BY id", []) }
+        let trails = try source.read { db in
+            try db.rows("SELECT id, steps, trail, dictionary, screenPath, pathManifest FROM joinedTrail ORDER BY id", [])
+        }
         for start in stride(from: 0, to: trails.count, by: max(1, batchSize)) {
             let slice = trails[start..<min(trails.count, start + max(1, batchSize))]
             summary.trailsCopied += try destination.write { db in
                 try slice.reduce(0) { copied, row in
                     copied
                         + (try db.execute(
-                            "INSERT INTO joinedTrail (id, steps, trail, dictionary) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                            [row["id"], row["steps"], row["trail"], row["dictionary"]]))
+                            """
+                            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (id) DO NOTHING
+                            """,
+                            [row["id"], row["steps"], row["trail"], row["dictionary"], row["screenPath"], row["pathManifest"]]))
                 }
             }
         }

@@ -19,7 +19,7 @@ extension TriageService {
     public func reports(_ filter: ReportFilter = .all, group: String? = nil, limit: Int? = nil) throws -> [CrashReport] {
         var filter = filter
         if let group { filter.signature = try store.group(matchingPrefix: group).signature }
-        return Array(try store.reports(filter).prefix(limit ?? Int.max))
+        return try store.reports(filter, limit: limit)
     }
 
     /// The group or report `id` names: a whole report ID always means the report; a prefix that starts both a

@@ -264,6 +264,17 @@ public final class SQLiteBackend: StoreBackend {
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
                     """)
         }
+        // Listings newest first read an index in list order, so the first page costs the same at any store size:
+        // every report, or a group's. They replace the single-column indexes on signature and time.
+        migrator.registerMigration("v11: listing indexes") { db in
+            try db.execute(
+                sql: """
+                    DROP INDEX report_signature;
+                    DROP INDEX report_time;
+                    CREATE INDEX report_recent ON report(time IS NULL, time DESC, id);
+                    CREATE INDEX report_group_recent ON report(signature, time IS NULL, time DESC, id);
+                    """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,69 @@
+import CrashtrailCore
+import CrashtrailStore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// The plans of the store's per-page questions, pinned on both backends: each reads an index in the order it lists,
+/// so its first page costs the same at any store size, and a later change cannot bring back a full scan or a sort
+/// unnoticed.
+@Suite("Query plans")
+struct QueryPlanTests {
+    @Test("SQLite: listings read their index in order, one report reads one row")
+    func sqlite() throws { try Self.check(.sqlite) }
+
+    @Test("PostgreSQL: listings read their index in order, one report reads one row", .needsPostgres)
+    func postgres() throws { try Self.check(.postgres) }
+
+    /// The plan of `sql`, one line a node: SQLite's `EXPLAIN QUERY PLAN` details, PostgreSQL's `EXPLAIN` text with
+    /// sequential scans off, so that the plan shows whether an index can serve the query on a test-sized table.
+    static func plan(_ sql: String, _ arguments: [StoreValue], in store: ReportStore, _ kind: StoreKind) throws -> [String] {
+        try store.read { db in
+            switch kind {
+            case .sqlite:
+                return try db.rows("EXPLAIN QUERY PLAN " + sql, arguments).compactMap { $0.string("detail") }
+            case .postgres:
+                _ = try db.execute("SET LOCAL enable_seqscan = off")
+                return try db.rows("EXPLAIN " + sql, arguments).compactMap { $0[0].text }
+            }
+        }
+    }
+
+    static func check(_ kind: StoreKind) throws {
+        let folder = try TemporaryFolder("query-plans")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let group = try #require(try store.groups().first)
+        let sorts = kind == .sqlite ? "TEMP B-TREE" : "Sort"
+        let fullScans = kind == .sqlite ? "SCAN r USING INDEX sqlite_autoindex_report_1" : "Seq Scan on report"
+
+        // `list --reports --limit 50`: the newest first, from report_recent, no sort.
+        let all = try plan(
+            ReportStore.listingSQL(.all, limit: 50, store.dialect), ReportStore.listingArguments(.all, limit: 50, store.dialect), in: store,
+            kind)
+        #expect(all.contains { $0.contains("report_recent") }, "\(all)")
+        #expect(!all.contains { $0.contains(sorts) || $0.contains(fullScans) }, "\(all)")
+
+        // `list --group G --limit 50` and a group's page: its newest first, from report_group_recent, no sort.
+        let filter = ReportFilter(signature: group.signature)
+        let byGroup = try plan(
+            ReportStore.listingSQL(filter, limit: 50, store.dialect), ReportStore.listingArguments(filter, limit: 50, store.dialect),
+            in: store, kind)
+        #expect(byGroup.contains { $0.contains("report_group_recent") }, "\(byGroup)")
+        #expect(!byGroup.contains { $0.contains(sorts) || $0.contains(fullScans) }, "\(byGroup)")
+
+        // `show ID` and `replay ID`: one row by its primary key.
+        let one = try plan("SELECT * FROM reportWithTrail WHERE id = ?", [.text("x")], in: store, kind)
+        let primaryKey = kind == .sqlite ? "(id=?)" : "report_pkey"
+        #expect(one.contains { $0.contains(primaryKey) }, "\(one)")
+        #expect(!one.contains { $0.contains(fullScans) }, "\(one)")
+
+        // `paths GROUP`: the group's stored screen paths, from report_group_recent.
+        let paths = try plan(
+            "SELECT id, bundleID, trailSource, screenPath, pathManifest FROM reportWithTrail WHERE signature = ?",
+            [.text(group.signature)], in: store, kind)
+        #expect(paths.contains { $0.contains("report_group_recent") }, "\(paths)")
+        #expect(!paths.contains { $0.contains(fullScans) }, "\(paths)")
+    }
+}
