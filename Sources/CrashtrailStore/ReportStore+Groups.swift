@@ -6,7 +6,10 @@ extension ReportStore {
     public func group(matchingPrefix prefix: String) throws(StoreError) -> CrashGroup {
         let wanted = prefix.lowercased()
         guard !wanted.isEmpty else { throw StoreError(.notFound, "give a group ID or a prefix of one; `crashtrail list` lists them") }
-        let candidates = try groups().filter { $0.id.hasPrefix(wanted) }
+        // The signatures alone (an index read), then the counts of the one group that matches.
+        let signatures = try read { db in try db.strings("SELECT DISTINCT signature FROM report", []) }
+        let candidates = signatures.map { (id: CrashGroup.id(ofSignature: $0), signature: $0) }.filter { $0.id.hasPrefix(wanted) }
+            .sorted { $0.id < $1.id }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no crash group has an ID starting with \"\(prefix)\"; `crashtrail list` lists them")
         }
@@ -15,6 +18,9 @@ extension ReportStore {
                 .ambiguous, "the group ID prefix \"\(prefix)\" matches \(candidates.count) groups; give more of the ID",
                 candidates: candidates.prefix(20).map(\.id))
         }
-        return only
+        guard let group = try groups(ReportFilter(signature: only.signature)).first else {
+            throw StoreError(.notFound, "the crash group \(only.id) has no reports now; another job moved them")
+        }
+        return group
     }
 }
