@@ -8,8 +8,11 @@ public struct CrashGroupDetail: Hashable, Sendable {
     public var byVersion: [(version: String, count: Int)]
     /// Reports per UTC day (`YYYY-MM-DD`, or `unknown` for reports without a time), oldest day first.
     public var byDay: [(day: String, count: Int)]
-    /// The group's reports, newest first, then by ID.
+    /// The group's newest reports, newest first, then by ID: all of them, or the first of them when the reader asked
+    /// for a page (``ReportStore/groupDetail(matchingPrefix:reportLimit:)``).
     public var reports: [CrashReport]
+    /// How many of the group's reports `reports` leaves out.
+    public var moreReports: Int { max(0, group.count - reports.count) }
 
     /// Counts `reports`, which are `group`'s.
     public init(group: CrashGroup, reports: [CrashReport]) {
@@ -23,6 +26,14 @@ public struct CrashGroupDetail: Hashable, Sendable {
         }
         byVersion = versions.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
         byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    /// The group with counts made by the store.
+    init(group: CrashGroup, byVersion: [String: Int], byDay: [String: Int], reports: [CrashReport]) {
+        self.group = group
+        self.reports = reports
+        self.byVersion = byVersion.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+        self.byDay = byDay.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// The UTC day a report is counted on (`2026-11-02`), or `unknown` when it has no time.
@@ -41,10 +52,31 @@ public struct CrashGroupDetail: Hashable, Sendable {
 }
 
 extension ReportStore {
-    /// The group with this ID (or unique prefix), counted by version and day, with its reports.
+    /// The group with this ID (or unique prefix), counted by version and day, with its newest `reportLimit` reports
+    /// (all of them when nil).
+    ///
+    /// The counts are the store's (`GROUP BY` over the group's index range), so a group of any size costs its count
+    /// and one page of reports, never reading every report.
     /// - Throws: `StoreError`: `not-found`, `ambiguous`, `database`.
-    public func groupDetail(matchingPrefix prefix: String) throws(StoreError) -> CrashGroupDetail {
+    public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil) throws(StoreError) -> CrashGroupDetail {
         let group = try group(matchingPrefix: prefix)
-        return CrashGroupDetail(group: group, reports: try reports(ReportFilter(signature: group.signature)))
+        let counts = try read { db in
+            func counts(_ key: String) throws -> [String: Int] {
+                var result: [String: Int] = [:]
+                for row in try db.rows(
+                    "SELECT \(key) AS name, COUNT(*) AS count FROM report WHERE signature = ? GROUP BY \(key)", [.text(group.signature)])
+                {
+                    result[row.string("name") ?? "unknown", default: 0] += row.int("count") ?? 0
+                }
+                return result
+            }
+            return (
+                versions: try counts("COALESCE(appVersion, 'unknown')"),
+                days: try counts("CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END")
+            )
+        }
+        return CrashGroupDetail(
+            group: group, byVersion: counts.versions, byDay: counts.days,
+            reports: try reports(ReportFilter(signature: group.signature), limit: reportLimit))
     }
 }

@@ -18,11 +18,13 @@ struct ShowCommand: ParsableCommand {
             ID is a report ID or a crash group ID (from `crashtrail list`), or any prefix that only one of them \
             has, letters in any case. A whole report ID always means the report; a prefix that starts both a \
             report ID and a group ID is refused, naming both, so give more of it. An ambiguous prefix lists the \
-            candidates. A group shows its counts by app version and by day and its reports. Examples:
+            candidates. A group shows its counts by app version and by day and its newest reports (--limit, 50 by \
+            default). Examples:
 
               crashtrail show 4d1f
               crashtrail show 4d1fe12f9eee --format json
               crashtrail show ab8bd8a8 --steps 20
+              crashtrail show ab8bd8a8 --limit 200
               crashtrail show 4d1f --format apple-text > 4d1f.crash
 
             `--format apple-text` writes a report as an Apple text crash report, as Console renders an `.ips`: \
@@ -46,6 +48,9 @@ struct ShowCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many of the trail's last steps the text shows.", valueName: "n"))
     var steps: Int?
 
+    @Option(name: .long, help: ArgumentHelp("For a group: how many of its newest reports to list.", valueName: "n"))
+    var limit: Int = 50
+
     /// The old spelling of `--steps`.
     @Option(name: .customLong("last-steps"), help: .hidden)
     var lastSteps: Int?
@@ -54,13 +59,14 @@ struct ShowCommand: ParsableCommand {
 
     func validate() throws {
         if let count = steps ?? lastSteps, count < 0 { throw ValidationError("--steps takes a count of 0 or more, for example --steps 8") }
+        if limit < 0 { throw ValidationError("--limit takes a count of 0 or more, for example --limit 100") }
     }
 
     func run() throws {
         let text = try reportingFailure {
             let service = try TriageService(location: storeOptions.location, creating: false)
             let format = legacyJSON ? .json : format
-            switch try service.item(id) {
+            switch try service.item(id, reportLimit: limit) {
             case .group(let detail):
                 if format == .appleText {
                     throw ValidationError(

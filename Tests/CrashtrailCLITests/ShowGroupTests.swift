@@ -44,7 +44,10 @@ struct ShowGroupTests {
             let detail = try JSONParser.parse(shown.stdoutBytes)
             #expect(
                 detail.objectValue.map { $0.keys.sorted() }
-                    == ["byDay", "byVersion", "count", "firstSeen", "id", "lastSeen", "reports", "signature", "versions", "withTrail"])
+                    == [
+                        "byDay", "byVersion", "count", "firstSeen", "id", "lastSeen", "moreReports", "reports", "signature", "versions",
+                        "withTrail",
+                    ])
             let count = try #require(group["count"]?.intValue)
             #expect(detail["count"]?.intValue == count)
             #expect((detail["byVersion"]?.objectValue?.values.compactMap(\.intValue) ?? []).reduce(0, +) == count)
@@ -52,6 +55,19 @@ struct ShowGroupTests {
             let listed = try JSONParser.parse(
                 try runner.run(["list", "--group", id, "--format", "json"], directory: folder.url).stdoutBytes)
             #expect(detail["reports"] == listed)
+            #expect(detail["moreReports"] == .int(0))
+            // The store's counts by day are the reports' own days
+            var days: [String: Int64] = [:]
+            for report in listed.arrayValue ?? [] {
+                days[report["time"]?.stringValue.map { String($0.prefix(10)) } ?? "unknown", default: 0] += 1
+            }
+            #expect(detail["byDay"] == .object(days.mapValues(JSONValue.int)))
+            // A page of one: the newest report, the rest counted as more, the counts whole
+            let page = try JSONParser.parse(
+                try runner.run(["show", id, "--format", "json", "--limit", "1"], directory: folder.url).stdoutBytes)
+            #expect(page["reports"]?.arrayValue == listed.arrayValue.map { Array($0.prefix(1)) })
+            #expect(page["moreReports"] == .int(Int64(count - 1)))
+            #expect(page["byVersion"] == detail["byVersion"] && page["byDay"] == detail["byDay"])
         }
         let text = try runner.run(["show", groupID], directory: folder.url)
         #expect(text.stdout.hasPrefix("Group      \(groupID)\n"), "\(text.stdout)")

@@ -25,17 +25,19 @@ extension TriageService {
     /// The group or report `id` names: a whole report ID always means the report; a prefix that starts both a
     /// group ID and a report ID is refused, naming both.
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
-    public func item(_ id: String) throws -> StoredItem {
-        if let detail = try group(id) { return .group(detail) }
+    ///
+    /// A group comes with its newest `reportLimit` reports (all of them when nil).
+    public func item(_ id: String, reportLimit: Int? = nil) throws -> StoredItem {
+        if let detail = try group(id, reportLimit: reportLimit) { return .group(detail) }
         return .report(try store.record(matchingPrefix: id))
     }
 
     /// The group `id` names, or nil when it names a report or nothing (the report lookup then says which).
-    private func group(_ id: String) throws(StoreError) -> CrashGroupDetail? {
+    private func group(_ id: String, reportLimit: Int?) throws(StoreError) -> CrashGroupDetail? {
         if try store.record(id: id) != nil { return nil }
         let detail: CrashGroupDetail
         do {
-            detail = try store.groupDetail(matchingPrefix: id)
+            detail = try store.groupDetail(matchingPrefix: id, reportLimit: reportLimit)
         } catch let error where error.code == .notFound {
             return nil
         }

@@ -4,14 +4,15 @@ import CrashtrailStore
 
 /// The text and JSON of `crashtrail show`: one report with the last steps of its trail, or one crash group.
 public enum ShowText {
-    /// `show GROUP --format json`: the group's `list` fields, `byVersion` and `byDay` (objects of counts) and
-    /// `reports` (as `list --reports` writes them).
+    /// `show GROUP --format json`: the group's `list` fields, `byVersion` and `byDay` (objects of counts), `reports`
+    /// (its newest, as `list --reports` writes them) and `moreReports` (how many of its reports `reports` leaves out).
     public static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
         guard case .object(var object) = detail.group.jsonValue else { return detail.group.jsonValue }
         object["byVersion"] = .object(
             Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
         object["byDay"] = .object(Dictionary(uniqueKeysWithValues: detail.byDay.map { ($0.day, JSONValue.int(Int64($0.count))) }))
         object["reports"] = .array(detail.reports.map(ListingText.jsonValue(ofReport:)))
+        object["moreReports"] = .int(Int64(detail.moreReports))
         return .object(object)
     }
 
@@ -32,6 +33,9 @@ public enum ShowText {
         for (day, count) in detail.byDay { lines.append("  " + TextTable.pad(day, 16) + reports(count)) }
         lines.append("Reports, newest first:")
         lines.append(ListingText.text(ofReports: detail.reports).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if detail.moreReports > 0 {
+            lines.append("  … \(reports(detail.moreReports)) more: crashtrail list --group \(group.id) --reports")
+        }
         lines.append("Paths that lead here: crashtrail paths \(group.id) --manifest <manifest.yml>")
         return lines.joined(separator: "\n")
     }
