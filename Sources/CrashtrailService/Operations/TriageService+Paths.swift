@@ -15,7 +15,7 @@ public struct PathsResult: Sendable {
 extension TriageService {
     /// Counts the last `screens` screens of each stored report's path (of the group whose ID starts with `group`, when
     /// given): the path stored with the report when it was replayed with the same manifest and `screens` is at most
-    /// ``ScreenPath/storedCount``, else the trail replayed now.
+    /// `ScreenPath/storedCount`, else the trail replayed now.
     /// - Throws: `StoreError` (`not-found` or `ambiguous` for the group prefix).
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
         let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }

@@ -1,11 +1,11 @@
 import CrashtrailCore
 
-/// The last screens of a report's trail as a manifest replays them (``ScreenPath``), kept with the report when its
+/// The last screens of a report's trail as a manifest replays them (`ScreenPath`), kept with the report when its
 /// trail is attached so `paths` and the site read them instead of replaying every trail.
 public struct StoredScreenPath: Hashable, Sendable {
-    /// Up to ``ScreenPath/storedCount`` last screens, ending with the screen at the crash.
+    /// Up to `ScreenPath/storedCount` last screens, ending with the screen at the crash.
     public var screens: [String]
-    /// The ``ScreenPath/fingerprint(of:)`` of the manifest that replayed them: a reader with another manifest replays.
+    /// The `ScreenPath/fingerprint(of:)` of the manifest that replayed them: a reader with another manifest replays.
     public var manifest: String
 
     public init(screens: [String], manifest: String) {
