@@ -137,31 +137,12 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // The crashed thread's index, the Mach and language exceptions apart, and the binary images the frames name.
+        // The report's details, each trail's last screens as its app's manifest replays them, and indexes in list
+        // order (as SQLite's `v9`).
         (
-            "v5: report details",
+            "v5: report details, screen paths, listing indexes",
             [
                 "ALTER TABLE report ADD COLUMN details TEXT COLLATE \"C\" NOT NULL DEFAULT '{}'",
-                "DROP VIEW reportWithTrail",
-                """
-                CREATE VIEW reportWithTrail AS
-                    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
-                        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
-                        r.frames, r.exceptionFrames, r.details, r.signature,
-                        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
-                        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
-                        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
-                        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
-                        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
-                        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
-                    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
-                """,
-            ]
-        ),
-        // The last screens of each trail as the app's manifest replays them, so `paths` and the site need not replay.
-        (
-            "v6: screen paths",
-            [
                 "ALTER TABLE report ADD COLUMN screenPath TEXT COLLATE \"C\"",
                 "ALTER TABLE report ADD COLUMN pathManifest TEXT COLLATE \"C\"",
                 "ALTER TABLE joinedTrail ADD COLUMN screenPath TEXT COLLATE \"C\"",
@@ -182,12 +163,6 @@ enum PostgresMigrations {
                         r.pid, r.launchTime, r.source, r.payload, r.payloadSize
                     FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
                 """,
-            ]
-        ),
-        // Listings newest first read an index in list order, so the first page costs the same at any store size.
-        (
-            "v7: listing indexes",
-            [
                 "DROP INDEX report_signature",
                 "DROP INDEX report_time",
                 "CREATE INDEX report_recent ON report((time IS NULL), time DESC, id)",

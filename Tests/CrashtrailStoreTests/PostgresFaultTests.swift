@@ -23,9 +23,7 @@ struct PostgresFaultTests {
             applied == [
                 "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
                 "v4: exception backtrace",
-                "v5: report details",
-                "v6: screen paths",
-                "v7: listing indexes",
+                "v5: report details, screen paths, listing indexes",
             ])
     }
 
@@ -100,8 +98,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The seven migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 8)
+        // The five migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 6)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

@@ -218,32 +218,15 @@ public final class SQLiteBackend: StoreBackend {
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
                     """)
         }
-        // The crashed thread's index, the Mach and language exceptions apart, and the binary images the frames name;
-        // reports stored before have `{}` until `crashtrail reprocess`.
-        migrator.registerMigration("v9: report details") { db in
+        // What a report keeps beyond its listing columns (the crashed thread's index, the Mach and language exceptions,
+        // the binary images its frames name: `details`), each trail's last screens as its app's manifest replays them
+        // (on the report and the joined trail, so `paths` need not replay), and indexes in list order, so a listing's
+        // first page costs the same at any store size; they replace the single-column indexes on signature and time.
+        // Reports stored before have none of the new columns until `crashtrail reprocess`, and are replayed until then.
+        migrator.registerMigration("v9: report details, screen paths, listing indexes") { db in
             try db.execute(
                 sql: """
                     ALTER TABLE report ADD COLUMN details TEXT NOT NULL DEFAULT '{}';
-                    DROP VIEW reportWithTrail;
-                    CREATE VIEW reportWithTrail AS
-                        SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
-                            r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
-                            r.frames, r.exceptionFrames, r.details, r.signature,
-                            CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
-                            CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
-                            CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
-                            CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
-                            CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
-                            r.pid, r.launchTime, r.source, r.payload, r.payloadSize
-                        FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
-                    """)
-        }
-        // The last screens of each trail as the app's manifest replays them, computed when the trail is attached, so
-        // `paths` and the site read them instead of replaying every trail; reports stored before have none until
-        // `crashtrail reprocess`, and are replayed until then.
-        migrator.registerMigration("v10: screen paths") { db in
-            try db.execute(
-                sql: """
                     ALTER TABLE report ADD COLUMN screenPath TEXT;
                     ALTER TABLE report ADD COLUMN pathManifest TEXT;
                     ALTER TABLE joinedTrail ADD COLUMN screenPath TEXT;
@@ -262,13 +245,6 @@ public final class SQLiteBackend: StoreBackend {
                             CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
                             r.pid, r.launchTime, r.source, r.payload, r.payloadSize
                         FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
-                    """)
-        }
-        // Listings newest first read an index in list order, so the first page costs the same at any store size:
-        // every report, or a group's. They replace the single-column indexes on signature and time.
-        migrator.registerMigration("v11: listing indexes") { db in
-            try db.execute(
-                sql: """
                     DROP INDEX report_signature;
                     DROP INDEX report_time;
                     CREATE INDEX report_recent ON report(time IS NULL, time DESC, id);
