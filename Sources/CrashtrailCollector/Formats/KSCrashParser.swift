@@ -103,10 +103,8 @@ enum KSCrashParser {
             let crashed = (crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
             let wanted = Set((crashed?.backtrace?.value?.contents ?? []).compactMap { $0.value?.object_name })
             guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .binary_images) else { return }
-            while !images.isAtEnd {
-                guard let image = try? images.superDecoder() else { break }
-                guard let path = (try? ImageName(from: image))?.name, wanted.contains(SystemImages.baseName(path)) else { continue }
-                if let full = try? Image(from: image) { binary_images.append(full) }
+            binary_images = images.decodeElements(Image.self, probing: ImageName.self) { image in
+                image.name.map { wanted.contains(SystemImages.baseName($0)) } ?? false
             }
         }
         var user: Lenient<User>?

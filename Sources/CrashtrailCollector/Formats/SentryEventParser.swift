@@ -126,11 +126,8 @@ enum SentryEventParser {
             guard !wanted.isEmpty, let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
                 var images = try? meta.nestedUnkeyedContainer(forKey: .images)
             else { return }
-            // Each image is read twice only when wanted: its code_file first, then the rest.
-            while !images.isAtEnd {
-                guard let image = try? images.superDecoder() else { break }
-                guard let file = (try? CodeFile(from: image))?.code_file, wanted.contains(file) else { continue }
-                if let full = try? DebugMeta.Image(from: image) { debug_meta.images.append(full) }
+            debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: CodeFile.self) { image in
+                image.code_file.map(wanted.contains) ?? false
             }
         }
     }
