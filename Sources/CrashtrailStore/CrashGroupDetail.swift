@@ -14,20 +14,6 @@ public struct CrashGroupDetail: Hashable, Sendable {
     /// How many of the group's reports `reports` leaves out.
     public var moreReports: Int { max(0, group.count - reports.count) }
 
-    /// Counts `reports`, which are `group`'s.
-    public init(group: CrashGroup, reports: [CrashReport]) {
-        self.group = group
-        self.reports = reports
-        var versions: [String: Int] = [:]
-        var days: [String: Int] = [:]
-        for report in reports {
-            versions[report.app.version ?? "unknown", default: 0] += 1
-            days[Self.day(of: report), default: 0] += 1
-        }
-        byVersion = versions.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
-        byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { ($0.key, $0.value) }
-    }
-
     /// The group with counts made by the store.
     init(group: CrashGroup, byVersion: [String: Int], byDay: [String: Int], reports: [CrashReport]) {
         self.group = group

@@ -71,8 +71,11 @@ extension ReportRecord {
             trailSource: trailSource,
             trailSteps: row.int(ReportColumn.trailSteps.name),
             trailError: text(.trailError), trail: text(.trail), trailDictionary: text(.trailDictionary),
-            screenPath: StoredScreenPath(screensJSON: text(.screenPath), manifest: text(.pathManifest)),
+
             pid: row.int64(ReportColumn.pid.name), launchTime: row.int64(ReportColumn.launchTime.name), source: try required(.source),
             payload: row.data(ReportColumn.payload.name) ?? Data(), payloadSize: row.int(ReportColumn.payloadSize.name) ?? 0)
+        // As stored: a listing reads every row, and parsing the path to write it again would change nothing.
+        screenPath = text(.screenPath)
+        pathManifest = text(.pathManifest)
     }
 }

@@ -40,7 +40,7 @@ public struct ReportRecord: Hashable, Sendable {
     /// The last screens of the trail as the store's manifest for the app replays them, as canonical JSON (an array of
     /// names), when the report has a trail and a manifest was known when it was attached.
     public var screenPath: String?
-    /// The fingerprint of the manifest that replayed `screenPath` (`ScreenPath/fingerprint(of:)`).
+    /// The fingerprint of the manifest that replayed `screenPath` (`Manifest.fingerprint`).
     public var pathManifest: String?
     public var pid: Int64?
     /// Process launch, milliseconds since 1970 UTC, for joining a trail that arrives later.

@@ -189,24 +189,22 @@ public final class ReportStore: Sendable {
     /// `report_group_recent`), so the first `limit` cost the same at any store size.
     /// - Throws: `StoreError` (`database`).
     public func reports(_ filter: ReportFilter = .all, limit: Int? = nil) throws(StoreError) -> [CrashReport] {
-        try read { db in
-            try db.rows(Self.listingSQL(filter, limit: limit, db.dialect), Self.listingArguments(filter, limit: limit, db.dialect))
+        let listing = Self.listing(filter, limit: limit, dialect)
+        return try read { db in try db.rows(listing.sql, listing.arguments) }.map { row throws(StoreError) in
+            try ReportRecord(row: row).report
         }
-        .map { row throws(StoreError) in try ReportRecord(row: row).report }
     }
 
-    /// The SQL of a listing of reports, newest first (``reports(_:limit:)``); `QueryPlanTests` pins its plan.
-    package static func listingSQL(_ filter: ReportFilter, limit: Int?, _ dialect: StoreDialect) -> String {
-        """
-        SELECT \(ReportColumn.listing(trail: false, dialect))
-        FROM reportWithTrail WHERE \(filter.sql(dialect).condition)
-        ORDER BY time IS NULL, time DESC, id\(limit == nil ? "" : " LIMIT ?")
-        """
-    }
-
-    /// The arguments of ``listingSQL(_:limit:_:)``.
-    package static func listingArguments(_ filter: ReportFilter, limit: Int?, _ dialect: StoreDialect) -> [StoreValue] {
-        filter.sql(dialect).arguments + (limit.map { [.integer(Int64(max(0, $0)))] } ?? [])
+    /// The SQL of a listing of reports, newest first (``reports(_:limit:)``), and its arguments; `QueryPlanTests` pins
+    /// its plan.
+    package static func listing(_ filter: ReportFilter, limit: Int?, _ dialect: StoreDialect) -> (sql: String, arguments: [StoreValue]) {
+        let (condition, arguments) = filter.sql(dialect)
+        let sql = """
+            SELECT \(ReportColumn.listing(trail: false, dialect))
+            FROM reportWithTrail WHERE \(condition)
+            ORDER BY time IS NULL, time DESC, id\(limit == nil ? "" : " LIMIT ?")
+            """
+        return (sql, arguments + (limit.map { [.integer(Int64(max(0, $0)))] } ?? []))
     }
 
     /// Calls `body` with each report `filter` takes, newest first, then by ID, with its stored trail JSON and without

@@ -39,17 +39,15 @@ struct QueryPlanTests {
         let fullScans = kind == .sqlite ? "SCAN r USING INDEX sqlite_autoindex_report_1" : "Seq Scan on report"
 
         // `list --reports --limit 50`: the newest first, from report_recent, no sort.
-        let all = try plan(
-            ReportStore.listingSQL(.all, limit: 50, store.dialect), ReportStore.listingArguments(.all, limit: 50, store.dialect), in: store,
-            kind)
+        let listingAll = ReportStore.listing(.all, limit: 50, store.dialect)
+        let all = try plan(listingAll.sql, listingAll.arguments, in: store, kind)
         #expect(all.contains { $0.contains("report_recent") }, "\(all)")
         #expect(!all.contains { $0.contains(sorts) || $0.contains(fullScans) }, "\(all)")
 
         // `list --group G --limit 50` and a group's page: its newest first, from report_group_recent, no sort.
         let filter = ReportFilter(signature: group.signature)
-        let byGroup = try plan(
-            ReportStore.listingSQL(filter, limit: 50, store.dialect), ReportStore.listingArguments(filter, limit: 50, store.dialect),
-            in: store, kind)
+        let listingGroup = ReportStore.listing(filter, limit: 50, store.dialect)
+        let byGroup = try plan(listingGroup.sql, listingGroup.arguments, in: store, kind)
         #expect(byGroup.contains { $0.contains("report_group_recent") }, "\(byGroup)")
         #expect(!byGroup.contains { $0.contains(sorts) || $0.contains(fullScans) }, "\(byGroup)")
 

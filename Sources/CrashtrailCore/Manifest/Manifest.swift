@@ -22,7 +22,8 @@ public struct Manifest: Sendable {
     public var destinations: [DestinationSpec] { storage.destinations }
     /// Where the manifest came from (a file path), for messages.
     public var source: String { storage.source }
-    /// What replaying with this manifest depends on, as 16 lower-case hex digits (``ScreenPath/fingerprint(of:)``).
+    /// What replaying with this manifest depends on, as 16 lower-case hex digits: a hash of its canonical document,
+    /// computed once, when the manifest is built (``ScreenPath``).
     public private(set) var fingerprint = ""
 
     /// What the navigation rules need of each destination, and each destination's index, by name.

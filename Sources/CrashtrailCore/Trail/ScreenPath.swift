@@ -20,16 +20,11 @@ public enum ScreenPath {
     /// How many of a path's last screens a store keeps with each report, so `paths` reads them instead of replaying.
     public static let storedCount = 16
 
-    /// What the replay depends on in `manifest`, as 16 lower-case hex digits: a path computed with a manifest of the
-    /// same fingerprint is the path this one gives.
+    /// The fingerprint of a manifest's canonical document (``Manifest/documentText``), as 16 lower-case hex digits.
     ///
-    /// It is the 64-bit FNV-1a hash of the manifest's canonical document (``Manifest/documentText``): any change to its
-    /// app, tabs, root, transition, conditions or destinations gives another fingerprint.
-    public static func fingerprint(of manifest: Manifest) -> String {
-        manifest.fingerprint
-    }
-
-    /// The fingerprint of a manifest's canonical document: computed once, when the manifest is built.
+    /// It is the 64-bit FNV-1a hash of the document's bytes. Any change to the manifest's app, tabs, root, transition,
+    /// conditions or destinations gives another, so a path stored with one fingerprint is the path a manifest with the
+    /// same one gives.
     static func fingerprint(ofDocument documentText: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in documentText.utf8 {

@@ -5,7 +5,7 @@ import CrashtrailCore
 public struct StoredScreenPath: Hashable, Sendable {
     /// Up to `ScreenPath/storedCount` last screens, ending with the screen at the crash.
     public var screens: [String]
-    /// The `ScreenPath/fingerprint(of:)` of the manifest that replayed them: a reader with another manifest replays.
+    /// The `Manifest.fingerprint` of the manifest that replayed them: a reader with another manifest replays.
     public var manifest: String
 
     public init(screens: [String], manifest: String) {
@@ -17,7 +17,7 @@ public struct StoredScreenPath: Hashable, Sendable {
     public init(trail: Trail, manifest: Manifest) {
         self.init(
             screens: ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: ScreenPath.storedCount),
-            manifest: ScreenPath.fingerprint(of: manifest))
+            manifest: manifest.fingerprint)
     }
 
     /// The screens as a column holds them: canonical JSON, an array of names.
