@@ -145,7 +145,7 @@ extension AppleTextParser {
         "arm64", "arm64e", "arm64_32", "armv6", "armv7", "armv7s", "armv7k", "armv8", "arm", "x86_64", "x86_64h", "i386", "ppc",
     ]
 
-    /// A `Binary Images:` line's load address, path and UUID.
+    /// A `Binary Images:` line's load address, path and UUID (as written, `<…>`).
     struct Image {
         var base: UInt64
         var path: String?
@@ -168,7 +168,8 @@ extension AppleTextParser {
             var name = words[3..<nameEnd].joined(separator: " ")
             if name.hasPrefix("+") { name.removeFirst() }
             let path = line.firstIndex(of: "/").map { String(line[$0...]).trimmingCharacters(in: .whitespaces) }
-            let uuid = words.first { $0.hasPrefix("<") && $0.hasSuffix(">") }.flatMap { BinaryImage.normalizedUUID(String($0)) }
+            // As written: BinaryImage normalizes it, for the few images a report keeps.
+            let uuid = words.first { $0.hasPrefix("<") && $0.hasSuffix(">") }.map(String.init)
             if images[name] == nil { images[name] = Image(base: base, path: path, uuid: uuid) }
         }
         return images

@@ -73,14 +73,18 @@ enum AppleTextParser {
         let crashed = crashedThreadFrames(lines, triggered: triggered)
         parsed.crashedThread = crashedThreadIndex(lines, triggered: triggered)
         parsed.frames = stackFrames(crashed, images: images, process: process)
-        parsed.binaryImages = images.sorted { $0.key < $1.key }.map { name, image in
-            BinaryImage(name: name, uuid: image.uuid, loadAddress: image.base)
+        let thrown = exceptionBacktraceFrames(lines)
+        parsed.exceptionFrames = stackFrames(thrown, images: images, process: process)
+        // The images the frames name (a report lists hundreds); KSCrash's Apple-format filter gives a frame's image load
+        // address on the frame line, with or without a Binary Images list.
+        var named: Set<String> = []
+        for frame in crashed + thrown where frame.image != "???" && named.insert(frame.image).inserted {
+            if let image = images[frame.image] {
+                parsed.binaryImages.append(BinaryImage(name: frame.image, uuid: image.uuid, loadAddress: image.base))
+            } else if let load = frame.loadAddress {
+                parsed.binaryImages.append(BinaryImage(name: frame.image, loadAddress: load))
+            }
         }
-        // KSCrash's Apple-format filter gives each frame its image's load address, with or without a Binary Images list.
-        for frame in crashed where frame.loadAddress != nil && images[frame.image] == nil && frame.image != "???" {
-            parsed.binaryImages.append(BinaryImage(name: frame.image, loadAddress: frame.loadAddress))
-        }
-        parsed.exceptionFrames = stackFrames(exceptionBacktraceFrames(lines), images: images, process: process)
         return parsed
     }
 
