@@ -11,11 +11,13 @@ import PackageDescription
 //   CrashtrailPostgres   the PostgreSQL backend of the same store, for many ingest workers and one shared store
 //   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
 //   CrashtrailService    every operation a command performs, shared by the command line and a service
+//   CrashtrailServer     `crashtrail serve`: the collector over HTTP (Sentry's protocol and every ingest format), on
+//                        Hummingbird, swift-service-lifecycle, swift-log and swift-metrics with a Prometheus exporter
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
 //   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
 let package = Package(
     name: "crashtrail",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
@@ -43,6 +45,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `crashtrail serve`: HTTP, start and graceful shutdown, and /metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -129,6 +137,24 @@ let package = Package(
                 "CrashtrailPostgres",
             ]
         ),
+        // The collector as a service (SPEC section 14): the HTTP routes, the group-committing intake, keys and limits.
+        .target(
+            name: "CrashtrailServer",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailStore",
+                "CrashtrailCollector",
+                "CrashtrailService",
+                "CrashtrailEncoding",
+                "CrashtrailReplay",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "crashtrail",
             dependencies: [
@@ -139,6 +165,7 @@ let package = Package(
                 "CrashtrailStore",
                 "CrashtrailCollector",
                 "CrashtrailService",
+                "CrashtrailServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -242,6 +269,18 @@ let package = Package(
                 "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore",
                 "CrashtrailEncoding",
                 "CrashtrailTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // `crashtrail serve`: its routes in process, and the real process under Sentry's Python SDK, SIGKILL and hostile
+        // clients.
+        .testTarget(
+            name: "CrashtrailServerTests",
+            dependencies: [
+                "crashtrail", "CrashtrailServer", "CrashtrailService", "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore",
+                "CrashtrailEncoding", "CrashtrailTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

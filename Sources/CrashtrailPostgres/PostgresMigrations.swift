@@ -169,6 +169,20 @@ enum PostgresMigrations {
                 "CREATE INDEX report_group_recent ON report(signature, (time IS NULL), time DESC, id)",
             ]
         ),
+        // The projects `crashtrail serve` accepts reports for (as SQLite's `v10`).
+        (
+            "v6: projects",
+            [
+                """
+                CREATE TABLE project (
+                    id BIGINT PRIMARY KEY NOT NULL,
+                    name TEXT COLLATE "C" NOT NULL UNIQUE,
+                    key TEXT COLLATE "C" NOT NULL UNIQUE,
+                    revoked INTEGER NOT NULL DEFAULT 0
+                )
+                """
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

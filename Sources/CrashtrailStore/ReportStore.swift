@@ -336,6 +336,25 @@ public final class ReportStore: Sendable {
             """, [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)])
     }
 
+    /// The report that already has exactly this trail joined (same app and pid, launched within `tolerance` ms of
+    /// `started`), so a trail sent again joins nothing new and is answered with its report.
+    /// - Throws: the backend's error.
+    public static func reportJoined(
+        to decoded: DecodedTrail, started: Int64, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> String? {
+        try db.strings(
+            """
+            SELECT report.id FROM report JOIN joinedTrail ON joinedTrail.id = report.id
+            WHERE report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ? AND joinedTrail.trail = ?
+            ORDER BY report.id LIMIT 1
+            """,
+            [
+                .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
+                .integer(started + tolerance), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+            ]
+        ).first
+    }
+
     /// Every row, by ID, for comparing two stores.
     /// - Throws: `StoreError` (`database`).
     public func allRecords() throws(StoreError) -> [ReportRecord] {

@@ -27,6 +27,8 @@ struct Crashtrail: AsyncParsableCommand {
             JournalCommand.self,
             ManifestCommand.self,
             StoreCommand.self,
+            ServeCommand.self,
+            ProjectCommand.self,
         ]
     )
 }

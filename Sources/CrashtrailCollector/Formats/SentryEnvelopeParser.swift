@@ -10,7 +10,10 @@ import CrashtrailCore
 /// Every `event` item becomes a report; an attachment named `crashtrail.ctr` (binary) or `crashtrail.json` carries the
 /// trail.
 enum SentryEnvelopeParser {
-    private struct EnvelopeHeader: Decodable { var event_id: String? }
+    private struct EnvelopeHeader: Decodable {
+        var event_id: String?
+        var dsn: String?
+    }
     private struct ItemHeader: Decodable {
         var type: String?
         var length: Int?
@@ -62,6 +65,16 @@ enum SentryEnvelopeParser {
             reports.append(parsed)
         }
         return reports
+    }
+
+    /// The envelope's header and its items' types and sizes, without parsing any item.
+    /// - Throws: `RejectionError` (`invalid-envelope`) when the framing is broken.
+    static func summary(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> SentryEnvelopeSummary {
+        let (headerLine, afterHeader) = line(in: bytes, from: 0)
+        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line")
+        let items = try frame(bytes, from: afterHeader)
+        return SentryEnvelopeSummary(
+            eventID: header.event_id, dsn: header.dsn, items: items.map { .init(type: $0.type, size: $0.payload.count) })
     }
 
     /// Splits the items after the envelope header.

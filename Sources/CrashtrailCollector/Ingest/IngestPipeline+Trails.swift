@@ -6,15 +6,6 @@ import Foundation
 
 /// Joining separate trail files (`--trails DIR`) to the stored crashes they belong to.
 extension IngestPipeline {
-    /// A decoded trail file (with the dictionary ID it named), its session start in milliseconds, and the screen on
-    /// top at the crash by it (which names the group of a crash without frames).
-    struct TrailFile: Sendable {
-        var decoded: DecodedTrail
-        var started: Int64
-        var crashScreen: String?
-        var screenPath: StoredScreenPath?
-    }
-
     /// Reads every trail file in `directory` (decoding on the workers while the writer joins the batch before)
     /// and attaches each to the stored crash it belongs to, one transaction a batch.
     func joinTrails(from directory: String, writer: BatchWriter) throws(IngestError) {
@@ -45,7 +36,7 @@ extension IngestPipeline {
     /// Joins a batch of decoded trail files to their stored crashes in one transaction, and quarantines the
     /// refused ones.
     private static func join(
-        _ decoded: [(String, Result<TrailFile, RejectionError>)], from directory: String, tolerance: Int64,
+        _ decoded: [(String, Result<JoinableTrail, RejectionError>)], from directory: String, tolerance: Int64,
         maximumSize: Int, state: inout RunState, store: ReportStore
     ) throws(IngestError) {
         var joined: [String] = []
@@ -59,15 +50,7 @@ extension IngestPipeline {
                     switch result {
                     case .failure(let reason): rejections.append((reason, path))
                     case .success(let file):
-                        let trail = file.decoded.trail
-                        let candidates = try ReportStore.reportsAwaitingTrail(
-                            bundleID: trail.app.bundleID, pid: trail.session.pid, started: file.started, tolerance: tolerance, in: db)
-                        if let id = candidates.first,
-                            try ReportStore.attachTrail(
-                                file.decoded, toReport: id, crashScreen: file.crashScreen, screenPath: file.screenPath, in: db)
-                        {
-                            joined.append(id)
-                        }
+                        if let id = try file.join(tolerance: tolerance, in: db) { joined.append(id) }
                     }
                 }
                 return (joined, rejections)
@@ -95,8 +78,8 @@ extension IngestPipeline {
     }
 
     /// Decodes trail files on the workers, with each one's session start in milliseconds.
-    private func decodeTrails(_ paths: [String]) -> [(String, Result<TrailFile, RejectionError>)] {
-        let slots = IndexedSlots<(String, Result<TrailFile, RejectionError>)>(
+    private func decodeTrails(_ paths: [String]) -> [(String, Result<JoinableTrail, RejectionError>)] {
+        let slots = IndexedSlots<(String, Result<JoinableTrail, RejectionError>)>(
             count: paths.count, placeholder: ("", .failure(RejectionError(.undecodableTrail, "not decoded"))))
         let jobs = min(options.jobs, paths.count)
         let decoder = processor.decoder
@@ -105,7 +88,7 @@ extension IngestPipeline {
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = claims.next() {
                 let path = paths[index]
-                let result: Result<TrailFile, RejectionError>
+                let result: Result<JoinableTrail, RejectionError>
                 let bytes: [UInt8]
                 switch InputFile.readOrRefuse(path, maximumSize: maximumSize, kind: .trail) {
                 case .success(let read): bytes = read
@@ -113,23 +96,10 @@ extension IngestPipeline {
                     slots.set(index, (path, .failure(reason)))
                     continue
                 }
-                do {
-                    let decoded = try decoder.decodeTrail(bytes: bytes)
-                    let trail = decoded.trail
-                    if let started = Timestamp.milliseconds(parsing: trail.session.started) {
-                        let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
-                        result = .success(
-                            TrailFile(
-                                decoded: decoded, started: started, crashScreen: trail.crashScreen(manifest: manifest),
-                                screenPath: manifest.map { StoredScreenPath(trail: trail, manifest: $0) }))
-                    } else {
-                        result = .failure(
-                            RejectionError(
-                                .undecodableTrail,
-                                "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined"))
-                    }
+                do throws(RejectionError) {
+                    result = .success(try JoinableTrail(bytes: bytes, decoder: decoder))
                 } catch {
-                    result = .failure(RejectionError(.undecodableTrail, "the trail file could not be decoded: \(error)"))
+                    result = .failure(error)
                 }
                 slots.set(index, (path, result))
             }

@@ -286,7 +286,7 @@ public struct PayloadProcessor: Sendable {
     }
 
     /// Lower-case hex SHA-256.
-    static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    public static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digest = SHA256.hash(data: UnsafeRawBufferPointer(bytes))
         let hexDigits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

@@ -1,8 +1,13 @@
 import Foundation
 
 /// Copies refused inputs into the quarantine folder, each with a `.reason.txt` beside it.
-struct Quarantine {
-    let directory: URL
+public struct Quarantine: Sendable {
+    public let directory: URL
+
+    /// A quarantine in `directory`, made when the first input is refused.
+    public init(directory: URL) {
+        self.directory = directory
+    }
 
     /// A file name derived from the input's path that cannot leave the folder and that no other input shares:
     /// the first 12 hex digits of the SHA-256 of the path, then the path with everything but letters, digits,
@@ -32,7 +37,7 @@ struct Quarantine {
 
     /// Writes a copy of `bytes` and the reason beside it, atomically, so a killed run never leaves half a copy.
     /// - Throws: Foundation's error when the folder cannot be written.
-    func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
+    public func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = Self.quarantineName(source)
         try write(Data(buffer: bytes), as: name)
@@ -71,7 +76,7 @@ struct Quarantine {
 
     /// Writes only the reason, for an input too large to copy: it names the input's path instead.
     /// - Throws: Foundation's error when the folder cannot be written.
-    func keepReasonOnly(source: String, reason: RejectionError) throws {
+    public func keepReasonOnly(source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try writeReason(name: Self.quarantineName(source), source: source, reason: reason)
     }

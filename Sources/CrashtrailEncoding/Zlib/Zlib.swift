@@ -1,7 +1,8 @@
 import CZlib
 
-// This is the only file of the project that imports `CZlib`: raw deflate for trail bodies (`RawDeflate`) and
-// zlib streams for whole payloads (`ZlibStream`: raw payloads in stores written before zstd), both over the system zlib.
+// This is the only file of the project that imports `CZlib`: raw deflate for trail bodies (`RawDeflate`), zlib streams
+// for whole payloads (`ZlibStream`: raw payloads in stores written before zstd) and HTTP bodies sent with
+// `Content-Encoding: gzip` or `deflate` (`ZlibStream.inflated`), all over the system zlib.
 
 /// Raw deflate and inflate (RFC 1951, no zlib or gzip wrapper: the trail header carries its own length and
 /// checksum) over the system zlib, with an optional preset dictionary and a hard cap on inflated output.
@@ -18,6 +19,17 @@ enum RawDeflate {
         case trailingBytes(Int)
         /// zlib could not start (out of memory, version mismatch).
         case zlib(String)
+
+        /// What went wrong, for a body inflated with a cap of `limit` bytes.
+        func description(limit: Int) -> String {
+            switch self {
+            case .corrupt(let message): "the compressed body is corrupt (\(message))"
+            case .truncated: "the compressed body ends before its stream does"
+            case .overCap: "over the limit: the body inflates to more than \(limit) bytes"
+            case .trailingBytes(let count): "\(count) bytes follow the end of the compressed stream"
+            case .zlib(let message): "zlib failed: \(message)"
+            }
+        }
     }
 
     /// How zlib may compress: each gives a valid raw deflate stream, and small bodies favour different ones.
@@ -91,8 +103,8 @@ enum RawDeflate {
     /// Inflates a complete raw deflate stream, refusing trailing bytes and stopping as soon as the output would
     /// exceed `cap` bytes, so a deflate bomb costs at most `cap` bytes of memory.
     /// - Throws: `Failure` saying whether the data was corrupt, truncated, over the cap or followed by bytes.
-    static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int) throws(Failure) -> [UInt8] {
-        let (output, consumed) = try inflatePrefix(input, dictionary: dictionary, cap: cap)
+    static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15) throws(Failure) -> [UInt8] {
+        let (output, consumed) = try inflatePrefix(input, dictionary: dictionary, cap: cap, windowBits: windowBits)
         guard consumed == input.count else { throw .trailingBytes(input.count - consumed) }
         return output
     }
@@ -101,9 +113,16 @@ enum RawDeflate {
     /// soon as the output would exceed `cap` bytes.
     /// - Returns: the inflated bytes and how many bytes of `input` the stream took.
     /// - Throws: `Failure` saying whether the data was corrupt, truncated or over the cap.
-    static func inflatePrefix(_ input: [UInt8], dictionary: [UInt8], cap: Int) throws(Failure) -> (output: [UInt8], consumed: Int) {
+    /// - Parameters:
+    ///   - input: the stream, possibly followed by other bytes.
+    ///   - dictionary: the preset dictionary, or empty.
+    ///   - cap: the most bytes it may inflate to.
+    ///   - windowBits: zlib's `windowBits`: -15 for raw deflate (the default), 15 + 32 for a zlib or gzip stream.
+    static func inflatePrefix(
+        _ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15
+    ) throws(Failure) -> (output: [UInt8], consumed: Int) {
         var stream = z_stream()
-        var status = crashtrail_inflateInit2(&stream, -15)
+        var status = crashtrail_inflateInit2(&stream, windowBits)
         guard status == Z_OK else { throw .zlib("inflateInit2 returned \(status)") }
         defer { inflateEnd(&stream) }
         if !dictionary.isEmpty {
@@ -209,6 +228,33 @@ public enum ZlibStream {
         guard status == Z_OK else { return [] }
         output.removeLast(output.count - Int(capacity))
         return output
+    }
+
+    /// How an HTTP body was compressed (`Content-Encoding`).
+    public enum Wrapper: Sendable {
+        /// gzip (RFC 1952).
+        case gzip
+        /// `deflate`: a zlib stream (RFC 1950) as the HTTP standard says, or raw deflate (RFC 1951) as some clients
+        /// send it.
+        case deflate
+    }
+
+    /// Inflates a compressed HTTP body, stopping as soon as the output would pass `cap` bytes, so a decompression
+    /// bomb costs at most `cap` bytes of memory however far it would inflate.
+    /// - Returns: the inflated bytes.
+    /// - Throws: `Failure` saying whether the body was corrupt, cut short, followed by bytes, or over `cap` (its
+    ///   message then starts with `over the limit`).
+    public static func inflated(_ bytes: [UInt8], wrapper: Wrapper, cap: Int) throws(Failure) -> [UInt8] {
+        do {
+            // 15 + 32: zlib or gzip, told apart by their headers.
+            return try RawDeflate.inflate(bytes, dictionary: [], cap: cap, windowBits: 15 + 32)
+        } catch .corrupt(let message) where wrapper == .deflate {
+            // A raw stream has no header to recognize: try it as raw deflate before refusing it.
+            if let raw = try? RawDeflate.inflate(bytes, dictionary: [], cap: cap, windowBits: -15) { return raw }
+            throw Failure(message: "the body is not a zlib or raw deflate stream (\(message))")
+        } catch {
+            throw Failure(message: error.description(limit: cap))
+        }
     }
 
     /// Restores exactly `size` bytes from a zlib stream.

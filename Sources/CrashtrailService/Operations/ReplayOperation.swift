@@ -33,7 +33,23 @@ public enum ReplayOperation {
         } else {
             throw TriageService.noManifest(for: "replay", location: location)
         }
-        let source = try ReplaySource.resolve(report, manifests: manifests, opener: opener)
+        return try replay(report, manifests: manifests, opener: opener, force: force)
+    }
+
+    /// Replays the stored report `id` (or a unique prefix) of `service`'s store, with the manifests the store keeps.
+    ///
+    /// Only the store is looked in, never a file of that name: a service passes IDs its clients sent.
+    /// - Throws: ``ReplayFailure``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
+    public static func replay(storedReport id: String, service: TriageService) throws -> ReplayOutcome {
+        let manifests = try service.manifests(given: [], for: "replay")
+        return try replay(ReplaySource.fromStore(try service.store.record(matchingPrefix: id)), manifests: manifests, force: false)
+    }
+
+    private static func replay(_ report: String, manifests: [Manifest], opener: StoreOpener, force: Bool) throws -> ReplayOutcome {
+        try replay(try ReplaySource.resolve(report, manifests: manifests, opener: opener), manifests: manifests, force: force)
+    }
+
+    private static func replay(_ source: ReplaySource, manifests: [Manifest], force: Bool) throws -> ReplayOutcome {
         let app = source.trail.app.bundleID
         let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)
         guard selection.manifest.app == app || force else {

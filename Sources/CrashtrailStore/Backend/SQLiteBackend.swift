@@ -251,6 +251,19 @@ public final class SQLiteBackend: StoreBackend {
                     CREATE INDEX report_group_recent ON report(signature, time IS NULL, time DESC, id);
                     """)
         }
+        // The projects `crashtrail serve` accepts reports for, each with the key of its DSN
+        // (ReportStore+Projects.swift).
+        migrator.registerMigration("v10: projects") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE project (
+                        id INTEGER PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL UNIQUE,
+                        key TEXT NOT NULL UNIQUE,
+                        revoked INTEGER NOT NULL DEFAULT 0
+                    )
+                    """)
+        }
         return migrator
     }
 }

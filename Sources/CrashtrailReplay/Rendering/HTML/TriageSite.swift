@@ -95,7 +95,8 @@ public struct TriageSite: Sendable {
         return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation))
     }
 
-    func indexPage() -> String {
+    /// The index page: every group, its counts, its most common path and its reports per day.
+    public func indexPage() -> String {
         let groups: [[String: Any]] = groups.map { group in
             [
                 "id": group.id, "signature": group.signature, "count": group.count,
@@ -116,7 +117,8 @@ public struct TriageSite: Sendable {
             ])
     }
 
-    func groupPage(_ group: Group) -> String {
+    /// A group's page: its counts, its paths, its reports per day and the reports it lists.
+    public func groupPage(_ group: Group) -> String {
         let reports: [[String: Any]] = group.reports.map { report in
             [
                 "id": report.id, "time": report.time ?? "", "version": report.version ?? "", "format": report.format,

@@ -1,0 +1,62 @@
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailStore
+
+/// A separate trail file, decoded and ready to join the stored crash it belongs to (SPEC section 7): by bundle ID, pid
+/// and a launch time within the tolerance of its `session.started`.
+///
+/// `ingest --trails DIR` and `crashtrail serve`'s `POST /api/ID/trails` both join trails through it.
+public struct JoinableTrail: Sendable {
+    /// The decoded trail, with the dictionary ID it named.
+    public var decoded: DecodedTrail
+    /// Its session start, in milliseconds since 1970.
+    public var started: Int64
+    /// The screen on top at the crash by it, which names the group of a crash without frames.
+    public var crashScreen: String?
+    /// Its last screens as its app's manifest replays them, when the manifest is known.
+    public var screenPath: StoredScreenPath?
+
+    /// Decodes a trail file's bytes (`.ctr`, `.ct1` or `.json`) with `decoder`.
+    /// - Throws: `RejectionError` (`undecodable-trail`) saying why.
+    public init(bytes: [UInt8], decoder: any TrailDecoding) throws(RejectionError) {
+        let decoded: DecodedTrail
+        do {
+            decoded = try decoder.decodeTrail(bytes: bytes)
+        } catch {
+            throw RejectionError(.undecodableTrail, "the trail file could not be decoded: \(error)")
+        }
+        let trail = decoded.trail
+        guard let started = Timestamp.milliseconds(parsing: trail.session.started) else {
+            throw RejectionError(
+                .undecodableTrail,
+                "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined")
+        }
+        let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
+        self.decoded = decoded
+        self.started = started
+        crashScreen = trail.crashScreen(manifest: manifest)
+        screenPath = manifest.map { StoredScreenPath(trail: trail, manifest: $0) }
+    }
+
+    /// Attaches the trail to the first stored crash awaiting one that it belongs to, in the transaction `db`.
+    /// - Parameters:
+    ///   - tolerance: how far the crash's launch time may be from `session.started`, in milliseconds.
+    ///   - db: the write transaction.
+    /// - Returns: the ID of the report it joined, or nil when no stored crash awaits it.
+    /// - Throws: the database's error.
+    public func join(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
+        let trail = decoded.trail
+        let candidates = try ReportStore.reportsAwaitingTrail(
+            bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db)
+        guard let id = candidates.first,
+            try ReportStore.attachTrail(decoded, toReport: id, crashScreen: crashScreen, screenPath: screenPath, in: db)
+        else { return nil }
+        return id
+    }
+
+    /// The report this very trail was joined to before, if any: a trail sent again is answered with it.
+    /// - Throws: the database's error.
+    public func joinedBefore(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
+        try ReportStore.reportJoined(to: decoded, started: started, tolerance: tolerance, in: db)
+    }
+}

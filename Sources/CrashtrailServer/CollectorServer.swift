@@ -1,0 +1,154 @@
+import CrashtrailCollector
+import CrashtrailEncoding
+import CrashtrailService
+import CrashtrailStore
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `crashtrail serve`: the collector as an HTTP service (SPEC section 14), over the same operations as the command
+/// line.
+///
+/// It takes reports by Sentry's protocol and as any payload `crashtrail ingest` reads, stores them in group commits,
+/// answers only once they are durable, and stops on SIGTERM or SIGINT after answering what is in flight.
+///
+/// ```swift
+/// let service = try TriageService(location: StoreLocation(nil), creating: true)
+/// let server = try CollectorServer(service: service, manifests: [], options: ServeOptions(port: 8000))
+/// try await server.run { started in print(started.dsns) }
+/// ```
+public struct CollectorServer: Sendable {
+    /// What the service says once it listens.
+    public struct Started: Sendable {
+        /// The address it listens on, with the port it took.
+        public var host: String
+        public var port: Int
+        /// Each project accepted, with its DSN.
+        public var dsns: [(project: Project, dsn: String)]
+        /// The token the read side asks for; nil when it is open (on loopback only).
+        public var readToken: String?
+    }
+
+    let service: TriageService
+    var options: ServeOptions
+    let routes: IntakeRoutes
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Prepares the service: its projects, manifests and trail decoder.
+    ///
+    /// The projects are those given, or the store's; the manifests are kept in the store, as ingest keeps them. A service that listens beyond loopback without a read token makes
+    /// one, so its pages are never open to the network.
+    /// - Throws: `StoreError`.
+    public init(
+        service: TriageService, manifests: [LoadedManifest], options: ServeOptions,
+        logger: Logger = Logger(label: "crashtrail.serve")
+    ) throws {
+        for loaded in manifests { try service.store.addManifest(loaded.manifest, text: loaded.text) }
+        let codec = try service.codec(given: manifests.map(\.manifest))
+        let projects = options.projects.isEmpty ? try ProjectRegistry(store: service.store) : ProjectRegistry(fixed: options.projects)
+        let metrics = ServerMetrics()
+        var options = options
+        if options.readToken == nil, !options.listensOnLoopbackOnly { options.readToken = Project.newKey() }
+        self.service = service
+        self.options = options
+        self.metrics = metrics
+        self.logger = logger
+        routes = IntakeRoutes(
+            projects: projects,
+            committer: GroupCommitter(store: service.store, capacity: options.backlog, maximumBatch: options.batchSize),
+            processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps), decoder: codec,
+            quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
+            metrics: metrics, logger: logger)
+    }
+
+    /// The routes, for a server or a test.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        let routes = routes
+        router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+        router.get("/metrics") { _, _ in
+            let text = metrics.text(backlog: routes.committer.backlog)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
+        }
+        let api = router.group("api/:project")
+        api.post("envelope") { request, context in try await routes.envelope(request, context: context) }
+        api.post("store") { request, context in try await routes.storeEvent(request, context: context) }
+        api.post("reports") { request, context in try await routes.reports(request, context: context) }
+        api.post("trails") { request, context in try await routes.trails(request, context: context) }
+        ReadRoutes(service: service, readToken: options.readToken).add(to: router)
+        return router
+    }
+
+    /// The Hummingbird application: the routes over HTTP/1.1, with idle connections closed after
+    /// `options.idleTimeout`.
+    public func application(onStart: @escaping @Sendable (Started) -> Void = { _ in }) -> some ApplicationProtocol {
+        let options = options
+        let projects = routes.projects
+        let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000)
+        return Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "crashtrail"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                let base = options.publicURL ?? "http://\(Self.urlHost(options.host)):\(port)"
+                onStart(
+                    Started(
+                        host: options.host, port: port, dsns: projects.active.map { ($0, $0.dsn(base: base)) },
+                        readToken: options.readToken))
+            },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, answers what is in flight and returns.
+    /// - Parameter onStart: told the address and DSNs once the service listens.
+    /// - Throws: when the address cannot be bound.
+    public func run(onStart: @escaping @Sendable (Started) -> Void = { _ in }) async throws {
+        try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// A host as a URL names it: an IPv6 address in brackets, `0.0.0.0` as this machine's loopback.
+    static func urlHost(_ host: String) -> String {
+        if host == "0.0.0.0" || host == "::" { return "127.0.0.1" }
+        return host.contains(":") ? "[\(host)]" : host
+    }
+}
+
+/// Counts every answer by endpoint and status, and times it.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = DispatchTime.now()
+        let endpoint = Self.endpoint(request.uri.path)
+        do {
+            let response = try await next(request, context)
+            metrics.answered(endpoint: endpoint, status: Int(response.status.code), since: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            metrics.answered(endpoint: endpoint, status: Int(error.status.code), since: start)
+            throw error
+        } catch {
+            metrics.answered(endpoint: endpoint, status: 500, since: start)
+            throw error
+        }
+    }
+
+    /// The route a path takes, with the project ID left out so the label has few values.
+    static func endpoint(_ path: String) -> String {
+        let parts = path.split(separator: "/")
+        if parts.count >= 3, parts[0] == "api" {
+            return "/api/ID/\(parts[2])"
+        }
+        return ["/health", "/metrics"].contains(path) ? path : "other"
+    }
+}

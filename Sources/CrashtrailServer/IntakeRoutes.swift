@@ -1,0 +1,215 @@
+import CrashtrailCollector
+import CrashtrailEncoding
+import CrashtrailStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The routes that take reports in (SPEC section 14): Sentry's `envelope` and `store` endpoints, any payload
+/// `crashtrail ingest` reads (`reports`) and trail files to join (`trails`).
+///
+/// Each request is read whole (within Sentry's limits), authorized, parsed, and answered once its reports are
+/// committed by the ``GroupCommitter``.
+struct IntakeRoutes: Sendable {
+    let projects: ProjectRegistry
+    let committer: GroupCommitter
+    let processor: PayloadProcessor
+    let decoder: any TrailDecoding
+    let quarantine: Quarantine
+    let options: ServeOptions
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Takes `POST /api/ID/envelope/`, a Sentry envelope.
+    ///
+    /// Envelopes without an `event` item (sessions, transactions, client reports) are accepted and not stored.
+    func envelope(_ request: Request, context: some RequestContext) async throws -> Response {
+        let projectID = context.parameters.get("project") ?? ""
+        let body = try await RequestBodyReader.read(request, limits: options.limits)
+        let summary: SentryEnvelopeSummary
+        do {
+            summary = try body.withUnsafeBufferPointer { buffer throws(RejectionError) in try SentryEnvelopeSummary(buffer) }
+        } catch {
+            let key = sentryKey(request)
+            _ = try projects.authorize(projectID: projectID, key: key)
+            throw try refuse(body, source: source("envelope", projectID, body), reason: error)
+        }
+        let project = try projects.authorize(projectID: projectID, key: sentryKey(request) ?? summary.dsn.flatMap(ProjectKey.fromDSN))
+        for (index, item) in summary.items.enumerated() where item.type == "event" && item.size > options.limits.eventItem {
+            throw Refusal.tooLarge(
+                "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
+            )
+        }
+        guard summary.carriesEvent else {
+            // Sessions, transactions and client reports carry no crash: accepted, not stored.
+            return try json(["id": summary.eventID.map(Self.sentryEventID)])
+        }
+        let ids = try await store(body, source: source("envelope", project, body), sentry: true)
+        return try json(["id": summary.eventID.map(Self.sentryEventID) ?? ids.first.map(Self.sentryEventID)])
+    }
+
+    /// `POST /api/ID/store/`: one Sentry event.
+    func storeEvent(_ request: Request, context: some RequestContext) async throws -> Response {
+        let projectID = context.parameters.get("project") ?? ""
+        let project = try projects.authorize(projectID: projectID, key: sentryKey(request))
+        var limits = options.limits
+        limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
+        let body = try await RequestBodyReader.read(request, limits: limits, what: "an event")
+        let ids = try await store(body, source: source("store", project, body), sentry: true)
+        return try json(["id": ids.first.map(Self.sentryEventID)])
+    }
+
+    /// `POST /api/ID/reports`: one payload of any format ingest reads, as a file's bytes.
+    func reports(_ request: Request, context: some RequestContext) async throws -> Response {
+        let projectID = context.parameters.get("project") ?? ""
+        let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
+        let body = try await RequestBodyReader.read(request, limits: options.limits)
+        let ids = try await store(body, source: source("reports", project, body), sentry: false)
+        return try json(["ids": ids])
+    }
+
+    /// `POST /api/ID/trails`: a trail file to join to the stored crash it belongs to.
+    func trails(_ request: Request, context: some RequestContext) async throws -> Response {
+        let projectID = context.parameters.get("project") ?? ""
+        let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
+        let body = try await RequestBodyReader.read(request, limits: options.limits, what: "a trail file")
+        let trail: JoinableTrail
+        do {
+            trail = try JoinableTrail(bytes: body, decoder: decoder)
+        } catch {
+            throw try refuse(body, source: source("trails", project, body), reason: error)
+        }
+        guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance)) else {
+            throw Refusal(.internalServerError, "the store answered a trail join with reports")
+        }
+        guard let joined else {
+            let session = trail.decoded.trail.session
+            throw Refusal(
+                .notFound,
+                "no stored crash of \(trail.decoded.trail.app.bundleID) with pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started) awaits a trail; post the crash report first, then its trail"
+            )
+        }
+        return try json(["ids": [joined]])
+    }
+
+    // MARK: Storing
+
+    /// Parses a payload and stores its reports in the next group commit.
+    /// - Parameters:
+    ///   - body: the payload's bytes.
+    ///   - source: its name in the store and the quarantine.
+    ///   - sentry: whether it came by Sentry's protocol, where an event ID already stored is a retry.
+    /// - Returns: the stored reports' IDs (those already stored included).
+    /// - Throws: `Refusal`: 400 for a payload refused (kept in the quarantine), 429 when the backlog is full, 503 when
+    ///   the store failed.
+    private func store(_ body: [UInt8], source: String, sentry: Bool) async throws -> [String] {
+        let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
+        var records: [ReportRecord] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .record(let record): records.append(record)
+            case .rejected(let reason, let source, let bytes): throw try refuse(bytes, source: source, reason: reason)
+            case .skipped: break
+            }
+        }
+        guard !records.isEmpty else { return [] }
+        guard case .reports(let inserted) = try await commit(.reports(records, idDecides: sentry)) else {
+            throw Refusal(.internalServerError, "the store answered reports with a trail join")
+        }
+        var stored = 0
+        let ids = inserted.map { outcome -> String in
+            switch outcome {
+            case .stored(let id):
+                stored += 1
+                return id
+            case .duplicate(let id): return id
+            }
+        }
+        metrics.committed(stored: stored, duplicates: inserted.count - stored)
+        return ids
+    }
+
+    /// Submits work to the group commit, turning its failures into answers.
+    private func commit(_ work: GroupCommitter.Work) async throws -> GroupCommitter.Outcome {
+        do {
+            return try await committer.submit(work)
+        } catch let full as GroupCommitter.BacklogFull {
+            var headers = HTTPFields()
+            headers[.retryAfter] = "1"
+            headers[.sentryRateLimits] = "1::organization"
+            throw Refusal(
+                .tooManyRequests,
+                "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second",
+                headers: headers)
+        } catch {
+            logger.error("a group commit failed", metadata: ["error": "\(error)"])
+            throw Refusal(.serviceUnavailable, "the store could not be written (\(error)); nothing of this request was kept, send it again")
+        }
+    }
+
+    /// Keeps a refused payload in the quarantine and makes the 400 answer that names why.
+    private func refuse(_ bytes: [UInt8], source: String, reason: RejectionError) throws -> Refusal {
+        do {
+            try bytes.withUnsafeBufferPointer { try quarantine.keep($0, source: source, reason: reason) }
+        } catch {
+            logger.error("could not quarantine a refused payload", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+        logger.notice("refused a payload", metadata: ["source": "\(source)", "code": "\(reason.code)"])
+        return Refusal.badRequest("the payload was refused (\(reason.code)): \(reason.message)")
+    }
+
+    // MARK: Requests
+
+    /// The key of a Sentry request: `X-Sentry-Auth`, `Authorization: Sentry …`, or the `sentry_key` query parameter.
+    private func sentryKey(_ request: Request) -> String? {
+        if let header = request.headers[.sentryAuth], let key = ProjectKey.fromSentryAuth(header) { return key }
+        if let header = request.headers[.authorization] {
+            if let key = ProjectKey.fromSentryAuth(header) ?? ProjectKey.fromBearer(header) { return key }
+        }
+        return request.uri.queryParameters.get("sentry_key")
+    }
+
+    /// The key of a `reports` or `trails` request: `Authorization: Bearer KEY` (or Sentry's forms).
+    private func bearerKey(_ request: Request) -> String? {
+        if let header = request.headers[.authorization], let key = ProjectKey.fromBearer(header) { return key }
+        return sentryKey(request)
+    }
+
+    /// Where a payload came from, as the store and the quarantine name it: `api/ID/ENDPOINT/DIGEST`.
+    private func source(_ endpoint: String, _ project: Project, _ body: [UInt8]) -> String {
+        source(endpoint, String(project.id), body)
+    }
+
+    private func source(_ endpoint: String, _ projectID: String, _ body: [UInt8]) -> String {
+        let digest = body.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        return "api/\(projectID)/\(endpoint)/\(digest.prefix(16))"
+    }
+
+    /// An event ID as Sentry answers it: 32 lower-case hex digits, no dashes.
+    static func sentryEventID(_ id: String) -> String {
+        String(id.lowercased().filter { $0 != "-" }.prefix(32))
+    }
+
+    private func json(_ value: some Encodable) throws -> Response {
+        Response.json(value)
+    }
+}
+
+extension HTTPField.Name {
+    /// Sentry's authentication header.
+    static let sentryAuth = Self("X-Sentry-Auth") ?? .authorization
+    /// Sentry's rate-limit header, which its SDKs read on a 429.
+    static let sentryRateLimits = Self("X-Sentry-Rate-Limits") ?? .retryAfter
+}
+
+extension Response {
+    /// A 200 answer with `value` as JSON.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

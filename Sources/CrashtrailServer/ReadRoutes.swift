@@ -1,0 +1,132 @@
+import CrashtrailCore
+import CrashtrailReplay
+import CrashtrailService
+import CrashtrailStore
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The read side, live: the triage site's pages rendered from the store on request, and JSON with the same fields as
+/// the commands' `--format json` (SPEC section 14).
+///
+/// - `GET /`, `/index.html`, `/groups/NAME.html`, `/reports/NAME.html`: the pages `crashtrail report --html` writes.
+/// - `GET /api/0/groups` (`list`), `/api/0/reports?group=G&limit=N` (`list --reports`), `/api/0/show/ID` (`show`),
+///   `/api/0/replay/ID` (`replay --format json`), `/api/0/paths?group=G&screens=N` (`paths`).
+///
+/// With a read token, each asks for it as `Authorization: Bearer TOKEN`, or as the password of HTTP basic
+/// authentication, which a browser asks for once.
+struct ReadRoutes: Sendable {
+    let service: TriageService
+    let readToken: String?
+
+    func add(to router: Router<BasicRequestContext>) {
+        let routes = self
+        router.get("/") { request, _ in try await routes.page("", request) }
+        router.get("/index.html") { request, _ in try await routes.page("index.html", request) }
+        router.get("/groups/:name") { request, context in
+            try await routes.page("groups/\(context.parameters.get("name") ?? "")", request)
+        }
+        router.get("/reports/:name") { request, context in
+            try await routes.page("reports/\(context.parameters.get("name") ?? "")", request)
+        }
+        let api = router.group("api/0")
+        api.get("groups") { request, _ in
+            try await routes.json(request) { service in
+                .array(try service.groups(limit: Self.limit(request)).map(\.jsonValue))
+            }
+        }
+        api.get("reports") { request, _ in
+            try await routes.json(request) { service in
+                let group = request.uri.queryParameters.get("group")
+                return .array(try service.reports(group: group, limit: Self.limit(request)).map(ListingText.jsonValue(ofReport:)))
+            }
+        }
+        api.get("show/:id") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await routes.json(request) { service in
+                switch try service.item(id, reportLimit: Self.limit(request) ?? 50) {
+                case .group(let detail): return ShowText.jsonValue(of: detail)
+                case .report(let record): return record.report.jsonValue
+                }
+            }
+        }
+        api.get("replay/:id") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await routes.answer(request) { service in
+                let outcome = try ReplayOperation.replay(storedReport: id, service: service)
+                return Self.body(ReplayRenderer.render(outcome.replay, as: .json), type: "application/json")
+            }
+        }
+        api.get("paths") { request, _ in
+            try await routes.json(request) { service in
+                let screens = request.uri.queryParameters.get("screens").flatMap(Int.init) ?? 5
+                guard screens >= 1 else { throw Refusal.badRequest("screens takes a number of screens, 1 or more, for example screens=5") }
+                let group = request.uri.queryParameters.get("group")
+                return try service.paths(group: group, screens: screens, manifests: try service.store.storedManifests()).table.jsonValue
+            }
+        }
+    }
+
+    private func page(_ path: String, _ request: Request) async throws -> Response {
+        try await answer(request) { service in
+            guard let html = try service.sitePage(path) else {
+                throw Refusal(.notFound, "no page \(path) in the triage site; the index lists its groups")
+            }
+            return Self.body(html, type: "text/html; charset=utf-8")
+        }
+    }
+
+    private func json(_ request: Request, _ value: @escaping @Sendable (TriageService) throws -> JSONValue) async throws -> Response {
+        try await answer(request) { service in Self.body(CanonicalJSON.string(of: try value(service)), type: "application/json") }
+    }
+
+    /// Checks the read token, then runs `make` off the server's threads (the store's reads block), turning the store's
+    /// errors into answers.
+    private func answer(_ request: Request, _ make: @escaping @Sendable (TriageService) throws -> Response) async throws -> Response {
+        try authorize(request)
+        let service = service
+        let result: Result<Response, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try make(service) }) }
+        }
+        do {
+            return try result.get()
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch let error as StoreError where error.code == .notFound {
+            throw Refusal(.notFound, error.message)
+        } catch let error as StoreError where error.code == .ambiguous {
+            throw Refusal(.conflict, "\(error.message): \(error.candidates.joined(separator: ", "))")
+        } catch let error as ReplayFailure {
+            throw Refusal(.unprocessableContent, error.description)
+        } catch {
+            throw Refusal(.internalServerError, "\(error)")
+        }
+    }
+
+    private func authorize(_ request: Request) throws(Refusal) {
+        guard let readToken else { return }
+        let header = request.headers[.authorization] ?? ""
+        if ProjectKey.fromBearer(header) == readToken { return }
+        if header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), text.split(separator: ":", maxSplits: 1).last.map(String.init) == readToken
+        {
+            return
+        }
+        throw Refusal(
+            .unauthorized,
+            "the read side needs the read token crashtrail serve printed at start: Authorization: Bearer TOKEN, or the password of basic authentication",
+            headers: [.wwwAuthenticate: "Basic realm=\"crashtrail\", charset=\"UTF-8\""])
+    }
+
+    private static func limit(_ request: Request) throws(Refusal) -> Int? {
+        guard let text = request.uri.queryParameters.get("limit") else { return nil }
+        guard let limit = Int(text), limit >= 1 else { throw Refusal.badRequest("limit takes a count of 1 or more, for example limit=20") }
+        return limit
+    }
+
+    private static func body(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

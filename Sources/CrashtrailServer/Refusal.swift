@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A request the service refuses, answered with its status and a JSON body `{"detail": "…"}` that names the problem
+/// (SPEC section 14).
+public struct Refusal: Error, HTTPResponseError, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    /// What was wrong and how to put it right.
+    public var detail: String
+    /// Headers the answer carries beside the body (`Retry-After` on a 429).
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.detail = detail
+        self.headers = headers
+    }
+
+    public var description: String { "\(status.code) \(detail)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        let body = (try? JSONEncoder().encode(["detail": detail])) ?? Data("{}".utf8)
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// 401: no key, or a key no project has.
+    static func unauthorized(_ detail: String) -> Refusal { Refusal(.unauthorized, detail) }
+    /// 400: a body that cannot be read.
+    static func badRequest(_ detail: String) -> Refusal { Refusal(.badRequest, detail) }
+    /// 413: a body over one of Sentry's limits.
+    static func tooLarge(_ detail: String) -> Refusal { Refusal(.contentTooLarge, detail) }
+}

@@ -1,0 +1,115 @@
+import CrashtrailStore
+import Foundation
+
+/// How `crashtrail serve` runs (SPEC section 14).
+public struct ServeOptions: Sendable {
+    /// The address it listens on: a host name or IP address.
+    public var host: String
+    /// The port; 0 takes a free one (the DSNs printed at start name it).
+    public var port: Int
+    /// The projects given on the command line (`--project ID=KEY`); when empty, the store's (one made when it has
+    /// none).
+    public var projects: [Project]
+    /// The base of the DSNs printed, when the service is reached by another address than it listens on (a reverse
+    /// proxy's): `https://crashes.example.com`.
+    public var publicURL: String?
+    /// Where payloads that were read but refused are kept, each with its reason (as `ingest --quarantine`).
+    public var quarantineDirectory: String
+    /// How many reports may wait for a commit before requests are answered 429.
+    public var backlog: Int
+    /// The most reports one transaction stores.
+    public var batchSize: Int
+    /// How long a connection may stay silent (between requests, or in the middle of one) before it is closed.
+    public var idleTimeout: Duration
+    /// How far a crash's launch time may be from a posted trail's `session.started`, in milliseconds.
+    public var joinTolerance: Int64
+    /// The most steps an embedded trail may have; more is refused as undecodable.
+    public var maximumTrailSteps: Int
+    /// The token the read endpoints (`/api/0/…` JSON) ask for as `Authorization: Bearer TOKEN`; nil leaves them open,
+    /// which the service allows only when it listens on loopback.
+    public var readToken: String?
+    /// Sentry's limits on what one request may carry.
+    public var limits: Limits
+
+    /// Sentry's limits (SPEC section 14).
+    public struct Limits: Sendable {
+        /// One event item, or a `/store/` event, decompressed.
+        public var eventItem: Int
+        /// A compressed request body.
+        public var compressedBody: Int
+        /// A request body once decompressed (or sent plain).
+        public var decompressedBody: Int
+
+        public init(eventItem: Int = 1 << 20, compressedBody: Int = 20 << 20, decompressedBody: Int = 100 << 20) {
+            self.eventItem = eventItem
+            self.compressedBody = compressedBody
+            self.decompressedBody = decompressedBody
+        }
+    }
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8000, projects: [Project] = [], publicURL: String? = nil,
+        quarantineDirectory: String = "crashtrail-quarantine", backlog: Int = 4096, batchSize: Int = 256,
+        idleTimeout: Duration = .seconds(30), joinTolerance: Int64 = 2000, maximumTrailSteps: Int = 100_000,
+        readToken: String? = nil, limits: Limits = Limits()
+    ) {
+        self.host = host
+        self.port = port
+        self.projects = projects
+        self.publicURL = publicURL
+        self.quarantineDirectory = quarantineDirectory
+        self.backlog = max(1, backlog)
+        self.batchSize = max(1, batchSize)
+        self.idleTimeout = idleTimeout
+        self.joinTolerance = joinTolerance
+        self.maximumTrailSteps = max(1, maximumTrailSteps)
+        self.readToken = readToken
+        self.limits = limits
+    }
+
+    /// Whether the service can be reached only from this machine.
+    public var listensOnLoopbackOnly: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Reads `HOST:PORT`, `:PORT`, `PORT` or `[IPv6]:PORT`.
+    /// - Throws: ``ServeOptionsError`` naming what is wrong.
+    public static func listenAddress(_ text: String) throws(ServeOptionsError) -> (host: String, port: Int) {
+        var host = "127.0.0.1"
+        var portText = text
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = String(text[text.index(after: close)...].drop { $0 == ":" })
+        } else if let colon = text.lastIndex(of: ":") {
+            let name = text[..<colon]
+            if !name.isEmpty { host = String(name) }
+            portText = String(text[text.index(after: colon)...])
+        }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw ServeOptionsError(
+                "--listen \(text) is not HOST:PORT with a port from 0 to 65535 (for example 127.0.0.1:8000, or 0.0.0.0:8000 for every address)"
+            )
+        }
+        return (host, port)
+    }
+
+    /// Reads `--project ID=KEY`.
+    /// - Throws: ``ServeOptionsError`` naming what is wrong.
+    public static func project(_ text: String) throws(ServeOptionsError) -> Project {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let id = Int(parts[0]), id > 0, !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        else {
+            throw ServeOptionsError(
+                "--project \(text) is not ID=KEY with a positive number and a key of letters and digits (for example --project 1=\(Project.newKey()))"
+            )
+        }
+        return Project(id: id, name: "project \(id)", key: parts[1])
+    }
+}
+
+/// A `serve` option that cannot be used, named with what to give instead.
+public struct ServeOptionsError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

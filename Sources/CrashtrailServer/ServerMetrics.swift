@@ -1,0 +1,50 @@
+import CoreMetrics
+import Dispatch
+import Prometheus
+
+/// What `GET /metrics` reports, in Prometheus's text format: requests by endpoint and status, their latency,
+/// reports stored and the backlog waiting for a commit.
+///
+/// The metrics go through swift-metrics to a registry of this service's own (not the process-wide bootstrap), so
+/// several services in one process (tests) keep apart.
+struct ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let stored: CoreMetrics.Counter
+    private let duplicates: CoreMetrics.Counter
+    private let backlog: CoreMetrics.Gauge
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+        ]
+        self.factory = factory
+        stored = CoreMetrics.Counter(label: "crashtrail_reports_stored_total", dimensions: [], factory: factory)
+        duplicates = CoreMetrics.Counter(label: "crashtrail_reports_duplicate_total", dimensions: [], factory: factory)
+        backlog = CoreMetrics.Gauge(label: "crashtrail_backlog", dimensions: [], factory: factory)
+    }
+
+    /// Counts a request answered, and how long it took.
+    func answered(endpoint: String, status: Int, since start: DispatchTime) {
+        CoreMetrics.Counter(
+            label: "crashtrail_http_requests_total", dimensions: [("endpoint", endpoint), ("status", String(status))],
+            factory: factory
+        ).increment()
+        CoreMetrics.Timer(label: "crashtrail_http_request_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
+            .recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
+    }
+
+    /// Counts reports committed.
+    func committed(stored count: Int, duplicates duplicateCount: Int) {
+        if count > 0 { stored.increment(by: count) }
+        if duplicateCount > 0 { duplicates.increment(by: duplicateCount) }
+    }
+
+    /// The Prometheus text, with the backlog as it is now.
+    func text(backlog waiting: Int) -> [UInt8] {
+        backlog.record(waiting)
+        return registry.emitToBuffer()
+    }
+}

@@ -1,0 +1,62 @@
+import CrashtrailCore
+import CrashtrailReplay
+import CrashtrailStore
+
+extension TriageService {
+    /// A page of the triage site rendered from the store as it is now, for `crashtrail serve`: `index.html` (or the
+    /// empty path), `groups/NAME.html` or `reports/NAME.html`, the paths `crashtrail report --html` writes.
+    ///
+    /// Pages link to each other as the written site's do. A group's paths come from the screen paths stored with its
+    /// reports (``paths(group:screens:manifests:)``), its counts from the store, and it lists its newest
+    /// `TriageSite.listedReports` reports.
+    /// - Parameters:
+    ///   - path: the page's path in the site.
+    ///   - screens: how many screens of each path the pages count.
+    /// - Returns: the page, or nil when no group or report has that name.
+    /// - Throws: `StoreError`, or a `ReplayFailure` when a report's trail cannot be replayed.
+    public func sitePage(_ path: String, screens: Int = 5) throws -> String? {
+        let manifests = try store.storedManifests()
+        if path.isEmpty || path == "index.html" {
+            let groups = try store.groups(.all).map { try siteGroup($0, screens: screens, manifests: manifests, listed: 0) }
+            return TriageSite(groups: groups, source: location.siteName).indexPage()
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].hasSuffix(".html") else { return nil }
+        let name = String(parts[1].dropLast(".html".count))
+        // A file name is the ID's safe characters, a dash and a hash of the whole ID: the first part finds the
+        // candidates, the whole name must then match.
+        guard let dash = name.lastIndex(of: "-") else { return nil }
+        let prefix = String(name[..<dash])
+        switch parts[0] {
+        case "groups":
+            guard let group = try? store.group(matchingPrefix: prefix), TriageSite.fileName(for: group.id) == name else { return nil }
+            let site = TriageSite(
+                groups: [try siteGroup(group, screens: screens, manifests: manifests, listed: TriageSite.listedReports)],
+                source: location.siteName)
+            return site.groupPage(site.groups[0])
+        case "reports":
+            guard let record = try? store.record(matchingPrefix: prefix), TriageSite.fileName(for: record.id) == name else { return nil }
+            let outcome = try ReplayOperation.replay(storedReport: record.id, service: self)
+            return TriageSite.reportPage(outcome.replay, reportID: record.id, groupID: CrashGroup.id(ofSignature: record.signature)).html
+        default:
+            return nil
+        }
+    }
+
+    /// What the site shows of a group, with its newest `listed` reports.
+    private func siteGroup(_ group: CrashGroup, screens: Int, manifests: [Manifest], listed: Int) throws -> TriageSite.Group {
+        let detail = try store.groupDetail(matchingPrefix: group.id, reportLimit: listed)
+        let paths = try self.paths(group: group.id, screens: screens, manifests: manifests)
+        var byApp = ManifestsByApp(manifests)
+        let reports = detail.reports.map { report in
+            TriageSite.Report(
+                id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
+                trail: report.trailInfo.source.rawValue,
+                hasPage: report.trailInfo.source.hasTrail && report.app.bundleID.flatMap { byApp.manifest(for: $0) } != nil)
+        }
+        return TriageSite.Group(
+            id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen, lastSeen: group.lastSeen,
+            versions: group.versions, withTrail: group.withTrail, byDay: detail.byDay, paths: paths.table, reports: reports,
+            moreReports: detail.moreReports)
+    }
+}

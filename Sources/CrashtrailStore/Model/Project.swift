@@ -1,0 +1,33 @@
+/// A project `crashtrail serve` accepts reports for: the `ID` and `KEY` of its DSN, `http://KEY@HOST:PORT/ID`.
+public struct Project: Hashable, Sendable, Codable {
+    /// The number in the DSN's path.
+    public var id: Int
+    /// What the team calls it (`crashtrail project add NAME`).
+    public var name: String
+    /// The public key an SDK sends (`sentry_key`, or `Authorization: Bearer KEY`).
+    public var key: String
+    /// A revoked project's key is refused.
+    public var revoked: Bool
+
+    public init(id: Int, name: String, key: String, revoked: Bool = false) {
+        self.id = id
+        self.name = name
+        self.key = key
+        self.revoked = revoked
+    }
+
+    /// The DSN an app's Sentry SDK takes, for a service at `base` (`http://HOST:PORT`, a path allowed).
+    public func dsn(base: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let schemeEnd = base.range(of: "://") else { return "\(key)@\(base)/\(id)" }
+        return "\(base[..<schemeEnd.upperBound])\(key)@\(base[schemeEnd.upperBound...])/\(id)"
+    }
+
+    /// A new random key: 32 lower-case hex digits, as Sentry's.
+    public static func newKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        return String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The projects a store keeps for `crashtrail serve` (`project` table, migration `v10: projects`; PostgreSQL
+/// `v6: projects`): each project's ID, name and key, so a service that restarts keeps its DSNs.
+extension ReportStore {
+    /// Every project, by ID, the revoked ones too.
+    /// - Throws: `StoreError` (`database`).
+    public func projects() throws(StoreError) -> [Project] {
+        try read { db in
+            try db.rows("SELECT id, name, key, revoked FROM project ORDER BY id", []).map { row in
+                Project(
+                    id: row.int("id") ?? 0, name: row.string("name") ?? "", key: row.string("key") ?? "",
+                    revoked: (row.int("revoked") ?? 0) != 0)
+            }
+        }
+    }
+
+    /// Adds a project with the next free ID and a new key.
+    /// - Parameters:
+    ///   - name: its name, unique in the store.
+    ///   - key: its key; a new random one when nil.
+    /// - Returns: the project added.
+    /// - Throws: `StoreError`: `database`, or `ambiguous` when a project of that name exists.
+    public func addProject(name: String, key: String? = nil) throws(StoreError) -> Project {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError(.database, "a project needs a name, such as crashtrail project add ios-app") }
+        if try projects().contains(where: { $0.name == trimmed }) {
+            throw StoreError(
+                .ambiguous, "the store already has a project named \(trimmed); crashtrail project list shows its DSN")
+        }
+        let key = key ?? Project.newKey()
+        return try write { db in
+            let next = (try db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM project")?.integer).map(Int.init) ?? 1
+            try db.execute(
+                "INSERT INTO project (id, name, key, revoked) VALUES (?, ?, ?, 0)", [.integer(Int64(next)), .text(trimmed), .text(key)])
+            return Project(id: next, name: trimmed, key: key)
+        }
+    }
+
+    /// Revokes a project, named by its ID or its name: its key is refused from now on.
+    /// - Returns: the project, revoked.
+    /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
+    public func revokeProject(_ idOrName: String) throws(StoreError) -> Project {
+        let all = try projects()
+        guard var project = all.first(where: { String($0.id) == idOrName || $0.name == idOrName }) else {
+            let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+            throw StoreError(
+                .notFound, "no project has the ID or name \(idOrName); the store has \(known.isEmpty ? "no projects" : known)")
+        }
+        try write { db in try db.execute("UPDATE project SET revoked = 1 WHERE id = ?", [.integer(Int64(project.id))]) }
+        project.revoked = true
+        return project
+    }
+
+    /// The projects a service accepts: those not revoked, and a project named `default` with a new key when the
+    /// store has none yet.
+    /// - Throws: `StoreError` (`database`).
+    public func activeProjectsCreatingDefault() throws(StoreError) -> [Project] {
+        let all = try projects()
+        if all.isEmpty { return [try addProject(name: "default")] }
+        return all.filter { !$0.revoked }
+    }
+}

@@ -1,0 +1,280 @@
+import CrashtrailEncoding
+import CrashtrailStore
+import Foundation
+import GRDB
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import CrashtrailServer
+
+/// The intake routes of `crashtrail serve` (SPEC section 14), in process: Sentry's envelope and store endpoints,
+/// payloads and trails, keys, limits and refusals.
+@Suite("crashtrail serve: intake routes")
+struct IntakeRouteTests {
+    static let envelope = "reports/sentry-envelope-binary-attachment.envelope"
+
+    @Test("An envelope with a crashtrail.ctr attachment is stored with its trail; the SDK's retry is stored once")
+    func envelopeWithAttachment() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let body = try ServerFixture.sample(Self.envelope)
+        // The retry's envelope header has another sent_at, as an SDK's retry may.
+        let retry = Self.replacing("2026-11-02T08:12:33.349Z", with: "2026-11-02T08:13:40.000Z", in: body)
+        try #require(retry != body)
+
+        // When
+        let (first, second) = try await fixture.test { client in
+            (
+                try await client.post("/api/1/envelope/", body, headers: sentryAuth(ServerFixture.key)),
+                try await client.post("/api/1/envelope/", retry, headers: sentryAuth(ServerFixture.key))
+            )
+        }
+
+        // Then
+        #expect(first.status == .ok)
+        #expect(first.text == #"{"id":"4158fa092de937d45265f830777de183"}"#)
+        #expect(second.status == .ok)
+        #expect(second.text == first.text)
+        let records = try fixture.service.store.allRecords()
+        #expect(records.count == 1)
+        #expect(records.first?.trailSource == .embedded)
+        #expect(records.first?.source.hasPrefix("api/1/envelope/") == true)
+    }
+
+    @Test("An event comes plain, gzip, zlib deflate or raw deflate; the key from the query or the envelope's dsn")
+    func encodingsAndKeyPlaces() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let contexts = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+        let extra = try ServerFixture.sample("reports/sentry-event-extra-object.json")
+        let zlib = contexts.withUnsafeBufferPointer { ZlibStream.compressed($0) }
+        let raw = Array(zlib.dropFirst(2).dropLast(4))
+        let gzip = Gzip.wrap(extra)
+        let dsnEnvelope = Self.replacing(
+            #"{"event_id":"#, with: #"{"dsn":"http://\#(ServerFixture.key)@127.0.0.1:9/1","event_id":"#,
+            in: try ServerFixture.sample(Self.envelope))
+
+        // When
+        let statuses = try await fixture.test { client in
+            [
+                try await client.post("/api/1/store/", gzip, headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "gzip"]),
+                try await client.post("/api/1/store/?sentry_key=\(ServerFixture.key)", zlib, headers: [.contentEncoding: "deflate"]),
+                try await client.post("/api/1/store/", raw, headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "deflate"]),
+                try await client.post("/api/1/envelope/", dsnEnvelope),
+            ].map(\.status)
+        }
+
+        // Then
+        #expect(statuses == [.ok, .ok, .ok, .ok])
+        let records = try fixture.service.store.allRecords()
+        #expect(Set(records.map(\.format.rawValue)) == ["sentry-event", "sentry-envelope"])
+        #expect(records.count == 3, "the zlib and raw deflate bodies are the same event, stored once")
+        #expect(records.allSatisfy { $0.trailSource == .embedded })
+    }
+
+    @Test("Envelopes of sessions, transactions and client reports are accepted and not stored")
+    func itemsWithoutACrash() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let envelope = Array(
+            """
+            {"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sent_at":"2026-11-26T00:00:00Z"}
+            {"type":"session"}
+            {"sid":"7c7b6585","status":"ok","errors":0}
+            {"type":"client_report"}
+            {"timestamp":1764115200,"discarded_events":[]}
+
+            """.utf8)
+
+        // When
+        let response = try await fixture.test { client in
+            try await client.post("/api/1/envelope/", envelope, headers: sentryAuth(ServerFixture.key))
+        }
+
+        // Then
+        #expect(response.status == .ok)
+        #expect(response.text == #"{"id":"9ec79c33ec9942ab8353589fcb2e04dc"}"#)
+        #expect(try fixture.service.store.allRecords().isEmpty)
+        #expect(fixture.quarantined.isEmpty)
+    }
+
+    @Test("No key or an unknown key is 401, another project's key 403, each naming the problem")
+    func keys() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let body = try ServerFixture.sample(Self.envelope)
+
+        // When
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/envelope/", body),
+                try await client.post("/api/1/envelope/", body, headers: sentryAuth("not-a-key")),
+                try await client.post("/api/1/envelope/", body, headers: sentryAuth(ServerFixture.otherKey)),
+                try await client.post("/api/1/reports", body, headers: bearer(ServerFixture.otherKey)),
+            ]
+        }
+
+        // Then
+        #expect(answers.map(\.status) == [.unauthorized, .unauthorized, .forbidden, .forbidden])
+        #expect(answers[0].detail.contains("no project key"))
+        #expect(answers[1].detail.contains("is not a key of any project"))
+        #expect(answers[2].detail.contains("belongs to project 2 (android), not to project 1"))
+        #expect(answers.allSatisfy { $0.headers[.contentType] == "application/json" })
+        #expect(try fixture.service.store.allRecords().isEmpty)
+    }
+
+    @Test("Bodies over Sentry's limits are 413: an event item, a declared length, a decompression bomb stopped at the limit")
+    func limits() async throws {
+        // Given limits small enough to pass in a test
+        let fixture = try ServerFixture(
+            limits: ServeOptions.Limits(eventItem: 4_096, compressedBody: 64 << 10, decompressedBody: 256 << 10))
+        defer { fixture.remove() }
+        let envelope = try ServerFixture.sample(Self.envelope)
+        let bomb = Gzip.wrap([UInt8](repeating: 0x20, count: 50 << 20))
+        let overDeclared = [UInt8](repeating: 0x7B, count: 300 << 10)
+
+        // When
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/envelope/", envelope, headers: sentryAuth(ServerFixture.key)),
+                try await client.post(
+                    "/api/1/store/", bomb, headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "gzip"]),
+                try await client.post(
+                    "/api/1/reports", overDeclared, headers: bearer(ServerFixture.key) + [.contentLength: String(overDeclared.count)]),
+            ]
+        }
+
+        // Then
+        #expect(answers.map(\.status) == [.contentTooLarge, .contentTooLarge, .contentTooLarge])
+        #expect(answers[0].detail.contains("envelope item 0 (event) is 5334 bytes, over Sentry's limit of 4096 bytes"))
+        #expect(answers[1].detail.contains("inflates to more than 4096 bytes"))
+        #expect(answers[2].detail.contains("over the limit of 262144 bytes"))
+        #expect(bomb.count < 64 << 10, "the bomb is small compressed: \(bomb.count) bytes")
+    }
+
+    @Test("A payload that cannot be read is 400, named, and kept in the quarantine with its reason")
+    func refusals() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let truncated = try ServerFixture.sample("reports/malformed-truncated-kscrash.json")
+
+        // When
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/reports", truncated, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/envelope/", Array("not an envelope\n".utf8), headers: sentryAuth(ServerFixture.key)),
+                try await client.post("/api/1/store/", [1, 2, 3], headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "gzip"]),
+                try await client.post("/api/1/store/", [1, 2, 3], headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "br"]),
+            ]
+        }
+
+        // Then
+        #expect(answers.map(\.status) == [.badRequest, .badRequest, .badRequest, .badRequest])
+        #expect(answers[0].detail.contains("(invalid-json)"))
+        #expect(answers[1].detail.contains("(invalid-envelope)"))
+        #expect(answers[2].detail.contains("could not be inflated"))
+        #expect(answers[3].detail.contains("Content-Encoding br is not supported"))
+        let kept = fixture.quarantined
+        #expect(kept.count == 4, "two payloads, each with its reason: \(kept)")
+        #expect(kept.contains { $0.contains("api_1_reports") && $0.hasSuffix(".reason.txt") })
+        #expect(try fixture.service.store.allRecords().isEmpty)
+    }
+
+    @Test("A payload of any format, then its trail file: the trail joins, and sending it again answers the same report")
+    func reportsAndTrails() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let ips = try ServerFixture.sample("reports/ips-joined-by-pid.ips")
+        let trail = try ServerFixture.sample("trails/ips-joined-by-pid.ctr")
+
+        // When
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/trails", trail, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/reports", ips, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/trails", trail, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/trails", trail, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/trails", Array("garbage".utf8), headers: bearer(ServerFixture.key)),
+            ]
+        }
+
+        // Then
+        #expect(answers.map(\.status) == [.notFound, .ok, .ok, .ok, .badRequest])
+        #expect(answers[0].detail.contains("post the crash report first"))
+        let id = "FB721707-282C-40DD-C637-DB52790E7532"
+        #expect(answers[1].text == #"{"ids":["\#(id)"]}"#)
+        #expect(answers[2].text == answers[1].text)
+        #expect(answers[3].text == answers[1].text)
+        #expect(answers[4].detail.contains("(undecodable-trail)"))
+        #expect(try fixture.service.store.record(id: id)?.trailSource == .joined)
+    }
+
+    @Test("With the backlog full, a request is answered 429 with Retry-After and X-Sentry-Rate-Limits, and the one waiting is stored")
+    func backlogFull() async throws {
+        // Given a service whose backlog holds one report, and a store another connection keeps locked
+        let fixture = try ServerFixture(backlog: 1)
+        defer { fixture.remove() }
+        let lock = try DatabaseQueue(path: fixture.folder.url.appendingPathComponent("store.sqlite").path)
+        let first = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+        let second = try ServerFixture.sample("reports/sentry-event-extra-object.json")
+        let committer = fixture.server.routes.committer
+
+        // When
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? lock.inTransaction(.exclusive) { _ in
+                locked.signal()
+                release.wait()
+                return .commit
+            }
+        }
+        locked.wait()
+        let (waited, refused) = try await fixture.test { client in
+            async let waiting = client.post("/api/1/store/", first, headers: sentryAuth(ServerFixture.key))
+            while committer.backlog == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let refused = try await client.post("/api/1/store/", second, headers: sentryAuth(ServerFixture.key))
+            release.signal()
+            return (try await waiting, refused)
+        }
+
+        // Then
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers[.retryAfter] == "1")
+        #expect(refused.headers[.sentryRateLimits] == "1::organization")
+        #expect(refused.detail.contains("backlog is full"))
+        #expect(waited.status == .ok)
+        #expect(try fixture.service.store.allRecords().count == 1)
+    }
+}
+
+extension IntakeRouteTests {
+    /// `bytes` with the first occurrence of `old` replaced, byte for byte (the envelopes hold binary attachments).
+    static func replacing(_ old: String, with new: String, in bytes: [UInt8]) -> [UInt8] {
+        let old = Array(old.utf8)
+        guard let start = (0...(bytes.count - old.count)).first(where: { bytes[$0..<($0 + old.count)].elementsEqual(old) }) else {
+            return bytes
+        }
+        return Array(bytes[..<start]) + Array(new.utf8) + Array(bytes[(start + old.count)...])
+    }
+}
+
+/// gzip (RFC 1952) around zlib's deflate, for test bodies.
+enum Gzip {
+    static func wrap(_ bytes: [UInt8]) -> [UInt8] {
+        let zlib = bytes.withUnsafeBufferPointer { ZlibStream.compressed($0, level: 9) }
+        var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        out += zlib.dropFirst(2).dropLast(4)
+        let crc = CRC32.checksum(bytes)
+        let size = UInt32(truncatingIfNeeded: bytes.count)
+        for value in [crc, size] { out += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        return out
+    }
+}

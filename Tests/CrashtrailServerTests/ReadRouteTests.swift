@@ -1,0 +1,137 @@
+import CrashtrailCore
+import CrashtrailService
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import CrashtrailServer
+
+/// The read side of `crashtrail serve`, live: the triage pages and the JSON of list, show, replay and paths, behind
+/// the read token; `/health` and `/metrics`.
+@Suite("crashtrail serve: read routes")
+struct ReadRouteTests {
+    /// Posts the sample envelope, event and .ips with its trail.
+    static func fill(_ client: any TestClientProtocol) async throws {
+        for (path, uri) in [
+            ("reports/sentry-envelope-binary-attachment.envelope", "/api/1/envelope/"),
+            ("reports/sentry-event-contexts-ct1.json", "/api/1/store/"), ("reports/ips-joined-by-pid.ips", "/api/1/reports"),
+            ("trails/ips-joined-by-pid.ctr", "/api/1/trails"),
+        ] {
+            let response = try await client.post(uri, try ServerFixture.sample(path), headers: bearer(ServerFixture.key))
+            try #require(response.status == .ok, "\(path): \(response.text)")
+        }
+    }
+
+    @Test("The JSON answers are the commands' --format json documents, from the store as it is now")
+    func json() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+
+        // When
+        let answers = try await fixture.test { client in
+            try await Self.fill(client)
+            var answers: [String: TestResponse] = [:]
+            for uri in [
+                "/api/0/groups", "/api/0/reports?limit=2", "/api/0/show/b944bd0fc9c4", "/api/0/replay/4158fa09",
+                "/api/0/paths?screens=2", "/api/0/show/nothing-like-this", "/api/0/reports?limit=0",
+            ] {
+                answers[uri] = try await client.execute(uri: uri, method: .get)
+            }
+            return answers
+        }
+
+        // Then each equals what the service's operation gives the command line
+        let service = fixture.service
+        #expect(answers["/api/0/groups"]?.text == CanonicalJSON.string(of: .array(try service.groups().map(\.jsonValue))))
+        #expect(
+            answers["/api/0/reports?limit=2"]?.text
+                == CanonicalJSON.string(of: .array(try service.reports(limit: 2).map(ListingText.jsonValue(ofReport:)))))
+        let group = try JSONParser.parse(Array(try #require(answers["/api/0/show/b944bd0fc9c4"]).text.utf8))
+        #expect(group["count"]?.intValue == 2)
+        let replay = try JSONParser.parse(Array(try #require(answers["/api/0/replay/4158fa09"]).text.utf8))
+        #expect(replay["report"]?.stringValue == "4158fa092de937d45265f830777de183")
+        #expect(answers["/api/0/paths?screens=2"]?.text.hasPrefix(#"[{"count":1,"screens":["#) == true)
+        #expect(answers["/api/0/show/nothing-like-this"]?.status == .notFound)
+        #expect(answers["/api/0/reports?limit=0"]?.status == .badRequest)
+    }
+
+    @Test("The triage pages are rendered on request and link to each other; a name that is no page is 404")
+    func pages() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+
+        // When
+        let (index, group, report, missing) = try await fixture.test { client in
+            try await Self.fill(client)
+            let index = try await client.execute(uri: "/", method: .get)
+            let groupPath = try #require(index.text.firstMatch(of: /groups\/[A-Za-z0-9-]+\.html/)).output
+            let group = try await client.execute(uri: "/\(groupPath)", method: .get)
+            let reportPath = try #require(group.text.firstMatch(of: /reports\/[A-Za-z0-9-]+\.html/)).output
+            let report = try await client.execute(uri: "/\(reportPath)", method: .get)
+            let missing = try await client.execute(uri: "/reports/none-0000000000000000.html", method: .get)
+            return (index, group, report, missing)
+        }
+
+        // Then
+        #expect(index.status == .ok)
+        #expect(index.headers[.contentType] == "text/html; charset=utf-8")
+        #expect(index.text.contains("<title>Crashes</title>"))
+        #expect(group.status == .ok)
+        #expect(group.text.contains("Crash group"))
+        #expect(report.status == .ok)
+        #expect(report.text.contains("../groups/"))
+        #expect(missing.status == .notFound)
+    }
+
+    @Test("With a read token, the read side asks for it (bearer or basic authentication); the intake does not")
+    func readToken() async throws {
+        // Given
+        let fixture = try ServerFixture(readToken: "s3cret")
+        defer { fixture.remove() }
+        let basic = "Basic " + Data("anyone:s3cret".utf8).base64EncodedString()
+
+        // When
+        let answers = try await fixture.test { client in
+            try await Self.fill(client)
+            return [
+                try await client.execute(uri: "/api/0/groups", method: .get),
+                try await client.execute(uri: "/", method: .get, headers: [.authorization: "Bearer wrong"]),
+                try await client.execute(uri: "/api/0/groups", method: .get, headers: [.authorization: "Bearer s3cret"]),
+                try await client.execute(uri: "/", method: .get, headers: [.authorization: basic]),
+                try await client.execute(uri: "/health", method: .get),
+            ]
+        }
+
+        // Then
+        #expect(answers.map(\.status) == [.unauthorized, .unauthorized, .ok, .ok, .ok])
+        #expect(answers[0].headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+        #expect(answers[0].detail.contains("read token"))
+    }
+
+    @Test("/health answers, /metrics counts requests by endpoint and status, reports stored and the backlog")
+    func healthAndMetrics() async throws {
+        // Given
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+
+        // When
+        let (health, metrics) = try await fixture.test { client in
+            try await Self.fill(client)
+            _ = try await client.post("/api/1/store/", [1], headers: bearer("wrong"))
+            return (try await client.execute(uri: "/health", method: .get), try await client.execute(uri: "/metrics", method: .get))
+        }
+
+        // Then
+        #expect(health.status == .ok)
+        #expect(health.text == #"{"status":"ok"}"#)
+        let lines = Set(metrics.text.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"crashtrail_http_requests_total{endpoint="/api/ID/envelope",status="200"} 1"#))
+        #expect(lines.contains(#"crashtrail_http_requests_total{endpoint="/api/ID/store",status="401"} 1"#))
+        #expect(lines.contains("crashtrail_reports_stored_total 3"))
+        #expect(lines.contains("crashtrail_backlog 0.0"))
+        #expect(lines.contains { $0.hasPrefix(#"crashtrail_http_request_duration_seconds_count{endpoint="/api/ID/reports"} 1"#) })
+    }
+}
