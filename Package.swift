@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
         .library(name: "CrashtrailService", targets: ["CrashtrailService"]),
         .library(name: "CrashtrailPostgres", targets: ["CrashtrailPostgres"]),
+        .library(name: "CrashtrailServer", targets: ["CrashtrailServer"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),
     ],
@@ -153,6 +154,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(

@@ -70,7 +70,7 @@ public struct CollectorServer: Sendable {
         let router = Router()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         let routes = routes
-        router.get("/health") { _, _ in Response.json(["status": "ok"]) }
+        router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("/metrics") { _, _ in
             let text = metrics.text(backlog: routes.committer.backlog)
             return Response(

@@ -116,10 +116,10 @@ final class GroupCommitter: @unchecked Sendable {
                         case .reports(let records, let idDecides):
                             return .reports(
                                 try records.map { record in
-                                    if idDecides, try db.value("SELECT 1 FROM report WHERE id = ?", [.text(record.id)]) != nil {
-                                        return .duplicate(record.id)
-                                    }
-                                    return try ReportStore.insert(record, in: db)
+                                    guard idDecides else { return try ReportStore.insert(record, in: db) }
+                                    // The primary key decides, so two services storing the same event at once store it once.
+                                    let inserted = try db.execute(ReportRecord.insertSQL, record.storeValues) > 0
+                                    return inserted ? .stored(record.id) : .duplicate(record.id)
                                 })
                         case .trail(let trail, let tolerance):
                             return .trail(

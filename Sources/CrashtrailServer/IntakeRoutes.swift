@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailStore
 import Foundation
@@ -43,10 +44,13 @@ struct IntakeRoutes: Sendable {
         }
         guard summary.carriesEvent else {
             // Sessions, transactions and client reports carry no crash: accepted, not stored.
-            return try json(["id": summary.eventID.map(Self.sentryEventID)])
+            return Response.json(
+                CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
         }
-        let ids = try await store(body, source: source("envelope", project, body), sentry: true)
-        return try json(["id": summary.eventID.map(Self.sentryEventID) ?? ids.first.map(Self.sentryEventID)])
+        // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
+        let name = summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", project, body)
+        let ids = try await store(body, source: name, sentry: true)
+        return Self.eventAnswer(summary.eventID ?? ids.first)
     }
 
     /// `POST /api/ID/store/`: one Sentry event.
@@ -57,7 +61,7 @@ struct IntakeRoutes: Sendable {
         limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
         let body = try await RequestBodyReader.read(request, limits: limits, what: "an event")
         let ids = try await store(body, source: source("store", project, body), sentry: true)
-        return try json(["id": ids.first.map(Self.sentryEventID)])
+        return Self.eventAnswer(ids.first)
     }
 
     /// `POST /api/ID/reports`: one payload of any format ingest reads, as a file's bytes.
@@ -66,7 +70,7 @@ struct IntakeRoutes: Sendable {
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
         let body = try await RequestBodyReader.read(request, limits: options.limits)
         let ids = try await store(body, source: source("reports", project, body), sentry: false)
-        return try json(["ids": ids])
+        return Self.idsAnswer(ids)
     }
 
     /// `POST /api/ID/trails`: a trail file to join to the stored crash it belongs to.
@@ -90,7 +94,7 @@ struct IntakeRoutes: Sendable {
                 "no stored crash of \(trail.decoded.trail.app.bundleID) with pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started) awaits a trail; post the crash report first, then its trail"
             )
         }
-        return try json(["ids": [joined]])
+        return Self.idsAnswer([joined])
     }
 
     // MARK: Storing
@@ -191,8 +195,14 @@ struct IntakeRoutes: Sendable {
         String(id.lowercased().filter { $0 != "-" }.prefix(32))
     }
 
-    private func json(_ value: some Encodable) throws -> Response {
-        Response.json(value)
+    /// `{"id": "EVENT_ID"}`, as Sentry answers.
+    static func eventAnswer(_ id: String?) -> Response {
+        Response.json(CanonicalJSON.string(of: .object(["id": id.map { .string(sentryEventID($0)) } ?? .null])))
+    }
+
+    /// `{"ids": [REPORT_ID, …]}`.
+    static func idsAnswer(_ ids: [String]) -> Response {
+        Response.json(CanonicalJSON.string(of: .object(["ids": .array(ids.map { .string($0) })])))
     }
 }
 
@@ -204,12 +214,8 @@ extension HTTPField.Name {
 }
 
 extension Response {
-    /// A 200 answer with `value` as JSON.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    /// A 200 answer with a JSON text.
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -22,8 +23,8 @@ public struct Refusal: Error, HTTPResponseError, CustomStringConvertible {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
-        let body = (try? JSONEncoder().encode(["detail": detail])) ?? Data("{}".utf8)
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        let body = CanonicalJSON.string(of: .object(["detail": .string(detail)]))
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     /// 401: no key, or a key no project has.

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Dispatch
+import NIOConcurrencyHelpers
 import Prometheus
 
 /// What `GET /metrics` reports, in Prometheus's text format: requests by endpoint and status, their latency,
@@ -13,6 +14,8 @@ struct ServerMetrics: Sendable {
     private let stored: CoreMetrics.Counter
     private let duplicates: CoreMetrics.Counter
     private let backlog: CoreMetrics.Gauge
+    /// Each endpoint and status's counter and timer, made once: making them looks them up in the registry.
+    private let handles = NIOLockedValueBox<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -28,12 +31,20 @@ struct ServerMetrics: Sendable {
 
     /// Counts a request answered, and how long it took.
     func answered(endpoint: String, status: Int, since start: DispatchTime) {
-        CoreMetrics.Counter(
-            label: "crashtrail_http_requests_total", dimensions: [("endpoint", endpoint), ("status", String(status))],
-            factory: factory
-        ).increment()
-        CoreMetrics.Timer(label: "crashtrail_http_request_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
-            .recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
+        let (counter, timer) = handles.withLockedValue { handles in
+            let key = "\(endpoint) \(status)"
+            if let made = handles[key] { return made }
+            let made = (
+                CoreMetrics.Counter(
+                    label: "crashtrail_http_requests_total", dimensions: [("endpoint", endpoint), ("status", String(status))],
+                    factory: factory),
+                CoreMetrics.Timer(label: "crashtrail_http_request_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
+            )
+            handles[key] = made
+            return made
+        }
+        counter.increment()
+        timer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
     }
 
     /// Counts reports committed.

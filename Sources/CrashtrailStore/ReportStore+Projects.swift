@@ -57,7 +57,14 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     public func activeProjectsCreatingDefault() throws(StoreError) -> [Project] {
         let all = try projects()
-        if all.isEmpty { return [try addProject(name: "default")] }
-        return all.filter { !$0.revoked }
+        guard all.isEmpty else { return all.filter { !$0.revoked } }
+        do {
+            return [try addProject(name: "default")]
+        } catch {
+            // Another service starting on the same store made it first: use theirs.
+            let made = try projects()
+            guard !made.isEmpty else { throw error }
+            return made.filter { !$0.revoked }
+        }
     }
 }

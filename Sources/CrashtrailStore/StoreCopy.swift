@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// `crashtrail store copy`: every report, joined trail and manifest of one store written into another (SQLite to
+/// `crashtrail store copy`: every report, joined trail, manifest and project of one store written into another (SQLite to
 /// PostgreSQL, back, or between two of a kind), then both read again to show they hold the same.
 ///
 /// Rows keep their IDs; a row the destination already holds is left as it is, so a copy that stopped can be run
@@ -15,6 +15,8 @@ public enum StoreCopy {
         public var trailsCopied = 0
         /// Manifests written.
         public var manifestsCopied = 0
+        /// Projects (of `crashtrail serve`) written.
+        public var projectsCopied = 0
         /// What the source holds, read after the copy.
         public var source = StoreDigest()
         /// What the destination holds, read after the copy.
@@ -44,6 +46,16 @@ public enum StoreCopy {
                 copied += try db.execute(
                     "INSERT INTO manifest (dictionaryID, app, source, text) VALUES (?, ?, ?, ?) ON CONFLICT (dictionaryID) DO NOTHING",
                     [row["dictionaryID"], row["app"], row["source"], row["text"]])
+            }
+            return copied
+        }
+        let projects = try source.read { db in try db.rows("SELECT id, name, key, revoked FROM project ORDER BY id", []) }
+        summary.projectsCopied = try destination.write { db in
+            var copied = 0
+            for row in projects {
+                copied += try db.execute(
+                    "INSERT INTO project (id, name, key, revoked) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    [row["id"], row["name"], row["key"], row["revoked"]])
             }
             return copied
         }

@@ -17,6 +17,16 @@ public struct CommandRunner: Sendable {
         self.executable = executable
     }
 
+    /// A program on the `PATH` (`python3`), or nil when there is none.
+    public static func which(_ name: String) -> CommandRunner? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return CommandRunner(executable: url) }
+        }
+        return nil
+    }
+
     /// The `crashtrail` executable beside the test bundle, or nil when it was not built.
     public static func locate() -> CommandRunner? { locate(named: "crashtrail") }
 

@@ -18,8 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
             used, and one named default is made when it has none. docs/SERVE.md shows how to run it. Examples:
 
               crashtrail serve
-              crashtrail serve --listen 0.0.0.0:8000 --store postgres://crashtrail@db/crashes \\
-                --manifest manifests/ --public-url https://crashes.example.com
+              crashtrail serve --listen 0.0.0.0:8000 \\
+                --store postgres://crashtrail@db/crashes --manifest manifests/ \\
+                --public-url https://crashes.example.com
               curl -H 'Authorization: Bearer KEY' --data-binary @crash.ips http://127.0.0.1:8000/api/1/reports
             """
     )

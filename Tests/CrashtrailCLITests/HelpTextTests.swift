@@ -9,6 +9,7 @@ struct HelpTextTests {
         [], ["ingest"], ["replay"], ["list"], ["show"], ["paths"], ["trail"], ["trail", "encode"], ["trail", "decode"],
         ["trail", "inspect"], ["trail", "from-states"], ["manifest"], ["manifest", "check"], ["manifest", "add"], ["store"],
         ["store", "copy"], ["reprocess"], ["report"], ["journal"], ["journal", "record"], ["journal", "recover"], ["journal", "inspect"],
+        ["serve"], ["project"], ["project", "add"], ["project", "list"], ["project", "revoke"],
     ]
 
     @Test("Examples fit 80 columns and continue with a backslash; no option says its default twice", arguments: commands)

@@ -13,6 +13,7 @@ public enum StoreCopyOperation {
         /// The summary for people.
         public func text(seconds: Double) -> String {
             "Copied \(summary.reportsCopied) of \(summary.source.reports) reports, \(summary.trailsCopied) joined trails and \(summary.manifestsCopied) manifests "
+                + (summary.projectsCopied > 0 ? "(and \(summary.projectsCopied) projects) " : "")
                 + "from \(source) to \(destination) in \(String(format: "%.1f", seconds)) s.\nVerified: both hold \(summary.destination)."
         }
     }

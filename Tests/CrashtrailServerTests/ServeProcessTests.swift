@@ -1,0 +1,192 @@
+import CrashtrailService
+import CrashtrailStore
+import CrashtrailTestSupport
+import Dispatch
+import Foundation
+import Testing
+
+/// `crashtrail serve` as a process: it stops cleanly on SIGTERM, loses nothing it acknowledged when killed with
+/// SIGKILL, and survives hostile clients (SPEC section 14, docs/SERVE.md).
+@Suite("crashtrail serve: the process")
+struct ServeProcessTests {
+    static let sampleEvent = try? ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+
+    /// A Sentry envelope of the sample event under a new event ID (32 lower-case hex digits, as an SDK sends).
+    static func envelope(eventID: String) -> [UInt8] {
+        let event = String(decoding: sampleEvent ?? [], as: UTF8.self)
+            .replacingOccurrences(of: "74DDB1F8-B6F2-1F71-69C4-291C85DE8EBC", with: eventID)
+        let item = Array(event.utf8)
+        let header = #"{"event_id":"\#(eventID)","sent_at":"2026-11-26T00:00:00Z"}"# + "\n"
+        return Array(header.utf8) + Array(#"{"type":"event","length":\#(item.count)}"#.utf8) + [10] + item + [10]
+    }
+
+    static func eventID(_ random: inout SplitMix64) -> String {
+        String(format: "%016llx%016llx", random.next(), random.next())
+    }
+
+    static func stored(in store: URL) throws -> Set<String> {
+        let service = try TriageService(location: StoreLocation(store.path), creating: false)
+        return Set(try service.store.allRecords().map(\.id))
+    }
+
+    @Test("SIGTERM stops accepting, answers what is in flight and exits 0; every report answered 200 is stored")
+    func gracefulStop() throws {
+        // Given a service under load from four connections
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("crashtrail-serve")
+        defer { folder.remove() }
+        let store = folder.url.appendingPathComponent("store.sqlite")
+        let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path], directory: folder.url)
+        let acknowledged = LockedIDs()
+        let loaders = DispatchGroup()
+        for worker in 0..<4 {
+            DispatchQueue.global().async(group: loaders) {
+                var random = SplitMix64(seed: UInt64(worker + 1))
+                for _ in 0..<200 {
+                    let id = Self.eventID(&random)
+                    guard
+                        let response = LoopbackConnection.request(
+                            port: serve.port, "POST", "/api/1/envelope/", headers: ["X-Sentry-Auth": "Sentry sentry_key=\(serve.key)"],
+                            body: Self.envelope(eventID: id))
+                    else { return }
+                    if response.status == 200 { acknowledged.insert(id) }
+                }
+            }
+        }
+
+        // When it is stopped once some reports are in
+        while acknowledged.count < 20 { Thread.sleep(forTimeInterval: 0.01) }
+        serve.stop(SIGTERM)
+        loaders.wait()
+
+        // Then
+        #expect(serve.signal == nil)
+        #expect(serve.status == 0, "\(serve.stderr)")
+        let stored = try Self.stored(in: store)
+        #expect(acknowledged.ids.isSubset(of: stored), "acknowledged but not stored: \(acknowledged.ids.subtracting(stored).sorted())")
+    }
+
+    @Test("Killed with SIGKILL at 20 random moments under load, every report answered 200 is stored; sent again, none twice")
+    func durableUnderSIGKILL() throws {
+        // Given
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("crashtrail-serve")
+        defer { folder.remove() }
+        let store = folder.url.appendingPathComponent("store.sqlite")
+        var random = SplitMix64(seed: 20_261_126)
+        let acknowledged = LockedIDs()
+        var key = ""
+        var kills = 0
+
+        // When the service is killed 20 times while four connections post envelopes
+        for cycle in 0..<20 {
+            let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
+            key = serve.key
+            let stop = LockedFlag()
+            let loaders = DispatchGroup()
+            for worker in 0..<4 {
+                DispatchQueue.global().async(group: loaders) {
+                    var workerRandom = SplitMix64(seed: UInt64(cycle * 10 + worker + 1))
+                    while !stop.isSet {
+                        let id = Self.eventID(&workerRandom)
+                        guard
+                            let response = LoopbackConnection.request(
+                                port: serve.port, "POST", "/api/1/envelope/",
+                                headers: ["X-Sentry-Auth": "Sentry sentry_key=\(serve.key)"], body: Self.envelope(eventID: id))
+                        else { return }
+                        if response.status == 200 { acknowledged.insert(id) }
+                    }
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.05 + Double(random.next() % 300) / 1000)
+            serve.stop(SIGKILL)
+            stop.set()
+            loaders.wait()
+            if serve.signal == SIGKILL { kills += 1 }
+
+            // Then everything acknowledged so far is in the store the killed service left
+            let stored = try Self.stored(in: store)
+            let lost = acknowledged.ids.subtracting(stored)
+            try #require(lost.isEmpty, "cycle \(cycle): acknowledged but lost: \(lost.sorted().prefix(5))")
+        }
+        #expect(kills == 20)
+        #expect(acknowledged.count > 100, "the load reached the service: \(acknowledged.count) reports acknowledged")
+
+        // And sending every acknowledged report again stores none twice
+        let before = try Self.stored(in: store)
+        let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
+        for id in acknowledged.ids.sorted() {
+            let response = LoopbackConnection.request(
+                port: serve.port, "POST", "/api/1/envelope/", headers: ["X-Sentry-Auth": "Sentry sentry_key=\(key)"],
+                body: Self.envelope(eventID: id))
+            try #require(response?.status == 200)
+        }
+        serve.stop(SIGTERM)
+        #expect(try Self.stored(in: store) == before)
+    }
+
+    @Test("Hostile clients: 1 MB of headers, a body that ends early, a stalled request, a thousand idle connections")
+    func hostileClients() throws {
+        // Given
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("crashtrail-serve")
+        defer { folder.remove() }
+        let store = folder.url.appendingPathComponent("store.sqlite")
+        let serve = try ServeProcess(
+            runner: runner, arguments: ["--store", store.path, "--idle-timeout", "1", "--quiet"], directory: folder.url)
+        defer { serve.stop(SIGKILL) }
+        func healthy() -> Bool { LoopbackConnection.request(port: serve.port, "GET", "/health")?.status == 200 }
+        try #require(healthy())
+
+        // When: 1 MB of headers
+        let huge = LoopbackConnection.request(
+            port: serve.port, "POST", "/api/1/reports", headers: ["X-Padding": String(repeating: "a", count: 1 << 20)], body: [1])
+        // Then it is refused or the connection closed, and the service still answers
+        #expect(huge == nil || (400..<500).contains(huge?.status ?? 0))
+        #expect(healthy())
+
+        // When: a body that ends early
+        let early = try LoopbackConnection(port: serve.port)
+        early.write(
+            Array(
+                "POST /api/1/reports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(serve.key)\r\nContent-Length: 100000\r\n\r\n{\"a\":"
+                    .utf8))
+        // And: a request that stalls halfway through its headers, closed by the idle timeout
+        let stalled = try LoopbackConnection(port: serve.port, timeout: 8)
+        stalled.write(Array("POST /api/1/reports HTTP/1.1\r\nHost: x\r\n".utf8))
+        let stalledStart = Date()
+        let stalledAnswer = stalled.readResponse()
+        let stalledFor = Date().timeIntervalSince(stalledStart)
+        // Then
+        #expect(stalledAnswer == nil)
+        #expect(stalledFor < 5, "the stalled connection was closed after \(stalledFor) s (idle timeout 1 s)")
+        #expect(healthy())
+
+        // When: a thousand idle connections
+        var idle: [LoopbackConnection] = []
+        for _ in 0..<1000 { idle.append(try LoopbackConnection(port: serve.port)) }
+        // Then the service still answers and stays within its memory bound
+        #expect(healthy())
+        let resident = try #require(serve.residentBytes)
+        #expect(resident < 256 << 20, "resident memory \(resident >> 20) MiB with 1000 connections")
+        idle.removeAll()
+        #expect(try Self.stored(in: store).isEmpty)
+    }
+}
+
+/// Event IDs the loaders saw answered 200.
+final class LockedIDs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: Set<String> = []
+    func insert(_ id: String) { lock.withLock { _ = set.insert(id) } }
+    var ids: Set<String> { lock.withLock { set } }
+    var count: Int { lock.withLock { set.count } }
+}
+
+/// A flag set once, read from several threads.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
