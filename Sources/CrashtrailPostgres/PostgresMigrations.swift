@@ -169,10 +169,13 @@ enum PostgresMigrations {
                 "CREATE INDEX report_group_recent ON report(signature, (time IS NULL), time DESC, id)",
             ]
         ),
-        // The projects `crashtrail serve` accepts reports for (as SQLite's `v10`).
+        // The projects `crashtrail serve` accepts reports for (as SQLite's `v10`), and payloads stored as they come:
+        // they are zstd frames already, and PostgreSQL's own compression of large values (pglz) would only spend the
+        // server's CPU on them again.
         (
-            "v6: projects",
+            "v6: projects, payloads compressed once",
             [
+                "ALTER TABLE report ALTER COLUMN payload SET STORAGE EXTERNAL",
                 """
                 CREATE TABLE project (
                     id BIGINT PRIMARY KEY NOT NULL,
@@ -180,7 +183,7 @@ enum PostgresMigrations {
                     key TEXT COLLATE "C" NOT NULL UNIQUE,
                     revoked INTEGER NOT NULL DEFAULT 0
                 )
-                """
+                """,
             ]
         ),
     ]

@@ -92,6 +92,37 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
+    /// Applies a batch's work in one transaction: its reports first, then its trails.
+    ///
+    /// The reports go in multi-row statements, those of Sentry's protocol (where the ID decides) apart from the
+    /// others; the trails come after, so a trail finds a crash stored in the same batch. It starts from nothing each
+    /// time: a backend may run the transaction again after a lost connection.
+    static func apply(_ works: [Work], in db: any StoreTransaction) throws -> [Outcome] {
+        var outcomes: [Outcome?] = Array(repeating: nil, count: works.count)
+        for idDecides in [true, false] {
+            let indices = works.indices.filter { if case .reports(_, idDecides) = works[$0] { true } else { false } }
+            let records = indices.flatMap { index -> [ReportRecord] in
+                if case .reports(let records, _) = works[index] { records } else { [] }
+            }
+            guard !records.isEmpty else { continue }
+            var inserted = try ReportStore.insert(records, idDecides: idDecides, in: db)[...]
+            for index in indices {
+                guard case .reports(let records, _) = works[index] else { continue }
+                outcomes[index] = .reports(Array(inserted.prefix(records.count)))
+                inserted = inserted.dropFirst(records.count)
+            }
+        }
+        for (index, work) in works.enumerated() {
+            switch work {
+            case .reports: outcomes[index] = outcomes[index] ?? .reports([])
+            case .trail(let trail, let tolerance):
+                let joined = try trail.join(tolerance: tolerance, in: db) ?? trail.joinedBefore(tolerance: tolerance, in: db)
+                outcomes[index] = .trail(joined: joined)
+            }
+        }
+        return outcomes.map { $0 ?? .reports([]) }
+    }
+
     /// Writes what waits, one transaction at a time, until nothing does.
     private func drain() {
         while true {
@@ -109,24 +140,7 @@ final class GroupCommitter: @unchecked Sendable {
             }
             guard !batch.isEmpty else { return }
             let result: Result<[Outcome], StoreError> = Result { () throws(StoreError) in
-                try store.write { db in
-                    // Built again inside: a backend may run the transaction again after a lost connection.
-                    try batch.map { pending throws -> Outcome in
-                        switch pending.work {
-                        case .reports(let records, let idDecides):
-                            return .reports(
-                                try records.map { record in
-                                    guard idDecides else { return try ReportStore.insert(record, in: db) }
-                                    // The primary key decides, so two services storing the same event at once store it once.
-                                    let inserted = try db.execute(ReportRecord.insertSQL, record.storeValues) > 0
-                                    return inserted ? .stored(record.id) : .duplicate(record.id)
-                                })
-                        case .trail(let trail, let tolerance):
-                            return .trail(
-                                joined: try trail.join(tolerance: tolerance, in: db) ?? trail.joinedBefore(tolerance: tolerance, in: db))
-                        }
-                    }
-                }
+                try store.write { db in try Self.apply(batch.map(\.work), in: db) }
             }
             lock.withLock {
                 waiting -= batch.reduce(0) { $0 + $1.weight }

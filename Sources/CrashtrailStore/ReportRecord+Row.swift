@@ -2,9 +2,11 @@ import CrashtrailCore
 import Foundation
 
 extension ReportRecord {
+    /// One row's placeholders: `(?, ?, …)`.
+    static let valuesPlaceholders = "(\(ReportColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
+
     /// Inserts a row unless its ID is taken (then it changes nothing).
-    package static let insertSQL =
-        "INSERT INTO report (\(ReportColumn.list)) VALUES (\(ReportColumn.allCases.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT (id) DO NOTHING"
+    package static let insertSQL = "INSERT INTO report (\(ReportColumn.list)) VALUES \(valuesPlaceholders) ON CONFLICT (id) DO NOTHING"
 
     /// The value of one column.
     package func value(of column: ReportColumn) -> StoreValue {

@@ -66,6 +66,70 @@ public final class ReportStore: Sendable {
         return .duplicate(alternative)
     }
 
+    /// Stores `records` as ``insert(_:in:)`` stores each, in multi-row statements where the backend gains from them.
+    ///
+    /// `StoreDialect.rowsPerInsert` says where: on PostgreSQL, one round trip for up to 256 reports instead of one
+    /// each, which is what a worker's rate is made of. SQLite runs its prepared one-row statement for each.
+    ///
+    /// A report whose ID the statement did not insert (taken before, or twice in the batch) goes through
+    /// ``insert(_:in:)`` after, which tells a duplicate from other bytes under the same ID.
+    /// - Parameters:
+    ///   - records: the reports, in order.
+    ///   - idDecides: whether a taken ID means the same report sent again (a Sentry event's retry), counted as a
+    ///     duplicate whatever its bytes, instead of other bytes kept under `ID~HASH`.
+    ///   - db: the write transaction.
+    /// - Returns: each report's outcome, in order.
+    /// - Throws: the backend's error.
+    public static func insert(
+        _ records: [ReportRecord], idDecides: Bool = false, in db: any StoreTransaction
+    ) throws -> [InsertOutcome] {
+        let rowsPerInsert = db.dialect.rowsPerInsert
+        guard rowsPerInsert > 1 else {
+            return try records.map { record in
+                guard idDecides else { return try insert(record, in: db) }
+                return try db.execute(ReportRecord.insertSQL, record.storeValues) > 0 ? .stored(record.id) : .duplicate(record.id)
+            }
+        }
+        var outcomes: [InsertOutcome] = []
+        outcomes.reserveCapacity(records.count)
+        var start = 0
+        while start < records.count {
+            let slice = records[start..<min(records.count, start + rowsPerInsert)]
+            start = slice.endIndex
+            // An ID holding U+0000 does not come back from RETURNING as it went in (SQLite's text ends there,
+            // PostgreSQL keeps U+2400 in its place): those go one at a time.
+            let batched = slice.filter { !$0.id.contains("\u{0}") }
+            var inserted: Set<String> = []
+            if !batched.isEmpty {
+                var arguments: [StoreValue] = []
+                arguments.reserveCapacity(batched.count * ReportColumn.allCases.count)
+                for record in batched { arguments += record.storeValues }
+                let sql =
+                    "INSERT INTO report (\(ReportColumn.list)) VALUES "
+                    + Array(repeating: ReportRecord.valuesPlaceholders, count: batched.count).joined(separator: ", ")
+                    + " ON CONFLICT (id) DO NOTHING RETURNING id"
+                inserted = Set(try db.rows(sql, arguments).compactMap { $0.values.first?.text })
+            }
+            for record in slice {
+                if record.id.contains("\u{0}") {
+                    if idDecides {
+                        let stored = try db.execute(ReportRecord.insertSQL, record.storeValues) > 0
+                        outcomes.append(stored ? .stored(record.id) : .duplicate(record.id))
+                    } else {
+                        outcomes.append(try insert(record, in: db))
+                    }
+                } else if inserted.remove(record.id) != nil {
+                    outcomes.append(.stored(record.id))
+                } else if idDecides {
+                    outcomes.append(.duplicate(record.id))
+                } else {
+                    outcomes.append(try insert(record, in: db))
+                }
+            }
+        }
+        return outcomes
+    }
+
     /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
     public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {

@@ -23,7 +23,7 @@ struct PostgresFaultTests {
             applied == [
                 "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
                 "v4: exception backtrace",
-                "v5: report details, screen paths, listing indexes", "v6: projects",
+                "v5: report details, screen paths, listing indexes", "v6: projects, payloads compressed once",
             ])
     }
 

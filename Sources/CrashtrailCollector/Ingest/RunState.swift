@@ -33,12 +33,19 @@ struct RunState {
                 newMissing = before.newMissing
                 rejections = []
                 tooLarge = []
+                // Every report of the batch in multi-row statements, then each outcome counted in input order.
+                let records = results.flatMap { result in
+                    result.steps.compactMap { step -> ReportRecord? in if case .outcome(.record(let record)) = step { record } else { nil }
+                    }
+                }
+                var outcomes = try ReportStore.insert(records, in: db).makeIterator()
                 for result in results {
                     summary.inputs += result.inputs
                     for step in result.steps {
                         switch step {
                         case .outcome(.record(let record)):
-                            switch try ReportStore.insert(record, in: db) {
+                            guard let outcome = outcomes.next() else { continue }
+                            switch outcome {
                             case .duplicate: summary.duplicates += 1
                             case .stored(let id):
                                 summary.stored += 1

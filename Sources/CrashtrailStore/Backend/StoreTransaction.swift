@@ -48,6 +48,10 @@ public struct StoreDialect: Hashable, Sendable {
     public var manifestOrder: String
     /// The backend's name, for messages.
     public var name: String
+    /// How many reports one insert statement holds: many where each statement is a round trip to a server, one where
+    /// a statement is a call into the embedded library (there, a prepared one-row statement run again is the
+    /// cheapest).
+    public var rowsPerInsert = 1
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
     public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
@@ -57,5 +61,5 @@ public struct StoreDialect: Hashable, Sendable {
 
     public static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
-        name: "PostgreSQL")
+        name: "PostgreSQL", rowsPerInsert: 256)
 }
