@@ -278,6 +278,13 @@ public final class ReportStore: Sendable {
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
     public func forEachReport(_ filter: ReportFilter = .all, _ body: (CrashReport, _ trailJSON: String?) throws -> Void) throws(StoreError)
     {
+        try forEachRecord(filter) { record in try body(record.report, record.trail) }
+    }
+
+    /// Calls `body` with each stored row `filter` takes, as ``forEachReport(_:_:)`` orders and reads them, with what
+    /// the row keeps beyond the report: its stored screen path and trail dictionary.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    public func forEachRecord(_ filter: ReportFilter = .all, _ body: (ReportRecord) throws -> Void) throws(StoreError) {
         let (condition, arguments) = filter.sql(dialect)
         try read { db in
             try db.forEachRow(
@@ -286,10 +293,7 @@ public final class ReportStore: Sendable {
                 FROM reportWithTrail WHERE \(condition)
                 ORDER BY time IS NULL, time DESC, id
                 """, arguments
-            ) { row in
-                let record = try ReportRecord(row: row)
-                try body(record.report, record.trail)
-            }
+            ) { row in try body(try ReportRecord(row: row)) }
         }
     }
 

@@ -11,7 +11,9 @@ struct ReportCommand: ParsableCommand {
             DIR/index.html lists the crash groups (reports, reports per day, versions, share with a trail, the top \
             path); DIR/groups/ has a page per group (its paths ranked, a chart of where they converge on the crash \
             screen, its reports); DIR/reports/ has the replay page of every report with a trail. The pages are \
-            self-contained (no network), and the same store gives the same bytes, so a CI job can publish them.
+            self-contained (no network), and the same store gives the same bytes, so a CI job can publish them. \
+            Run again into the same folder, it writes only the pages whose inputs changed (DIR/.crashtrail-site.json \
+            remembers them) and removes those of reports that left the selection.
 
               crashtrail report --html site
               crashtrail report --html site --app com.example.piratebay --since 2026-11-01
@@ -49,8 +51,12 @@ struct ReportCommand: ParsableCommand {
         guard !quiet else { return }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         let index = URL(fileURLWithPath: folder).appendingPathComponent("index.html").path
+        var kept: [String] = []
+        if summary.unchanged > 0 { kept.append("\(summary.unchanged) unchanged") }
+        if summary.removed > 0 { kept.append("\(summary.removed) removed") }
+        let more = kept.isEmpty ? "" : " (\(kept.joined(separator: ", ")))"
         print(
-            "Wrote \(summary.pages) pages to \(folder) (\(summary.groups) groups, \(summary.reports) reports) in \(seconds) s; open \(index)"
+            "Wrote \(summary.pages) pages\(more) to \(folder) (\(summary.groups) groups, \(summary.reports) reports) in \(seconds) s; open \(index)"
         )
     }
 }

@@ -53,7 +53,52 @@ struct ReportCommandTests {
         // --since after every crash: no groups
         let late = try runner.run(["report", "--html", "late", "--since", "2030-01-01", "--quiet"], directory: folder.url)
         #expect(late.status == 0)
-        #expect(try Self.files(in: folder.url.appendingPathComponent("late")).keys.sorted() == ["/index.html"])
+        #expect(try Self.files(in: folder.url.appendingPathComponent("late")).keys.sorted() == ["/.crashtrail-site.json", "/index.html"])
+    }
+
+    /// The N of "Wrote N pages".
+    static func pagesWritten(_ output: String) throws -> Int {
+        let match = try #require(output.firstMatch(of: /Wrote (\d+) pages/), "\(output)")
+        return try #require(Int(match.output.1))
+    }
+
+    @Test("Run again into the same folder, only changed pages are written, left reports' pages removed, and the bytes are a fresh build's")
+    func incrementalSite() throws {
+        // Given a site of the samples without their trail files
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("report")
+        defer { folder.remove() }
+        let ingest = try runner.run(
+            ["ingest", "\(Self.root)/Samples/reports", "--manifest", Self.manifest, "--quiet"], directory: folder.url)
+        try #require(ingest.status == 0, "\(ingest.stderr)")
+        let first = try runner.run(["report", "--html", "site"], directory: folder.url)
+        let written = try Self.pagesWritten(first.stdout)
+
+        // When it runs again on the same store
+        let again = try runner.run(["report", "--html", "site"], directory: folder.url)
+
+        // Then nothing is written
+        #expect(again.stdout.hasPrefix("Wrote 0 pages (\(written) unchanged)"), "\(again.stdout)")
+
+        // When a trail file joins its crash and the site is made again
+        let join = try runner.run(
+            ["ingest", "\(Self.root)/Samples/reports", "--trails", "\(Self.root)/Samples/trails", "--quiet"], directory: folder.url)
+        try #require(join.status == 0, "\(join.stderr)")
+        let changed = try runner.run(["report", "--html", "site"], directory: folder.url)
+        let fresh = try runner.run(["report", "--html", "fresh", "--quiet"], directory: folder.url)
+
+        // Then only the joined report's page and the pages that list it are written, and the site is a fresh build's
+        #expect(changed.status == 0 && fresh.status == 0, "\(changed.stderr)\(fresh.stderr)")
+        let rewritten = try Self.pagesWritten(changed.stdout)
+        #expect(rewritten >= 2 && rewritten <= 3, "the new report page, its group page and perhaps the index: \(changed.stdout)")
+        #expect(try Self.files(in: folder.url.appendingPathComponent("site")) == Self.files(in: folder.url.appendingPathComponent("fresh")))
+
+        // When the selection narrows to no report
+        let narrowed = try runner.run(["report", "--html", "site", "--since", "2030-01-01"], directory: folder.url)
+
+        // Then every report and group page is removed, as a fresh build into an empty folder would have none
+        #expect(narrowed.stdout.contains("removed"), "\(narrowed.stdout)")
+        #expect(try Self.files(in: folder.url.appendingPathComponent("site")).keys.sorted() == ["/.crashtrail-site.json", "/index.html"])
     }
 
     @Test("Bad input: a date that is no date, no store, a folder that cannot be written")

@@ -7,6 +7,10 @@ import Foundation
 public struct SiteSummary: Sendable {
     /// Pages written.
     public var pages = 0
+    /// Pages left as they were: their inputs had not changed since the last run into the folder.
+    public var unchanged = 0
+    /// Pages removed: their reports left the selection, or their groups are gone.
+    public var removed = 0
     /// Crash groups on the index.
     public var groups = 0
     /// Reports in those groups.
@@ -25,8 +29,13 @@ extension TriageService {
     /// Writes the static triage site for the reports `filter` takes into `folder`: the index, a page per group and
     /// the replay page of every report with a trail (`crashtrail report --html`).
     ///
-    /// Each report is read from a cursor, replayed, its page written and let go before the next, so memory stays
-    /// bounded however many reports the store holds; groups keep only a line of summary per report.
+    /// The folder keeps what the last run wrote (``SiteManifest``): a report page whose inputs have not changed is
+    /// not replayed or written again, a group page or the index is written only when its HTML changed, and the pages
+    /// of reports that left the selection are removed. The result is the same bytes as a run into an empty folder.
+    ///
+    /// Each report is read from a cursor, replayed only when its page is written, and let go before the next, so
+    /// memory stays bounded however many reports the store holds; groups keep only a line of summary per report.
+    /// A group's paths come from the screen paths stored with its reports, and from a replay where none is stored.
     /// - Parameters:
     ///   - folder: the folder written into (made if missing).
     ///   - filter: the reports the site shows.
@@ -34,7 +43,7 @@ extension TriageService {
     ///   - screens: how many screens of each path the group pages count.
     ///   - manifests: the apps' manifests.
     ///   - progress: told how far the writing got.
-    /// - Returns: the pages, groups and reports written.
+    /// - Returns: the pages written, kept and removed, and the groups and reports shown.
     /// - Throws: `StoreError`, or the file system's error writing a page.
     public func writeSite(
         to folder: URL, filter: ReportFilter, since: String? = nil, screens: Int, manifests: [Manifest],
@@ -42,11 +51,25 @@ extension TriageService {
     ) throws -> SiteSummary {
         var manifestsByApp = ManifestsByApp(manifests)
         var summary = SiteSummary()
-        func write(_ page: (path: String, html: String)) throws {
-            let url = folder.appendingPathComponent(page.path)
+        let previous = SiteManifest.read(in: folder)
+        var current = SiteManifest()
+        func write(_ path: String, _ html: String) throws {
+            let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(page.html.utf8).write(to: url, options: .atomic)
+            try Data(html.utf8).write(to: url, options: .atomic)
             summary.pages += 1
+        }
+        /// Writes a page unless the last run wrote the same HTML there.
+        func writeIfChanged(_ page: (path: String, html: String)) throws {
+            let fingerprint = TriageSite.fnv1a(page.html)
+            current.pages[page.path] = fingerprint
+            if previous.pages[page.path] == fingerprint,
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(page.path).path)
+            {
+                summary.unchanged += 1
+            } else {
+                try write(page.path, page.html)
+            }
         }
         var groups: [TriageSite.Group] = []
         let stored = try store.groups(filter)
@@ -58,28 +81,47 @@ extension TriageService {
             var moreReports = 0
             var days: [String: Int] = [:]
             var failure: (any Error)?
-            try store.forEachReport(groupFilter) { report, trailJSON in
+            try store.forEachRecord(groupFilter) { record in
                 guard failure == nil else { return }
+                let report = record.report
                 days[CrashGroupDetail.day(of: report), default: 0] += 1
                 var hasPage = false
-                if report.trailInfo.source.hasTrail, let json = trailJSON, let trail = try? Trail(json: Array(json.utf8)),
-                    let manifest = manifestsByApp.manifest(for: trail.app.bundleID)
+                if report.trailInfo.source.hasTrail, let json = record.trail,
+                    let app = Self.trailApp(json) ?? (try? Trail(json: Array(json.utf8)))?.app.bundleID,
+                    let manifest = manifestsByApp.manifest(for: app)
                 {
-                    let replay = Replayer(manifest: manifest).replay(trail, report: report.id)
-                    do {
-                        try write(TriageSite.reportPage(replay, reportID: report.id, groupID: group.id))
-                    } catch {
-                        failure = failure ?? error
-                        return
+                    let path = "reports/\(TriageSite.fileName(for: report.id)).html"
+                    let inputs = "\u{0}\(report.id)\u{0}\(group.id)\u{0}\(manifest.fingerprint)\u{0}\(TriageSite.rendererFingerprint)"
+                    let fingerprint = TriageSite.fnv1a(json, inputs)
+                    var trail: Trail?
+                    if previous.pages[path] == fingerprint, FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
+                    {
+                        summary.unchanged += 1
+                        hasPage = true
+                    } else if let parsed = try? Trail(json: Array(json.utf8)) {
+                        trail = parsed
+                        let replay = Replayer(manifest: manifest).replay(parsed, report: report.id)
+                        do {
+                            try write(path, TriageSite.reportPage(replay, reportID: report.id, groupID: group.id).html)
+                        } catch {
+                            failure = failure ?? error
+                            return
+                        }
+                        hasPage = true
+                        if summary.pages % 1_000 == 0 { progress?(.reportPages(summary.pages)) }
                     }
-                    hasPage = true
-                    // Only the screens the table counts are kept, not whole paths.
-                    paths.append(
-                        (
-                            ScreenPath.lastScreens(ScreenPath.names(of: trail, manifest: manifest), count: screens),
-                            report.trailInfo.source == .inferred
-                        ))
-                    if summary.pages % 1_000 == 0 { progress?(.reportPages(summary.pages)) }
+                    if hasPage {
+                        current.pages[path] = fingerprint
+                        // Only the screens the table counts are kept, not whole paths.
+                        let inferred = report.trailInfo.source == .inferred
+                        if let stored = record.storedScreenPath, stored.manifest == manifest.fingerprint, screens <= ScreenPath.storedCount
+                        {
+                            paths.append((ScreenPath.lastScreens(stored.screens, count: screens), inferred))
+                        } else if let parsed = trail ?? (try? Trail(json: Array(json.utf8))) {
+                            paths.append(
+                                (ScreenPath.lastScreens(ScreenPath.names(of: parsed, manifest: manifest), count: screens), inferred))
+                        }
+                    }
                 }
                 guard siteReports.count < TriageSite.listedReports else {
                     moreReports += 1
@@ -101,9 +143,34 @@ extension TriageService {
             if stored.count > 20, (index + 1) % 20 == 0 { progress?(.groups(done: index + 1, of: stored.count)) }
         }
         let site = TriageSite(groups: groups, app: filter.bundleID, since: since, source: location.siteName)
-        for page in site.pages() { try write(page) }
+        for page in site.pages() { try writeIfChanged(page) }
+        // Pages of reports and groups that left the selection since the last run.
+        for path in previous.pages.keys where current.pages[path] == nil {
+            let url = folder.appendingPathComponent(path)
+            if (try? FileManager.default.removeItem(at: url)) != nil { summary.removed += 1 }
+        }
+        try current.write(in: folder)
         summary.groups = groups.count
         summary.reports = groups.reduce(0) { $0 + $1.count }
         return summary
+    }
+
+    /// The app of a stored trail, read from its canonical JSON without parsing it: `app` is its first key, and
+    /// `bundleID` the first of those that holds text.
+    static func trailApp(_ json: String) -> String? {
+        let bytes = json.utf8.prefix(512)
+        let opening = Array(#"{"app":{"#.utf8)
+        let key = Array(#""bundleID":""#.utf8)
+        guard bytes.starts(with: opening) else { return nil }
+        let array = Array(bytes)
+        guard
+            let start = (0...max(0, array.count - key.count)).first(where: {
+                array[$0..<min(array.count, $0 + key.count)].elementsEqual(key)
+            })
+        else { return nil }
+        let value = array[(start + key.count)...]
+        guard let end = value.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }), array[end] == UInt8(ascii: "\"")
+        else { return nil }
+        return String(decoding: value[..<end], as: UTF8.self)
     }
 }

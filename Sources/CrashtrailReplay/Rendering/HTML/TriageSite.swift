@@ -197,6 +197,35 @@ public struct TriageSite: Sendable {
         return ["width": width, "height": max(40, 16 + rows.count * 24), "cells": cells]
     }
 
+    /// Changes whenever the pages would render differently: a hash of the templates and the style sheet, and a
+    /// revision to raise when the Swift code that writes the pages changes (`HTMLRows`, `HTMLReplayRenderer`).
+    ///
+    /// `report --html` keeps a page written by another renderer from being kept as it is.
+    public static let rendererFingerprint: String = {
+        let revision = "html-1"
+        let text = [
+            revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.replay,
+            PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageStyle.css,
+        ].joined(separator: "\u{0}")
+        return fnv1a(text)
+    }()
+
+    /// FNV-1a of the UTF-8 of `texts`, one after the other, as 16 hex digits.
+    public static func fnv1a(_ texts: String...) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for text in texts {
+            var text = text
+            text.withUTF8 { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x0000_0100_0000_01B3
+                }
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// A file name for an ID: its safe characters (at most 48), then a hash of the whole ID, so any ID, however long
     /// or hostile, names one file inside the site.
     public static func fileName(for id: String) -> String {
