@@ -29,7 +29,7 @@ extension TriageService {
     /// Writes the static triage site for the reports `filter` takes into `folder`: the index, a page per group and
     /// the replay page of every report with a trail (`crashtrail report --html`).
     ///
-    /// The folder keeps what the last run wrote (``SiteManifest``): a report page whose inputs have not changed is
+    /// The folder keeps what the last run wrote (`.crashtrail-site.json`): a report page whose inputs have not changed is
     /// not replayed or written again, a group page or the index is written only when its HTML changed, and the pages
     /// of reports that left the selection are removed. The result is the same bytes as a run into an empty folder.
     ///
