@@ -77,57 +77,50 @@ public final class ReportStore: Sendable {
     ///   - records: the reports, in order.
     ///   - idDecides: whether a taken ID means the same report sent again (a Sentry event's retry), counted as a
     ///     duplicate whatever its bytes, instead of other bytes kept under `ID~HASH`.
+    ///   - rowsPerStatement: reports per statement; the backend's choice when nil.
     ///   - db: the write transaction.
     /// - Returns: each report's outcome, in order.
     /// - Throws: the backend's error.
     public static func insert(
-        _ records: [ReportRecord], idDecides: Bool = false, in db: any StoreTransaction
+        _ records: [ReportRecord], idDecides: Bool = false, rowsPerStatement: Int? = nil, in db: any StoreTransaction
     ) throws -> [InsertOutcome] {
-        let rowsPerInsert = db.dialect.rowsPerInsert
-        guard rowsPerInsert > 1 else {
-            return try records.map { record in
-                guard idDecides else { return try insert(record, in: db) }
-                return try db.execute(ReportRecord.insertSQL, record.storeValues) > 0 ? .stored(record.id) : .duplicate(record.id)
-            }
-        }
+        let rowsPerStatement = max(1, rowsPerStatement ?? db.dialect.rowsPerInsert)
+        guard rowsPerStatement > 1 else { return try records.map { try insertAlone($0, idDecides: idDecides, in: db) } }
         var outcomes: [InsertOutcome] = []
         outcomes.reserveCapacity(records.count)
         var start = 0
         while start < records.count {
-            let slice = records[start..<min(records.count, start + rowsPerInsert)]
+            let slice = records[start..<min(records.count, start + rowsPerStatement)]
             start = slice.endIndex
             // An ID holding U+0000 does not come back from RETURNING as it went in (SQLite's text ends there,
-            // PostgreSQL keeps U+2400 in its place): those go one at a time.
+            // PostgreSQL keeps U+2400 in its place): those go alone.
             let batched = slice.filter { !$0.id.contains("\u{0}") }
             var inserted: Set<String> = []
             if !batched.isEmpty {
-                var arguments: [StoreValue] = []
-                arguments.reserveCapacity(batched.count * ReportColumn.allCases.count)
-                for record in batched { arguments += record.storeValues }
                 let sql =
                     "INSERT INTO report (\(ReportColumn.list)) VALUES "
                     + Array(repeating: ReportRecord.valuesPlaceholders, count: batched.count).joined(separator: ", ")
                     + " ON CONFLICT (id) DO NOTHING RETURNING id"
-                inserted = Set(try db.rows(sql, arguments).compactMap { $0.values.first?.text })
+                inserted = Set(try db.rows(sql, batched.flatMap(\.storeValues)).compactMap { $0.values.first?.text })
             }
             for record in slice {
                 if record.id.contains("\u{0}") {
-                    if idDecides {
-                        let stored = try db.execute(ReportRecord.insertSQL, record.storeValues) > 0
-                        outcomes.append(stored ? .stored(record.id) : .duplicate(record.id))
-                    } else {
-                        outcomes.append(try insert(record, in: db))
-                    }
+                    outcomes.append(try insertAlone(record, idDecides: idDecides, in: db))
                 } else if inserted.remove(record.id) != nil {
                     outcomes.append(.stored(record.id))
-                } else if idDecides {
-                    outcomes.append(.duplicate(record.id))
                 } else {
-                    outcomes.append(try insert(record, in: db))
+                    // The statement found the ID taken: the same report again, or other bytes under its ID.
+                    outcomes.append(idDecides ? .duplicate(record.id) : try insert(record, in: db))
                 }
             }
         }
         return outcomes
+    }
+
+    /// One report in its own statement: ``insert(_:in:)``, or, when the ID decides, stored or a duplicate.
+    private static func insertAlone(_ record: ReportRecord, idDecides: Bool, in db: any StoreTransaction) throws -> InsertOutcome {
+        guard idDecides else { return try insert(record, in: db) }
+        return try db.execute(ReportRecord.insertSQL, record.storeValues) > 0 ? .stored(record.id) : .duplicate(record.id)
     }
 
     /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.

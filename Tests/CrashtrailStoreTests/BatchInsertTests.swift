@@ -10,10 +10,16 @@ struct BatchInsertTests {
     @Test("On SQLite: a batch larger than one statement gives each report the outcome a single insert gives")
     func onSQLite() throws { try Self.outcomes(kind: .sqlite) }
 
+    @Test("On SQLite in multi-row statements, as PostgreSQL stores them: the same outcomes")
+    func onSQLiteMultiRow() throws { try Self.outcomes(kind: .sqlite, rowsPerStatement: 256) }
+
     @Test("On PostgreSQL: a batch larger than one statement gives each report the outcome a single insert gives", .needsPostgres)
     func onPostgres() throws { try Self.outcomes(kind: .postgres) }
 
-    static func outcomes(kind: StoreKind) throws {
+    /// Stores the same batch in one store with ``ReportStore/insert(_:idDecides:rowsPerStatement:in:)`` and in a
+    /// reference one report at a time, and compares the outcomes; `rowsPerStatement` is the backend's choice when nil
+    /// (one on SQLite).
+    static func outcomes(kind: StoreKind, rowsPerStatement: Int? = nil) throws {
         // Given a store holding two reports, and a batch of 300 new ones with, among them: one of the stored reports
         // again, another with other bytes under a stored ID, one ID twice with the same bytes and once with others,
         // and an ID holding U+0000
@@ -40,7 +46,7 @@ struct BatchInsertTests {
         }
 
         // When
-        let batched = try store.write { db in try ReportStore.insert(batch, in: db) }
+        let batched = try store.write { db in try ReportStore.insert(batch, rowsPerStatement: rowsPerStatement, in: db) }
         let single = try reference.write { db in try batch.map { try ReportStore.insert($0, in: db) } }
 
         // Then
@@ -52,7 +58,9 @@ struct BatchInsertTests {
         #expect(try store.allRecords().count == reference.allRecords().count)
 
         // And with the ID deciding (Sentry's retries), other bytes under a taken ID are the same report again
-        let again = try store.write { db in try ReportStore.insert([batch[20], batch[40], batch[51]], idDecides: true, in: db) }
+        let again = try store.write { db in
+            try ReportStore.insert([batch[20], batch[40], batch[51]], idDecides: true, rowsPerStatement: rowsPerStatement, in: db)
+        }
         #expect(again == [.duplicate(stored[1].id), .duplicate(batch[29].id), .duplicate("nul\u{0}id")])
     }
 }
