@@ -37,28 +37,11 @@ public enum StoreCopy {
         from source: ReportStore, to destination: ReportStore, batchSize: Int = 500, progress: ((Int) -> Void)? = nil
     ) throws(StoreError) -> Summary {
         var summary = Summary()
-        let manifests = try source.read { db in
-            try db.rows("SELECT dictionaryID, app, source, text FROM manifest ORDER BY \(db.dialect.manifestOrder)", [])
-        }
-        summary.manifestsCopied = try destination.write { db in
-            var copied = 0
-            for row in manifests {
-                copied += try db.execute(
-                    "INSERT INTO manifest (dictionaryID, app, source, text) VALUES (?, ?, ?, ?) ON CONFLICT (dictionaryID) DO NOTHING",
-                    [row["dictionaryID"], row["app"], row["source"], row["text"]])
-            }
-            return copied
-        }
-        let projects = try source.read { db in try db.rows("SELECT id, name, key, revoked FROM project ORDER BY id", []) }
-        summary.projectsCopied = try destination.write { db in
-            var copied = 0
-            for row in projects {
-                copied += try db.execute(
-                    "INSERT INTO project (id, name, key, revoked) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    [row["id"], row["name"], row["key"], row["revoked"]])
-            }
-            return copied
-        }
+        summary.manifestsCopied = try copyRows(
+            of: "manifest", columns: ["dictionaryID", "app", "source", "text"], order: source.dialect.manifestOrder, from: source,
+            to: destination)
+        summary.projectsCopied = try copyRows(
+            of: "project", columns: ["id", "name", "key", "revoked"], order: "id", from: source, to: destination)
         var batch: [ReportRecord] = []
         var read = 0
         func flush() throws(StoreError) {
@@ -105,6 +88,20 @@ public enum StoreCopy {
         summary.source = try source.digest()
         summary.destination = try destination.digest()
         return summary
+    }
+
+    /// Copies every row of a small table (manifests, projects) in one transaction each side; rows the destination
+    /// holds already are left as they are.
+    /// - Returns: how many rows were written.
+    private static func copyRows(
+        of table: String, columns: [String], order: String, from source: ReportStore, to destination: ReportStore
+    ) throws(StoreError) -> Int {
+        let list = columns.joined(separator: ", ")
+        let rows = try source.read { db in try db.rows("SELECT \(list) FROM \(table) ORDER BY \(order)", []) }
+        let insert = "INSERT INTO \(table) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT DO NOTHING"
+        return try destination.write { db in
+            try rows.reduce(0) { copied, row in copied + (try db.execute(insert, columns.map { row[$0] })) }
+        }
     }
 }
 
