@@ -29,10 +29,10 @@ extension TriageService {
             guard row.trailSource.hasTrail else { return }
             withTrail += 1
             let inferred = row.trailSource == .inferred
-            if let stored = row.screenPath, screens <= ScreenPath.storedCount, let app = row.bundleID,
-                manifestsByApp.manifest(for: app)?.fingerprint == stored.manifest
+            if let stored = row.screenPath, let app = row.bundleID, let manifest = manifestsByApp.manifest(for: app),
+                let last = stored.lastScreens(screens, replayedWith: manifest)
             {
-                paths.append((stored.screens, inferred))
+                paths.append((last, inferred))
             } else {
                 toReplay.append((row.id, inferred))
             }

@@ -114,9 +114,8 @@ extension TriageService {
                         current.pages[path] = fingerprint
                         // Only the screens the table counts are kept, not whole paths.
                         let inferred = report.trailInfo.source == .inferred
-                        if let stored = record.storedScreenPath, stored.manifest == manifest.fingerprint, screens <= ScreenPath.storedCount
-                        {
-                            paths.append((ScreenPath.lastScreens(stored.screens, count: screens), inferred))
+                        if let last = record.storedScreenPath?.lastScreens(screens, replayedWith: manifest) {
+                            paths.append((last, inferred))
                         } else if let parsed = trail ?? (try? Trail(json: Array(json.utf8))) {
                             paths.append(
                                 (ScreenPath.lastScreens(ScreenPath.names(of: parsed, manifest: manifest), count: screens), inferred))
@@ -158,18 +157,10 @@ extension TriageService {
     /// The app of a stored trail, read from its canonical JSON without parsing it: `app` is its first key, and
     /// `bundleID` the first of those that holds text.
     static func trailApp(_ json: String) -> String? {
-        let bytes = json.utf8.prefix(512)
-        let opening = Array(#"{"app":{"#.utf8)
-        let key = Array(#""bundleID":""#.utf8)
-        guard bytes.starts(with: opening) else { return nil }
-        let array = Array(bytes)
-        guard
-            let start = (0...max(0, array.count - key.count)).first(where: {
-                array[$0..<min(array.count, $0 + key.count)].elementsEqual(key)
-            })
-        else { return nil }
-        let value = array[(start + key.count)...]
-        guard let end = value.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }), array[end] == UInt8(ascii: "\"")
+        let head = Array(json.utf8.prefix(512))
+        guard head.starts(with: Array(#"{"app":{"#.utf8)), let key = head.firstRange(of: Array(#""bundleID":""#.utf8)) else { return nil }
+        let value = head[key.upperBound...]
+        guard let end = value.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }), head[end] == UInt8(ascii: "\"")
         else { return nil }
         return String(decoding: value[..<end], as: UTF8.self)
     }

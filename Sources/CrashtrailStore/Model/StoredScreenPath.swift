@@ -20,6 +20,13 @@ public struct StoredScreenPath: Hashable, Sendable {
             manifest: manifest.fingerprint)
     }
 
+    /// The last `count` screens, when `manifest` is the one that replayed them and `count` is at most
+    /// `ScreenPath/storedCount`; nil when the trail must be replayed instead.
+    public func lastScreens(_ count: Int, replayedWith manifest: Manifest) -> [String]? {
+        guard self.manifest == manifest.fingerprint, count <= ScreenPath.storedCount else { return nil }
+        return ScreenPath.lastScreens(screens, count: count)
+    }
+
     /// The screens as a column holds them: canonical JSON, an array of names.
     public var screensJSON: String { CanonicalJSON.string(of: .array(screens.map(JSONValue.string))) }
 
