@@ -47,7 +47,6 @@ final class GroupCommitter: @unchecked Sendable {
     private var pending: [Pending] = []
     private var waiting = 0
     private var writing = false
-    private var commits = 0
 
     /// - Parameters:
     ///   - store: where the work is stored.
@@ -61,9 +60,6 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// How many reports and trails wait for a commit now.
     var backlog: Int { lock.withLock { waiting } }
-
-    /// How many transactions have committed.
-    var commitCount: Int { lock.withLock { commits } }
 
     /// Stores `work` in the next group commit and returns once it has committed.
     /// - Throws: ``BacklogFull`` at once when the backlog is full; `StoreError` when the transaction failed (nothing
@@ -98,29 +94,23 @@ final class GroupCommitter: @unchecked Sendable {
     /// others; the trails come after, so a trail finds a crash stored in the same batch. It starts from nothing each
     /// time: a backend may run the transaction again after a lost connection.
     static func apply(_ works: [Work], in db: any StoreTransaction) throws -> [Outcome] {
-        var outcomes: [Outcome?] = Array(repeating: nil, count: works.count)
+        var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]
         for idDecides in [true, false] {
-            let indices = works.indices.filter { if case .reports(_, idDecides) = works[$0] { true } else { false } }
-            let records = indices.flatMap { index -> [ReportRecord] in
-                if case .reports(let records, _) = works[index] { records } else { [] }
+            let records = works.flatMap { work -> [ReportRecord] in
+                if case .reports(let records, idDecides) = work { records } else { [] }
             }
-            guard !records.isEmpty else { continue }
-            var inserted = try ReportStore.insert(records, idDecides: idDecides, in: db)[...]
-            for index in indices {
-                guard case .reports(let records, _) = works[index] else { continue }
-                outcomes[index] = .reports(Array(inserted.prefix(records.count)))
-                inserted = inserted.dropFirst(records.count)
-            }
+            inserted[idDecides] = try ReportStore.insert(records, idDecides: idDecides, in: db)[...]
         }
-        for (index, work) in works.enumerated() {
+        return try works.map { work in
             switch work {
-            case .reports: outcomes[index] = outcomes[index] ?? .reports([])
+            case .reports(let records, let idDecides):
+                let outcomes = inserted[idDecides, default: []]
+                inserted[idDecides] = outcomes.dropFirst(records.count)
+                return .reports(Array(outcomes.prefix(records.count)))
             case .trail(let trail, let tolerance):
-                let joined = try trail.join(tolerance: tolerance, in: db) ?? trail.joinedBefore(tolerance: tolerance, in: db)
-                outcomes[index] = .trail(joined: joined)
+                return .trail(joined: try trail.join(tolerance: tolerance, in: db) ?? trail.joinedBefore(tolerance: tolerance, in: db))
             }
         }
-        return outcomes.map { $0 ?? .reports([]) }
     }
 
     /// Writes what waits, one transaction at a time, until nothing does.
@@ -142,10 +132,7 @@ final class GroupCommitter: @unchecked Sendable {
             let result: Result<[Outcome], StoreError> = Result { () throws(StoreError) in
                 try store.write { db in try Self.apply(batch.map(\.work), in: db) }
             }
-            lock.withLock {
-                waiting -= batch.reduce(0) { $0 + $1.weight }
-                if case .success = result { commits += 1 }
-            }
+            lock.withLock { waiting -= batch.reduce(0) { $0 + $1.weight } }
             switch result {
             case .success(let outcomes):
                 for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(returning: outcome) }

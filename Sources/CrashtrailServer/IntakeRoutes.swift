@@ -48,7 +48,8 @@ struct IntakeRoutes: Sendable {
                 CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
         }
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
-        let name = summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", project, body)
+        let name =
+            summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
         let ids = try await store(body, source: name, sentry: true)
         return Self.eventAnswer(summary.eventID ?? ids.first)
     }
@@ -60,7 +61,7 @@ struct IntakeRoutes: Sendable {
         var limits = options.limits
         limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
         let body = try await RequestBodyReader.read(request, limits: limits, what: "an event")
-        let ids = try await store(body, source: source("store", project, body), sentry: true)
+        let ids = try await store(body, source: source("store", String(project.id), body), sentry: true)
         return Self.eventAnswer(ids.first)
     }
 
@@ -69,7 +70,7 @@ struct IntakeRoutes: Sendable {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
         let body = try await RequestBodyReader.read(request, limits: options.limits)
-        let ids = try await store(body, source: source("reports", project, body), sentry: false)
+        let ids = try await store(body, source: source("reports", String(project.id), body), sentry: false)
         return Self.idsAnswer(ids)
     }
 
@@ -82,7 +83,7 @@ struct IntakeRoutes: Sendable {
         do {
             trail = try JoinableTrail(bytes: body, decoder: decoder)
         } catch {
-            throw try refuse(body, source: source("trails", project, body), reason: error)
+            throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
         guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance)) else {
             throw Refusal(.internalServerError, "the store answered a trail join with reports")
@@ -181,10 +182,6 @@ struct IntakeRoutes: Sendable {
     }
 
     /// Where a payload came from, as the store and the quarantine name it: `api/ID/ENDPOINT/DIGEST`.
-    private func source(_ endpoint: String, _ project: Project, _ body: [UInt8]) -> String {
-        source(endpoint, String(project.id), body)
-    }
-
     private func source(_ endpoint: String, _ projectID: String, _ body: [UInt8]) -> String {
         let digest = body.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
         return "api/\(projectID)/\(endpoint)/\(digest.prefix(16))"
