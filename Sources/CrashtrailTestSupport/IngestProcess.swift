@@ -3,12 +3,7 @@ import Foundation
 /// A `crashtrail ingest` child process that a test can let finish or kill with SIGKILL at a chosen moment.
 public final class IngestProcess: @unchecked Sendable {
     public let process = Process()
-    private let output = Pipe()
-    private let error = Pipe()
-    private let lock = NSLock()
-    private var outData = Data()
-    private var errData = Data()
-    private let drained = DispatchGroup()
+    private let captured: CapturedOutput
 
     /// Starts `crashtrail ingest ARGUMENTS --store STORE --quarantine QUARANTINE --json --quiet` in `directory`.
     /// - Throws: when the executable cannot be started.
@@ -30,20 +25,10 @@ public final class IngestProcess: @unchecked Sendable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.standardOutput = output
-        process.standardError = error
+        captured = CapturedOutput(process)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        for (pipe, isError) in [(output, false), (error, true)] {
-            drained.enter()
-            DispatchQueue.global().async { [self] in
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                lock.lock()
-                if isError { errData = data } else { outData = data }
-                lock.unlock()
-                drained.leave()
-            }
-        }
+        captured.start()
     }
 
     /// Kills the process with SIGKILL (if it still runs) and waits for it.
@@ -59,7 +44,7 @@ public final class IngestProcess: @unchecked Sendable {
     /// Waits for the process and its output.
     public func finish() {
         process.waitUntilExit()
-        drained.wait()
+        captured.wait()
     }
 
     /// Whether the process ended by a signal, and which.
@@ -69,15 +54,7 @@ public final class IngestProcess: @unchecked Sendable {
 
     public var status: Int32 { process.terminationStatus }
 
-    public var stdout: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: outData, as: UTF8.self)
-    }
+    public var stdout: String { captured.stdout }
 
-    public var stderr: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: errData, as: UTF8.self)
-    }
+    public var stderr: String { captured.stderr }
 }

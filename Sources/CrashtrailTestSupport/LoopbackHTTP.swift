@@ -77,7 +77,7 @@ public final class LoopbackConnection: @unchecked Sendable {
         var headerEnd: Int?
         while headerEnd == nil {
             guard fill() else { return nil }
-            headerEnd = buffer.indices.dropLast(3).first { buffer[$0..<($0 + 4)].elementsEqual(separator) }
+            headerEnd = buffer.firstRange(of: separator)?.lowerBound
         }
         guard let end = headerEnd else { return nil }
         let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")

@@ -4,12 +4,7 @@ import Foundation
 /// kills with SIGKILL.
 public final class ServeProcess: @unchecked Sendable {
     public let process = Process()
-    private let output = Pipe()
-    private let error = Pipe()
-    private let lock = NSLock()
-    private var outData = Data()
-    private var errData = Data()
-    private let drained = DispatchGroup()
+    private let captured: CapturedOutput
 
     /// The port it listens on, once it started.
     public private(set) var port = 0
@@ -26,24 +21,10 @@ public final class ServeProcess: @unchecked Sendable {
         process.executableURL = runner.executable
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
         process.currentDirectoryURL = directory
-        process.standardOutput = output
-        process.standardError = error
+        captured = CapturedOutput(process)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        for (pipe, isError) in [(output, false), (error, true)] {
-            drained.enter()
-            DispatchQueue.global().async { [self] in
-                let handle = pipe.fileHandleForReading
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    lock.withLock {
-                        if isError { errData += data } else { outData += data }
-                    }
-                }
-                drained.leave()
-            }
-        }
+        captured.start()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = stdout
@@ -71,7 +52,7 @@ public final class ServeProcess: @unchecked Sendable {
     /// Waits for the process and its output.
     public func finish() {
         process.waitUntilExit()
-        drained.wait()
+        captured.wait()
     }
 
     /// The signal that ended it, if one did.
@@ -79,9 +60,9 @@ public final class ServeProcess: @unchecked Sendable {
 
     public var status: Int32 { process.terminationStatus }
 
-    public var stdout: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+    public var stdout: String { captured.stdout }
 
-    public var stderr: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+    public var stderr: String { captured.stderr }
 
     /// The resident memory of the process now, in bytes (`VmRSS`), or nil when it cannot be read.
     public var residentBytes: Int? {

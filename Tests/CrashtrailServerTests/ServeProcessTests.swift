@@ -9,15 +9,24 @@ import Testing
 /// SIGKILL, and survives hostile clients (SPEC section 14, docs/SERVE.md).
 @Suite("crashtrail serve: the process")
 struct ServeProcessTests {
-    static let sampleEvent = try? ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
-
-    /// A Sentry envelope of the sample event under a new event ID (32 lower-case hex digits, as an SDK sends).
-    static func envelope(eventID: String) -> [UInt8] {
-        let event = String(decoding: sampleEvent ?? [], as: UTF8.self)
-            .replacingOccurrences(of: "74DDB1F8-B6F2-1F71-69C4-291C85DE8EBC", with: eventID)
-        let item = Array(event.utf8)
-        let header = #"{"event_id":"\#(eventID)","sent_at":"2026-11-26T00:00:00Z"}"# + "\n"
-        return Array(header.utf8) + Array(#"{"type":"event","length":\#(item.count)}"#.utf8) + [10] + item + [10]
+    /// Four connections posting envelopes of new event IDs (from `seed`) to `serve`, each `perWorker` times or until
+    /// `stop` is set or the service stops answering; the IDs answered 200 go into `acknowledged`.
+    /// - Returns: the group the loaders run in.
+    static func load(
+        _ serve: ServeProcess, seed: UInt64, perWorker: Int = .max, until stop: LockedFlag = LockedFlag(), into acknowledged: LockedIDs
+    ) -> DispatchGroup {
+        let loaders = DispatchGroup()
+        for worker in 0..<4 {
+            DispatchQueue.global().async(group: loaders) {
+                var random = SplitMix64(seed: seed &+ UInt64(worker))
+                for _ in 0..<perWorker where !stop.isSet {
+                    let id = Self.eventID(&random)
+                    guard let status = SampleEnvelope.post(eventID: id, to: serve) else { return }
+                    if status == 200 { acknowledged.insert(id) }
+                }
+            }
+        }
+        return loaders
     }
 
     static func eventID(_ random: inout SplitMix64) -> String {
@@ -38,21 +47,7 @@ struct ServeProcessTests {
         let store = folder.url.appendingPathComponent("store.sqlite")
         let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path], directory: folder.url)
         let acknowledged = LockedIDs()
-        let loaders = DispatchGroup()
-        for worker in 0..<4 {
-            DispatchQueue.global().async(group: loaders) {
-                var random = SplitMix64(seed: UInt64(worker + 1))
-                for _ in 0..<200 {
-                    let id = Self.eventID(&random)
-                    guard
-                        let response = LoopbackConnection.request(
-                            port: serve.port, "POST", "/api/1/envelope/", headers: ["X-Sentry-Auth": "Sentry sentry_key=\(serve.key)"],
-                            body: Self.envelope(eventID: id))
-                    else { return }
-                    if response.status == 200 { acknowledged.insert(id) }
-                }
-            }
-        }
+        let loaders = Self.load(serve, seed: 1, perWorker: 200, into: acknowledged)
 
         // When it is stopped once some reports are in
         while acknowledged.count < 20 { Thread.sleep(forTimeInterval: 0.01) }
@@ -75,29 +70,13 @@ struct ServeProcessTests {
         let store = folder.url.appendingPathComponent("store.sqlite")
         var random = SplitMix64(seed: 20_261_126)
         let acknowledged = LockedIDs()
-        var key = ""
         var kills = 0
 
         // When the service is killed 20 times while four connections post envelopes
         for cycle in 0..<20 {
             let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
-            key = serve.key
             let stop = LockedFlag()
-            let loaders = DispatchGroup()
-            for worker in 0..<4 {
-                DispatchQueue.global().async(group: loaders) {
-                    var workerRandom = SplitMix64(seed: UInt64(cycle * 10 + worker + 1))
-                    while !stop.isSet {
-                        let id = Self.eventID(&workerRandom)
-                        guard
-                            let response = LoopbackConnection.request(
-                                port: serve.port, "POST", "/api/1/envelope/",
-                                headers: ["X-Sentry-Auth": "Sentry sentry_key=\(serve.key)"], body: Self.envelope(eventID: id))
-                        else { return }
-                        if response.status == 200 { acknowledged.insert(id) }
-                    }
-                }
-            }
+            let loaders = Self.load(serve, seed: UInt64(cycle * 10 + 1), until: stop, into: acknowledged)
             Thread.sleep(forTimeInterval: 0.05 + Double(random.next() % 300) / 1000)
             serve.stop(SIGKILL)
             stop.set()
@@ -116,10 +95,7 @@ struct ServeProcessTests {
         let before = try Self.stored(in: store)
         let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
         for id in acknowledged.ids.sorted() {
-            let response = LoopbackConnection.request(
-                port: serve.port, "POST", "/api/1/envelope/", headers: ["X-Sentry-Auth": "Sentry sentry_key=\(key)"],
-                body: Self.envelope(eventID: id))
-            try #require(response?.status == 200)
+            try #require(SampleEnvelope.post(eventID: id, to: serve) == 200)
         }
         serve.stop(SIGTERM)
         #expect(try Self.stored(in: store) == before)

@@ -22,23 +22,15 @@ struct SharedServeTests {
         let services = try started.values.map { try #require($0, "a service did not start") }
         defer { for service in services { service.stop(SIGTERM) } }
         #expect(services[0].dsn.split(separator: "@").first == services[1].dsn.split(separator: "@").first, "one key")
-        let event = String(
-            decoding: try Data(contentsOf: TestStores.samples.appendingPathComponent("reports/sentry-event-contexts-ct1.json")),
-            as: UTF8.self)
 
         // When four connections send 200 events, each to both services
         let failures = IndexedResults<String>(count: 200)
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for index in stride(from: worker, to: 200, by: 4) {
                 let id = String(format: "%032x", 0x5e_4e_0000 + index)
-                let item = Array(event.replacingOccurrences(of: "74DDB1F8-B6F2-1F71-69C4-291C85DE8EBC", with: id).utf8)
-                let body =
-                    Array(#"{"event_id":"\#(id)"}"#.utf8) + [10] + Array(#"{"type":"event","length":\#(item.count)}"#.utf8) + [10] + item
                 for service in index % 2 == 0 ? services : services.reversed() {
-                    let response = LoopbackConnection.request(
-                        port: service.port, "POST", "/api/1/envelope/", headers: ["X-Sentry-Auth": "Sentry sentry_key=\(service.key)"],
-                        body: body)
-                    if response?.status != 200 { failures.set(index, "\(id): \(response?.status ?? 0) \(response?.text ?? "no answer")") }
+                    let status = SampleEnvelope.post(eventID: id, to: service)
+                    if status != 200 { failures.set(index, "\(id): \(status.map(String.init) ?? "no answer")") }
                 }
             }
         }
