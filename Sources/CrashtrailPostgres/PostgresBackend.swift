@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The store on a PostgreSQL server, shared by any number of ingest workers on any machines and by every developer's
 /// queries.
@@ -42,6 +43,11 @@ public final class PostgresBackend: StoreBackend {
     let options: Options
     let pool: PostgresConnectionPool
     let logger: Logger
+    /// Write transactions committed through this backend, which decide when the count tables are compacted.
+    private let writes = Atomic<Int>(0)
+
+    /// Write transactions between two compactions of the count tables (``compactCounts()``).
+    static let writesPerCompaction = 32
 
     /// Connects to the server, checks the schema and migrates it.
     /// - Throws: `StoreError` (`cannot-open`) saying why the store cannot be used and what to do: the server refused
@@ -93,7 +99,19 @@ public final class PostgresBackend: StoreBackend {
     }
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try transaction(begin: "BEGIN", body)
+        let value = try transaction(begin: "BEGIN", body)
+        if writes.add(1, ordering: .relaxed).newValue % Self.writesPerCompaction == 0 { compactCounts() }
+        return value
+    }
+
+    /// Folds the delta rows of the group count tables into one row per key (`crashtrail_compact_counts()`, migration
+    /// `v7`), so a group's counts stay a few rows to sum however many reports arrive.
+    ///
+    /// Runs after every ``writesPerCompaction`` write transactions, in a transaction of its own that takes only
+    /// committed rows, so it waits on no worker; when another worker is compacting, it does nothing. A failure is
+    /// left to the next one: the rows sum to the same counts compacted or not.
+    public func compactCounts() {
+        _ = try? attempt(begin: "BEGIN") { transaction in try transaction.execute("SELECT crashtrail_compact_counts()", []) }
     }
 
     /// Runs `body` between `begin` and COMMIT on a pooled connection, again after a failure that passes.

@@ -186,6 +186,8 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // Each group's counts, kept by statement triggers as reports arrive (PostgresGroupCounts.swift).
+        ("v7: group counts kept as reports arrive", PostgresGroupCounts.migration),
     ]
 
     /// The table that records the applied migrations.

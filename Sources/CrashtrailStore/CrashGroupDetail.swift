@@ -41,28 +41,38 @@ extension ReportStore {
     /// The group with this ID (or unique prefix), counted by version and day, with its newest `reportLimit` reports
     /// (all of them when nil).
     ///
-    /// The counts are the store's (`GROUP BY` over the group's index range), so a group of any size costs its count
-    /// and one page of reports, never reading every report.
+    /// The counts are kept as reports arrive (migration `v11`, PostgreSQL `v7`), so a group of any size costs its
+    /// versions, its days and one page of reports, never reading every report.
     /// - Throws: `StoreError`: `not-found`, `ambiguous`, `database`.
     public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil) throws(StoreError) -> CrashGroupDetail {
         let group = try group(matchingPrefix: prefix)
         let counts = try read { db in
-            func counts(_ key: String) throws -> [String: Int] {
+            func counts(_ sql: String) throws -> [String: Int] {
                 var result: [String: Int] = [:]
-                for row in try db.rows(
-                    "SELECT \(key) AS name, COUNT(*) AS count FROM report WHERE signature = ? GROUP BY \(key)", [.text(group.signature)])
-                {
+                for row in try db.rows(sql, [.text(group.signature)]) {
                     result[row.string("name") ?? "unknown", default: 0] += row.int("count") ?? 0
                 }
                 return result
             }
             return (
-                versions: try counts("COALESCE(appVersion, 'unknown')"),
-                days: try counts("CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END")
+                versions: try counts(Self.keptVersionCountsSQL),
+                days: try counts(Self.keptDayCountsSQL)
             )
         }
         return CrashGroupDetail(
             group: group, byVersion: counts.versions, byDay: counts.days,
             reports: try reports(ReportFilter(signature: group.signature), limit: reportLimit))
     }
+
+    /// The SQL of a group's counts by app version (`unknown` for reports without one).
+    package static let keptVersionCountsSQL = """
+        SELECT CASE WHEN known = 1 THEN version ELSE 'unknown' END AS name, CAST(SUM(reports) AS BIGINT) AS count
+        FROM groupVersionCount WHERE signature = ? GROUP BY known, version HAVING SUM(reports) > 0
+        """
+
+    /// The SQL of a group's counts by UTC day (`unknown` for reports without a time).
+    package static let keptDayCountsSQL = """
+        SELECT day AS name, CAST(SUM(reports) AS BIGINT) AS count FROM groupDayCount WHERE signature = ?
+        GROUP BY day HAVING SUM(reports) > 0
+        """
 }

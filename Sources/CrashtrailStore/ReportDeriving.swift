@@ -7,6 +7,9 @@ public protocol ReportDeriving: Sendable {
     /// The signature of `derived` once the recorded trail `trailJSON` (encoded with the manifest `dictionaryID` names,
     /// if any) has joined it: a crash without frames is named by that trail's screen at the crash (SPEC section 15).
     func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String
+    /// The screen path stored beside the joined trail `trailJSON`: its last screens as the app's manifest replays them;
+    /// nil when no manifest is known for it.
+    func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath?
 }
 
 extension ReportDeriving {
@@ -14,6 +17,9 @@ extension ReportDeriving {
     public func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
         derived.signature
     }
+
+    /// None: the joined trail's stored path is left as it is.
+    public func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? { nil }
 }
 
 /// What a stored payload gives now.

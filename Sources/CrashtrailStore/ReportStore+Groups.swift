@@ -6,8 +6,10 @@ extension ReportStore {
     public func group(matchingPrefix prefix: String) throws(StoreError) -> CrashGroup {
         let wanted = prefix.lowercased()
         guard !wanted.isEmpty else { throw StoreError(.notFound, "give a group ID or a prefix of one; `crashtrail list` lists them") }
-        // The signatures alone (an index read), then the counts of the one group that matches.
-        let signatures = try read { db in try db.strings("SELECT DISTINCT signature FROM report", []) }
+        // The signatures alone (from the kept counts), then the counts of the one group that matches.
+        let signatures = try read { db in
+            try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
+        }
         let candidates = signatures.map { (id: CrashGroup.id(ofSignature: $0), signature: $0) }.filter { $0.id.hasPrefix(wanted) }
             .sorted { $0.id < $1.id }
         guard let only = candidates.first else {

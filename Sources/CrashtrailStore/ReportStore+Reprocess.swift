@@ -4,7 +4,7 @@ import CrashtrailCore
 public struct ReprocessSummary: Hashable, Sendable {
     /// Reports read again from their payloads in this run.
     public var examined = 0
-    /// Reports whose derived fields changed (a new signature, a trail decoded, …).
+    /// Reports whose derived fields changed (a new signature, a trail decoded, a joined trail's screen path, …).
     public var changed = 0
     /// Reports left as they were because their payload could not be read or no longer parses; each with why.
     public var unreadable: [String: String] = [:]
@@ -42,36 +42,56 @@ extension ReportStore {
             let batch = try read { db in
                 try db.rows(
                     """
-                    SELECT r.*, j.trail AS joinedTrail, j.dictionary AS joinedDictionary
+                    SELECT r.*, j.trail AS joinedTrail, j.dictionary AS joinedDictionary, j.screenPath AS joinedScreenPath,
+                        j.pathManifest AS joinedPathManifest
                     FROM report r LEFT JOIN joinedTrail j ON j.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?
                     """, [.text(cursor ?? ""), .integer(Int64(max(1, batchSize)))]
                 )
                 .map { row in
-                    (record: try ReportRecord(row: row), joined: row.string("joinedTrail"), dictionary: row.string("joinedDictionary"))
+                    (
+                        record: try ReportRecord(row: row), joined: row.string("joinedTrail"), dictionary: row.string("joinedDictionary"),
+                        joinedPath: StoredScreenPath(
+                            screensJSON: row.string("joinedScreenPath"), manifest: row.string("joinedPathManifest"))
+                    )
                 }
             }
             guard let last = batch.last?.record else { break }
             var updates: [(id: String, record: ReportRecord)] = []
-            for (stored, joined, dictionary) in batch {
+            var joinedPaths: [(id: String, path: StoredScreenPath)] = []
+            for (stored, joined, dictionary, joinedPath) in batch {
                 summary.examined += 1
+                // A joined trail's screen path, for trails joined before paths were kept or since replayed otherwise.
+                var changed = false
+                if let joined, let path = deriver.screenPath(ofJoinedTrail: joined, dictionaryID: dictionary), path != joinedPath {
+                    joinedPaths.append((stored.id, path))
+                    changed = true
+                }
                 switch deriver.derive(stored) {
                 case .record(var again):
                     // A trail joined later wins over what the payload gives, and names the group of a crash without frames.
                     if let joined { again.signature = deriver.signature(of: again, joinedTrail: joined, dictionaryID: dictionary) }
-                    if again.derivedValues != stored.derivedValues { updates.append((stored.id, again)) }
+                    if again.derivedValues != stored.derivedValues {
+                        updates.append((stored.id, again))
+                        changed = true
+                    }
                 case .failure(let why):
                     summary.unreadable[stored.id] = why
                 }
+                if changed { summary.changed += 1 }
             }
             try write { db in
                 for update in updates {
                     try db.execute("UPDATE report SET \(assignments) WHERE id = ?", update.record.derivedValues + [.text(update.id)])
                 }
+                for joined in joinedPaths {
+                    try db.execute(
+                        "UPDATE joinedTrail SET screenPath = ?, pathManifest = ? WHERE id = ?",
+                        [.text(joined.path.screensJSON), .text(joined.path.manifest), .text(joined.id)])
+                }
                 try db.execute(
                     "INSERT INTO reprocessCursor (job, lastID) VALUES ('reprocess', ?) ON CONFLICT (job) DO UPDATE SET lastID = excluded.lastID",
                     [.text(last.id)])
             }
-            summary.changed += updates.count
             cursor = last.id
             done += batch.count
             progress?(done, total)

@@ -41,6 +41,33 @@ struct ReprocessTests {
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM reprocessCursor")?.integer } == 0)
     }
 
+    @Test("Trails joined before screen paths were kept get theirs, and paths counts them")
+    func backfillsJoinedScreenPaths() throws {
+        // Given the samples with their trail files joined, whose joined trails lost their screen paths (as trails
+        // joined by a version before paths were kept)
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReportStore(DatabaseQueue())
+        _ = try TestFiles.ingest(
+            [TestFiles.samples.appendingPathComponent("reports").path], store: store, folder: folder,
+            trails: TestFiles.samples.appendingPathComponent("trails").path)
+        let paths = { try store.read { db in try db.rows("SELECT id, screenPath, pathManifest FROM joinedTrail ORDER BY id", []) } }
+        let joined = try paths()
+        #expect(!joined.isEmpty && joined.allSatisfy { $0.string("screenPath") != nil })
+        let counts = try store.pathCounts(signature: nil).map { "\($0.key)=\($0.reports)" }.sorted()
+        try store.write { db in try db.execute("UPDATE joinedTrail SET screenPath = NULL, pathManifest = NULL") }
+        #expect(try store.pathCounts(signature: nil).map { "\($0.key)=\($0.reports)" }.sorted() != counts)
+
+        // When it is reprocessed
+        let summary = try store.reprocess(with: PayloadDeriver(decoder: try TestFiles.codec()))
+
+        // Then each joined trail has the path it had, the kept counts are back, and the reports changed are counted
+        #expect(try paths().map { $0.string("screenPath") } == joined.map { $0.string("screenPath") })
+        #expect(try paths().map { $0.string("pathManifest") } == joined.map { $0.string("pathManifest") })
+        #expect(try store.pathCounts(signature: nil).map { "\($0.key)=\($0.reports)" }.sorted() == counts)
+        #expect(summary.changed == joined.count)
+    }
+
     @Test("A run that stopped resumes after the last batch it finished")
     func resumes() throws {
         let (store, fresh, folder) = try Self.agedStore()

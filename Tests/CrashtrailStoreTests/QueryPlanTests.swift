@@ -4,9 +4,9 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// The plans of the store's per-page questions, pinned on both backends: each reads an index in the order it lists,
-/// so its first page costs the same at any store size, and a later change cannot bring back a full scan or a sort
-/// unnoticed.
+/// The plans of the store's questions, pinned on both backends: each listing reads an index in the order it lists, so
+/// its first page costs the same at any store size; groups and paths read the kept counts; and a later change cannot
+/// bring back a full scan or a sort unnoticed.
 @Suite("Query plans")
 struct QueryPlanTests {
     @Test("SQLite: listings read their index in order, one report reads one row")
@@ -57,11 +57,25 @@ struct QueryPlanTests {
         #expect(one.contains { $0.contains(primaryKey) }, "\(one)")
         #expect(!one.contains { $0.contains(fullScans) }, "\(one)")
 
-        // `paths GROUP`: the group's stored screen paths, from report_group_recent.
-        let paths = try plan(
-            "SELECT id, bundleID, trailSource, screenPath, pathManifest FROM reportWithTrail WHERE signature = ?",
-            [.text(group.signature)], in: store, kind)
-        #expect(paths.contains { $0.contains("report_group_recent") }, "\(paths)")
-        #expect(!paths.contains { $0.contains(fullScans) }, "\(paths)")
+        // `list` and `show GROUP`: the kept counts, and each group's first and last time from the ends of its range of
+        // report_group_recent; no report is read beyond those.
+        let reportScans = kind == .sqlite ? "SCAN report" : "Seq Scan on report"
+        let readsReports = { (line: String) in line.range(of: #"\breport\b"#, options: .regularExpression) != nil }
+        for signature in [nil, group.signature] {
+            let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []
+            let groups = try plan(ReportStore.keptGroupsSQL(signature: signature, store.dialect), arguments, in: store, kind)
+            #expect(groups.contains { $0.lowercased().contains("groupcount") }, "\(groups)")
+            #expect(groups.filter { $0.contains("report_group_recent") }.count == 2, "\(groups)")
+            #expect(!groups.contains { $0.contains(reportScans) || $0.contains(fullScans) }, "\(groups)")
+            let versions = try plan(ReportStore.keptVersionsSQL(signature: signature), arguments, in: store, kind)
+            #expect(
+                versions.contains { $0.lowercased().contains("groupversioncount") } && !versions.contains(where: readsReports),
+                "\(versions)")
+        }
+        let keyed = kind == .sqlite ? "USING PRIMARY KEY (signature=?)" : "_signature"
+        for sql in [ReportStore.keptVersionCountsSQL, ReportStore.keptDayCountsSQL, ReportStore.pathCountsSQL(signature: "")] {
+            let counts = try plan(sql, [.text(group.signature)], in: store, kind)
+            #expect(counts.contains { $0.contains(keyed) } && !counts.contains(where: readsReports), "\(counts)")
+        }
     }
 }

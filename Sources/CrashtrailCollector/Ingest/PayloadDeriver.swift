@@ -41,6 +41,13 @@ public struct PayloadDeriver: ReportDeriving {
         return StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
     }
 
+    public func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {
+        guard let trail = try? Trail(json: Array(trailJSON.utf8)),
+            let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
+        else { return nil }
+        return StoredScreenPath(trail: trail, manifest: manifest)
+    }
+
     /// Whether `record`, made again from a stored report's payload, is that report: the same payload digest and the
     /// same ID (a MetricKit payload gives several reports with one digest), or the ID it was renamed from (`ID~…`).
     static func record(_ record: ReportRecord, derives stored: ReportRecord) -> Bool {

@@ -52,13 +52,25 @@ public struct PathTable: Hashable, Sendable {
     ///   - last: how many screens to keep from the end of each path.
     ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least `paths.count`.
     public init(paths: [(screens: [String], inferred: Bool)], last: Int = 5, reportsWithTrail: Int? = nil) {
-        let total = max(reportsWithTrail ?? paths.count, paths.count)
+        self.init(paths: paths.map { ($0.screens, $0.inferred, 1) }, last: last, reportsWithTrail: reportsWithTrail)
+    }
+
+    /// Counts the last `last` screens of screen paths that several reports share, each given once with how many
+    /// reports have it.
+    /// - Parameters:
+    ///   - paths: each screen path, whether its trails were inferred, and how many reports have it.
+    ///   - last: how many screens to keep from the end of each path.
+    ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least the sum of the counts.
+    public init(paths: [(screens: [String], inferred: Bool, count: Int)], last: Int = 5, reportsWithTrail: Int? = nil) {
+        let replayed = paths.reduce(0) { $0 + $1.count }
+        let total = max(reportsWithTrail ?? replayed, replayed)
         var counts: [[String]: (all: Int, inferred: Int)] = [:]
         for path in paths {
-            counts[ScreenPath.lastScreens(path.screens, count: last), default: (0, 0)].all += 1
-            if path.inferred { counts[ScreenPath.lastScreens(path.screens, count: last), default: (0, 0)].inferred += 1 }
+            let screens = ScreenPath.lastScreens(path.screens, count: last)
+            counts[screens, default: (0, 0)].all += path.count
+            if path.inferred { counts[screens, default: (0, 0)].inferred += path.count }
         }
-        inferred = paths.count { $0.inferred }
+        inferred = paths.reduce(0) { $0 + ($1.inferred ? $1.count : 0) }
         rows = counts.map { screens, count in
             Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
         }

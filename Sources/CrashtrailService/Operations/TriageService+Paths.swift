@@ -19,25 +19,28 @@ extension TriageService {
     /// - Throws: `StoreError` (`not-found` or `ambiguous` for the group prefix).
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
         let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
-        var paths: [(screens: [String], inferred: Bool)] = []
+        var paths: [(screens: [String], inferred: Bool, count: Int)] = []
         var manifestsByApp = ManifestsByApp(manifests)
         var skipped: [String: Int] = [:]
         var withTrail = 0
-        var toReplay: [(id: String, inferred: Bool)] = []
-        // The screen path stored with each report when its manifest is the one given; the others are replayed.
-        try store.forEachPathRow(ReportFilter(signature: selected?.signature)) { row in
-            guard row.trailSource.hasTrail else { return }
-            withTrail += 1
-            let inferred = row.trailSource == .inferred
-            if let stored = row.screenPath, let app = row.bundleID, let manifest = manifestsByApp.manifest(for: app),
+        // The stored screen paths, counted as reports arrive: each is used when its manifest is the one given; the
+        // reports of the others are replayed.
+        var toReplay: Set<ReportStore.PathKey> = []
+        for count in try store.pathCounts(signature: selected?.signature) {
+            withTrail += count.reports
+            if let stored = count.key.screenPath, let app = count.key.app, let manifest = manifestsByApp.manifest(for: app),
                 let last = stored.lastScreens(screens, replayedWith: manifest)
             {
-                paths.append((last, inferred))
+                paths.append((last, count.key.inferred, count.reports))
             } else {
-                toReplay.append((row.id, inferred))
+                toReplay.insert(count.key)
             }
         }
-        for (id, inferred) in toReplay {
+        var replayed: [(id: String, inferred: Bool)] = []
+        try store.forEachPathRow(ReportFilter(signature: selected?.signature), keys: toReplay) { row in
+            replayed.append((row.id, row.key.inferred))
+        }
+        for (id, inferred) in replayed {
             guard let json = try store.trailJSON(id: id), let trail = try? Trail(json: Array(json.utf8)) else {
                 skipped["report \(id): its stored trail cannot be read", default: 0] += 1
                 continue
@@ -47,7 +50,7 @@ extension TriageService {
                 skipped["no --manifest for the app \(app)", default: 0] += 1
                 continue
             }
-            paths.append((ScreenPath.names(of: trail, manifest: manifest), inferred))
+            paths.append((ScreenPath.names(of: trail, manifest: manifest), inferred, 1))
         }
         var notes = manifestsByApp.warnings
         for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {

@@ -264,6 +264,11 @@ public final class SQLiteBackend: StoreBackend {
                     )
                     """)
         }
+        // Each group's counts (by trail, app version, day and stored screen path), kept by triggers as reports arrive,
+        // so listing groups costs what the groups cost, not what their reports cost (SQLiteGroupCounts.swift).
+        migrator.registerMigration("v11: group counts kept as reports arrive") { db in
+            try db.execute(sql: SQLiteGroupCounts.migration)
+        }
         return migrator
     }
 }

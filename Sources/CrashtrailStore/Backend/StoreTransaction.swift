@@ -52,6 +52,9 @@ public struct StoreDialect: Hashable, Sendable {
     /// a statement is a call into the embedded library (there, a prepared one-row statement run again is the
     /// cheapest).
     public var rowsPerInsert = 1
+    /// The condition "the report has a time", spelled so that the backend reads it from the index `report_group_recent`
+    /// holds it in (`time IS NULL`).
+    public var knownTime = "(time IS NULL) = 0"
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
     public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
@@ -61,5 +64,5 @@ public struct StoreDialect: Hashable, Sendable {
 
     public static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
-        name: "PostgreSQL", rowsPerInsert: 256)
+        name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE")
 }

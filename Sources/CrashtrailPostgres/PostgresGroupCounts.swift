@@ -1,0 +1,193 @@
+/// The text of PostgreSQL migration `v7: group counts kept as reports arrive`: the SQLite store's count tables
+/// (`SQLiteGroupCounts` in CrashtrailStore), kept so that workers writing at once never wait on each other.
+///
+/// Released with that migration: never edited. A later schema change is a migration of its own.
+///
+/// On a server, a count row that every worker's transaction updated would make the workers queue behind, and deadlock
+/// over, the same rows. Here the triggers run once per statement (with its transition tables) and only insert: each
+/// adds one row per changed key holding the change (a delta). Readers sum a key's rows. `crashtrail_compact_counts()`
+/// folds the rows into one per key; the backend runs it after every few write transactions, and it takes only rows
+/// already committed, so it waits on no writer.
+enum PostgresGroupCounts {
+    /// The advisory lock that lets one compaction run at a time ("ctcounts" in ASCII).
+    static let compactionLock: Int64 = 0x6374_636F_756E_7473
+
+    /// The migration's statements, in order.
+    static let migration: [String] = {
+        var statements: [String] = []
+        for table in tables {
+            statements.append("CREATE TABLE \(table.name) (\(table.columns))")
+            statements.append("CREATE INDEX \(table.name)_signature ON \(table.name)(signature)")
+        }
+        // The reports already stored, counted once.
+        statements += counts(
+            of: "SELECT signature, appVersion, time, bundleID, trailSource AS src, screenPath, pathManifest, 1 AS s FROM reportWithTrail",
+            versionsAndDays: true)
+        statements += function(
+            "crashtrail_count_report_insert", "AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows",
+            [reportRows("new_rows", 1)])
+        // A delete is counted row by row, before it: after it, the joined trail that the delete removes with its report
+        // (ON DELETE CASCADE) is gone already. Nothing in crashtrail deletes reports; this keeps the counts right when
+        // someone does.
+        let deleted =
+            "(SELECT "
+            + ["id", "signature", "appVersion", "time", "bundleID", "trailSource", "screenPath", "pathManifest"]
+            .map { "OLD.\($0) AS \($0)" }.joined(separator: ", ") + ")"
+        statements += [
+            """
+            CREATE FUNCTION crashtrail_count_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+            \(counts(of: reportRows(deleted, -1), versionsAndDays: true).map { $0 + ";" }.joined(separator: "\n"))
+                RETURN OLD;
+            END
+            $$
+            """,
+            "CREATE TRIGGER crashtrail_count_report_delete BEFORE DELETE ON report FOR EACH ROW EXECUTE FUNCTION crashtrail_count_report_delete()",
+        ]
+        statements += function(
+            "crashtrail_count_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
+            [reportRows("old_rows", -1), reportRows("new_rows", 1)])
+        // A joined trail changes only what its report counts for by trail: its source and screen path.
+        statements += function(
+            "crashtrail_count_joined_insert", "AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows",
+            [rawRows("new_rows", -1), joinedRows("new_rows", 1)], versionsAndDays: false)
+        statements += function(
+            "crashtrail_count_joined_delete", "AFTER DELETE ON joinedTrail REFERENCING OLD TABLE AS old_rows",
+            [joinedRows("old_rows", -1), rawRows("old_rows", 1)], versionsAndDays: false)
+        statements += function(
+            "crashtrail_count_joined_update", "AFTER UPDATE ON joinedTrail REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
+            [joinedRows("old_rows", -1), rawRows("old_rows", 1), rawRows("new_rows", -1), joinedRows("new_rows", 1)],
+            versionsAndDays: false)
+        let compaction = tables.map { table in
+            let sums = table.counts.map { "SUM(\($0))" }
+            let changed = sums.map { "\($0) <> 0" }.joined(separator: " OR ")
+            return """
+                WITH moved AS (DELETE FROM \(table.name) RETURNING *)
+                INSERT INTO \(table.name) (\((table.keys + table.counts).joined(separator: ", ")))
+                SELECT \((table.keys + sums).joined(separator: ", ")) FROM moved GROUP BY \(table.keys.joined(separator: ", ")) HAVING \(changed);
+                """
+        }
+        statements.append(
+            """
+            CREATE FUNCTION crashtrail_compact_counts() RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NOT pg_try_advisory_xact_lock(\(compactionLock)) THEN
+                    RETURN;
+                END IF;
+            \(compaction.joined(separator: "\n"))
+            END
+            $$
+            """)
+        return statements
+    }()
+
+    /// A count table: its name, its columns, and which of them are the key and which the counts.
+    private struct Table {
+        var name: String
+        var columns: String
+        var keys: [String]
+        var counts: [String]
+    }
+
+    /// The count tables.
+    private static let tables = [
+        Table(
+            name: "groupCount",
+            columns: #"signature TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL, withTrail BIGINT NOT NULL, inferred BIGINT NOT NULL"#,
+            keys: ["signature"], counts: ["reports", "withTrail", "inferred"]),
+        Table(
+            name: "groupVersionCount",
+            columns:
+                #"signature TEXT COLLATE "C" NOT NULL, known INTEGER NOT NULL, version TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL"#,
+            keys: ["signature", "known", "version"], counts: ["reports"]),
+        Table(
+            name: "groupDayCount",
+            columns: #"signature TEXT COLLATE "C" NOT NULL, day TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL"#,
+            keys: ["signature", "day"], counts: ["reports"]),
+        Table(
+            name: "groupPathCount",
+            columns: #"signature TEXT COLLATE "C" NOT NULL, bundleID TEXT COLLATE "C" NOT NULL, inferred INTEGER NOT NULL, "#
+                + #"screenPath TEXT COLLATE "C" NOT NULL, pathManifest TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL"#,
+            keys: ["signature", "bundleID", "inferred", "screenPath", "pathManifest"], counts: ["reports"]),
+    ]
+
+    /// The rows of the transition table `table` of `report` as `reportWithTrail` shows them, with the sign `sign`.
+    private static func reportRows(_ table: String, _ sign: Int) -> String {
+        """
+        SELECT x.signature, x.appVersion, x.time, x.bundleID,
+            CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src,
+            CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
+            CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, \(sign) AS s
+        FROM \(table) x LEFT JOIN joinedTrail j ON j.id = x.id
+        """
+    }
+
+    /// The reports of the transition table `table` of `joinedTrail` as they show without those trails.
+    private static func rawRows(_ table: String, _ sign: Int) -> String {
+        """
+        SELECT r.signature, r.appVersion, r.time, r.bundleID, r.trailSource AS src, r.screenPath, r.pathManifest, \(sign) AS s
+        FROM \(table) x JOIN report r ON r.id = x.id
+        """
+    }
+
+    /// The reports of the transition table `table` of `joinedTrail` as they show with those trails.
+    private static func joinedRows(_ table: String, _ sign: Int) -> String {
+        """
+        SELECT r.signature, r.appVersion, r.time, r.bundleID, 'joined' AS src, x.screenPath, x.pathManifest, \(sign) AS s
+        FROM \(table) x JOIN report r ON r.id = x.id
+        """
+    }
+
+    /// A trigger function that adds `rows` (selects of the columns `reportRows` names) to the counts, and its
+    /// statement-level trigger.
+    private static func function(_ name: String, _ event: String, _ rows: [String], versionsAndDays: Bool = true) -> [String] {
+        let union = rows.joined(separator: "\nUNION ALL\n")
+        return [
+            """
+            CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+            \(counts(of: union, versionsAndDays: versionsAndDays).map { $0 + ";" }.joined(separator: "\n"))
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER \(name) \(event) FOR EACH STATEMENT EXECUTE FUNCTION \(name)()",
+        ]
+    }
+
+    /// The statements that add one delta row per changed key of each count table, each of `rows` counting `s`.
+    private static func counts(of rows: String, versionsAndDays: Bool) -> [String] {
+        let withTrail = "src IN ('embedded', 'joined', 'inferred')"
+        let trailed = "SUM(CASE WHEN \(withTrail) THEN s ELSE 0 END)"
+        let inferred = "SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END)"
+        var statements = [
+            """
+            INSERT INTO groupCount (signature, reports, withTrail, inferred)
+            SELECT signature, SUM(s), \(trailed), \(inferred) FROM (\(rows)) c GROUP BY signature
+            HAVING SUM(s) <> 0 OR \(trailed) <> 0 OR \(inferred) <> 0
+            """
+        ]
+        if versionsAndDays {
+            statements += [
+                """
+                INSERT INTO groupVersionCount (signature, known, version, reports)
+                SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
+                FROM (\(rows)) c GROUP BY 1, 2, 3 HAVING SUM(s) <> 0
+                """,
+                """
+                INSERT INTO groupDayCount (signature, day, reports)
+                SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
+                FROM (\(rows)) c GROUP BY 1, 2 HAVING SUM(s) <> 0
+                """,
+            ]
+        }
+        statements.append(
+            """
+            INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+            SELECT signature, COALESCE(bundleID, ''), CASE WHEN src = 'inferred' THEN 1 ELSE 0 END, COALESCE(screenPath, ''),
+                COALESCE(pathManifest, ''), SUM(s)
+            FROM (\(rows)) c WHERE \(withTrail) GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0
+            """)
+        return statements
+    }
+}
