@@ -46,7 +46,7 @@ public final class PostgresBackend: StoreBackend {
     /// Write transactions committed through this backend, which decide when the count tables are compacted.
     private let writes = Atomic<Int>(0)
 
-    /// Write transactions between two compactions of the count tables (``compactCounts()``).
+    /// Write transactions between two compactions of the count tables (``compact()``).
     static let writesPerCompaction = 32
 
     /// Connects to the server, checks the schema and migrates it.
@@ -100,7 +100,7 @@ public final class PostgresBackend: StoreBackend {
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         let value = try transaction(begin: "BEGIN", body)
-        if writes.add(1, ordering: .relaxed).newValue % Self.writesPerCompaction == 0 { compactCounts() }
+        if writes.add(1, ordering: .relaxed).newValue % Self.writesPerCompaction == 0 { compact() }
         return value
     }
 
@@ -110,7 +110,7 @@ public final class PostgresBackend: StoreBackend {
     /// Runs after every ``writesPerCompaction`` write transactions, in a transaction of its own that takes only
     /// committed rows, so it waits on no worker; when another worker is compacting, it does nothing. A failure is
     /// left to the next one: the rows sum to the same counts compacted or not.
-    public func compactCounts() {
+    public func compact() {
         _ = try? attempt(begin: "BEGIN") { transaction in try transaction.execute("SELECT crashtrail_compact_counts()", []) }
     }
 

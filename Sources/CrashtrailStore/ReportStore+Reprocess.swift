@@ -97,6 +97,7 @@ extension ReportStore {
             progress?(done, total)
         }
         try write { db in try db.execute("DELETE FROM reprocessCursor WHERE job = 'reprocess'") }
+        compact()
         return summary
     }
 }

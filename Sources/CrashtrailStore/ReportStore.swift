@@ -193,6 +193,12 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// Folds the backend's pieces of counts (``StoreBackend/compact()``); jobs that wrote many transactions call it at
+    /// their end.
+    public func compact() {
+        backend.compact()
+    }
+
     /// Runs `query` in one read transaction.
     /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
     public func read<T>(_ query: (any StoreTransaction) throws -> T) throws(StoreError) -> T {

@@ -85,6 +85,7 @@ public enum StoreCopy {
                 }
             }
         }
+        destination.compact()
         summary.source = try source.digest()
         summary.destination = try destination.digest()
         return summary

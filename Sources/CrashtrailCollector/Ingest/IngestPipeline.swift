@@ -88,6 +88,7 @@ public struct IngestPipeline: Sendable {
         if let trails = options.trailsDirectory {
             try joinTrails(from: trails, writer: writer)
         }
+        store.compact()
         return try writer.withState { (state) throws(IngestError) in
             state.summary.trailsMissing -= state.joinedNew
             state.summary.trailsInferred -= state.joinedNewInferred

@@ -55,9 +55,9 @@ enum SQLiteGroupCounts {
             SELECT signature, appVersion, time, bundleID, trailSource AS src, screenPath, pathManifest, 1 AS s
             FROM reportWithTrail
             """
-        statements += counts(of: stored, versionsAndDays: true)
+        statements += counts(of: stored, versionsAndDays: true, grouped: true)
         statements += [
-            trigger("report_counted_insert", "AFTER INSERT ON report", reportRows("NEW", 1)),
+            trigger("report_counted_insert", "AFTER INSERT ON report", newReportRow),
             // Before the delete: after it, the joined trail that the delete removes with its report may be gone already.
             trigger("report_counted_delete", "BEFORE DELETE ON report", reportRows("OLD", -1)),
             trigger(
@@ -84,6 +84,14 @@ enum SQLiteGroupCounts {
         ]
         return statements.joined(separator: ";\n")
     }()
+
+    /// A report just inserted, as `reportWithTrail` shows it: no trail has joined it yet (a joined trail's row needs
+    /// its report's first, by the foreign key), so it is its row as it is, and the insert, the hot path of ingest,
+    /// reads nothing else.
+    private static let newReportRow = """
+        SELECT NEW.signature AS signature, NEW.appVersion AS appVersion, NEW.time AS time, NEW.bundleID AS bundleID,
+            NEW.trailSource AS src, NEW.screenPath AS screenPath, NEW.pathManifest AS pathManifest, 1 AS s
+        """
 
     /// The row `row` (`NEW` or `OLD` of a `report` trigger) as `reportWithTrail` shows it, with the sign `sign`.
     private static func reportRows(_ row: String, _ sign: Int) -> String {
@@ -116,18 +124,22 @@ enum SQLiteGroupCounts {
 
     /// A trigger whose body adds each of `rows` (selects of the columns `reportRows` names) to the counts.
     private static func trigger(_ name: String, _ event: String, _ rows: String..., versionsAndDays: Bool = true) -> String {
-        let body = rows.flatMap { counts(of: $0, versionsAndDays: versionsAndDays) }
+        let body = rows.flatMap { counts(of: $0, versionsAndDays: versionsAndDays, grouped: false) }
         return "CREATE TRIGGER \(name) \(event) BEGIN\n" + body.map { $0 + ";\n" }.joined() + "END"
     }
 
-    /// The statements that add `rows` to each count table, each row counting `s` (1 or -1).
-    private static func counts(of rows: String, versionsAndDays: Bool) -> [String] {
+    /// The statements that add `rows` to each count table, each row counting `s` (1 or -1); `grouped` sums the rows
+    /// of a key first (a trigger's rows are one report, so it adds them as they are).
+    private static func counts(of rows: String, versionsAndDays: Bool, grouped: Bool) -> [String] {
+        func sum(_ value: String) -> String { grouped ? "SUM(\(value))" : value }
+        func groupBy(_ keys: String) -> String { grouped ? " GROUP BY \(keys)" : "" }
         let withTrail = "src IN ('embedded', 'joined', 'inferred')"
         var statements = [
             """
             INSERT INTO groupCount (signature, reports, withTrail, inferred)
-            SELECT signature, SUM(s), SUM(CASE WHEN \(withTrail) THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END)
-            FROM (\(rows)) WHERE true GROUP BY signature
+            SELECT signature, \(sum("s")), \(sum("CASE WHEN \(withTrail) THEN s ELSE 0 END")),
+                \(sum("CASE WHEN src = 'inferred' THEN s ELSE 0 END"))
+            FROM (\(rows)) WHERE true\(groupBy("signature"))
             ON CONFLICT (signature) DO UPDATE SET reports = reports + excluded.reports,
                 withTrail = withTrail + excluded.withTrail, inferred = inferred + excluded.inferred
             """
@@ -136,14 +148,14 @@ enum SQLiteGroupCounts {
             statements += [
                 """
                 INSERT INTO groupVersionCount (signature, known, version, reports)
-                SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
-                FROM (\(rows)) WHERE true GROUP BY 1, 2, 3
+                SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), \(sum("s"))
+                FROM (\(rows)) WHERE true\(groupBy("1, 2, 3"))
                 ON CONFLICT (signature, known, version) DO UPDATE SET reports = reports + excluded.reports
                 """,
                 """
                 INSERT INTO groupDayCount (signature, day, reports)
-                SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
-                FROM (\(rows)) WHERE true GROUP BY 1, 2
+                SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, \(sum("s"))
+                FROM (\(rows)) WHERE true\(groupBy("1, 2"))
                 ON CONFLICT (signature, day) DO UPDATE SET reports = reports + excluded.reports
                 """,
             ]
@@ -152,8 +164,8 @@ enum SQLiteGroupCounts {
             """
             INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
             SELECT signature, COALESCE(bundleID, ''), CASE WHEN src = 'inferred' THEN 1 ELSE 0 END, COALESCE(screenPath, ''),
-                COALESCE(pathManifest, ''), SUM(s)
-            FROM (\(rows)) WHERE \(withTrail) GROUP BY 1, 2, 3, 4, 5
+                COALESCE(pathManifest, ''), \(sum("s"))
+            FROM (\(rows)) WHERE \(withTrail)\(groupBy("1, 2, 3, 4, 5"))
             ON CONFLICT (signature, bundleID, inferred, screenPath, pathManifest) DO UPDATE SET reports = reports + excluded.reports
             """)
         return statements

@@ -22,8 +22,16 @@ public protocol StoreBackend: Sendable {
     /// A backend may run `body` again after a failure it can recover from (a lost connection, a deadlock between
     /// workers), so `body` must start from the same state each time it runs: keep what it counts inside it.
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
+    /// Folds what the backend keeps in pieces so that writers working at once never wait on each other: PostgreSQL's
+    /// group count deltas, one row per key after it. A job that wrote many transactions calls it once at its end;
+    /// the counts read the same before and after.
+    func compact()
 }
 
 extension StoreBackend {
     public var localFiles: [String] { [] }
+
+    /// Nothing to fold: SQLite keeps one row per count.
+    public func compact() {}
 }
