@@ -21,7 +21,7 @@ enum PostgresGroupCounts {
         }
         // The reports already stored, counted once.
         statements += counts(
-            of: "SELECT signature, appVersion, time, bundleID, trailSource AS src, screenPath, pathManifest, 1 AS s FROM reportWithTrail",
+            of: "SELECT signature, appVersion, time, trailSource AS src, 1 AS s FROM reportWithTrail",
             versionsAndDays: true)
         statements += function(
             "crashtrail_count_report_insert", "AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows",
@@ -31,7 +31,7 @@ enum PostgresGroupCounts {
         // someone does.
         let deleted =
             "(SELECT "
-            + ["id", "signature", "appVersion", "time", "bundleID", "trailSource", "screenPath", "pathManifest"]
+            + ["id", "signature", "appVersion", "time", "trailSource"]
             .map { "OLD.\($0) AS \($0)" }.joined(separator: ", ") + ")"
         statements += [
             """
@@ -47,7 +47,7 @@ enum PostgresGroupCounts {
         statements += function(
             "crashtrail_count_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
             [reportRows("old_rows", -1), reportRows("new_rows", 1)])
-        // A joined trail changes only what its report counts for by trail: its source and screen path.
+        // A joined trail changes only what its report counts for by trail: its source.
         statements += function(
             "crashtrail_count_joined_insert", "AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows",
             [rawRows("new_rows", -1), joinedRows("new_rows", 1)], versionsAndDays: false)
@@ -104,20 +104,12 @@ enum PostgresGroupCounts {
             name: "groupDayCount",
             columns: #"signature TEXT COLLATE "C" NOT NULL, day TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL"#,
             keys: ["signature", "day"], counts: ["reports"]),
-        Table(
-            name: "groupPathCount",
-            columns: #"signature TEXT COLLATE "C" NOT NULL, bundleID TEXT COLLATE "C" NOT NULL, inferred INTEGER NOT NULL, "#
-                + #"screenPath TEXT COLLATE "C" NOT NULL, pathManifest TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL"#,
-            keys: ["signature", "bundleID", "inferred", "screenPath", "pathManifest"], counts: ["reports"]),
     ]
 
     /// The rows of the transition table `table` of `report` as `reportWithTrail` shows them, with the sign `sign`.
     private static func reportRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT x.signature, x.appVersion, x.time, x.bundleID,
-            CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src,
-            CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
-            CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, \(sign) AS s
+        SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, \(sign) AS s
         FROM \(table) x LEFT JOIN joinedTrail j ON j.id = x.id
         """
     }
@@ -125,7 +117,7 @@ enum PostgresGroupCounts {
     /// The reports of the transition table `table` of `joinedTrail` as they show without those trails.
     private static func rawRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT r.signature, r.appVersion, r.time, r.bundleID, r.trailSource AS src, r.screenPath, r.pathManifest, \(sign) AS s
+        SELECT r.signature, r.appVersion, r.time, r.trailSource AS src, \(sign) AS s
         FROM \(table) x JOIN report r ON r.id = x.id
         """
     }
@@ -133,7 +125,7 @@ enum PostgresGroupCounts {
     /// The reports of the transition table `table` of `joinedTrail` as they show with those trails.
     private static func joinedRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT r.signature, r.appVersion, r.time, r.bundleID, 'joined' AS src, x.screenPath, x.pathManifest, \(sign) AS s
+        SELECT r.signature, r.appVersion, r.time, 'joined' AS src, \(sign) AS s
         FROM \(table) x JOIN report r ON r.id = x.id
         """
     }
@@ -181,13 +173,6 @@ enum PostgresGroupCounts {
                 """,
             ]
         }
-        statements.append(
-            """
-            INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
-            SELECT signature, COALESCE(bundleID, ''), CASE WHEN src = 'inferred' THEN 1 ELSE 0 END, COALESCE(screenPath, ''),
-                COALESCE(pathManifest, ''), SUM(s)
-            FROM (\(rows)) c WHERE \(withTrail) GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0
-            """)
         return statements
     }
 }

@@ -38,8 +38,8 @@ extension ReportStore {
 
     /// The reports with a trail (of the group with `signature`, or of every group), counted by ``PathKey``.
     ///
-    /// The counts are kept as reports arrive (migration `v11`, PostgreSQL `v7`), so this reads as many rows as there
-    /// are different paths, whatever the number of reports.
+    /// The store counts them (`GROUP BY` over the group's range of `report_group_recent` and the stored path
+    /// columns), so the caller decodes each different path once, whatever the number of reports that share it.
     /// - Throws: `StoreError` (`database`).
     public func pathCounts(signature: String?) throws(StoreError) -> [PathCount] {
         try read { db in
@@ -56,9 +56,10 @@ extension ReportStore {
     /// The SQL of ``pathCounts(signature:)``; `QueryPlanTests` pins its plan.
     package static func pathCountsSQL(signature: String?) -> String {
         """
-        SELECT bundleID, inferred, screenPath, pathManifest, CAST(SUM(reports) AS BIGINT) AS reports FROM groupPathCount
-        \(signature == nil ? "" : "WHERE signature = ?")
-        GROUP BY bundleID, inferred, screenPath, pathManifest HAVING SUM(reports) > 0
+        SELECT COALESCE(bundleID, '') AS bundleID, CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END AS inferred,
+            COALESCE(screenPath, '') AS screenPath, COALESCE(pathManifest, '') AS pathManifest, COUNT(*) AS reports
+        FROM reportWithTrail WHERE trailSource IN ('embedded', 'joined', 'inferred')\(signature == nil ? "" : " AND signature = ?")
+        GROUP BY 1, 2, 3, 4
         """
     }
 

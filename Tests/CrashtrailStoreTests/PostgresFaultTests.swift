@@ -43,7 +43,7 @@ struct PostgresFaultTests {
                 try db.execute("DROP FUNCTION crashtrail_count_\(function)() CASCADE")
             }
             try db.execute("DROP FUNCTION crashtrail_compact_counts()")
-            try db.execute("DROP TABLE groupCount, groupVersionCount, groupDayCount, groupPathCount")
+            try db.execute("DROP TABLE groupCount, groupVersionCount, groupDayCount")
             try db.execute("DROP VIEW reportWithTrail")
             try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")

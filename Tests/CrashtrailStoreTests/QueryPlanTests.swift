@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The plans of the store's questions, pinned on both backends: each listing reads an index in the order it lists, so
-/// its first page costs the same at any store size; groups and paths read the kept counts; and a later change cannot
+/// its first page costs the same at any store size; groups read the kept counts; and a later change cannot
 /// bring back a full scan or a sort unnoticed.
 @Suite("Query plans")
 struct QueryPlanTests {
@@ -57,6 +57,11 @@ struct QueryPlanTests {
         #expect(one.contains { $0.contains(primaryKey) }, "\(one)")
         #expect(!one.contains { $0.contains(fullScans) }, "\(one)")
 
+        // `paths GROUP`: the group's stored screen paths, counted by the store over its range of report_group_recent.
+        let paths = try plan(ReportStore.pathCountsSQL(signature: group.signature), [.text(group.signature)], in: store, kind)
+        #expect(paths.contains { $0.contains("report_group_recent") }, "\(paths)")
+        #expect(!paths.contains { $0.contains(fullScans) }, "\(paths)")
+
         // `list` and `show GROUP`: the kept counts, and each group's first and last time from the ends of its range of
         // report_group_recent; no report is read beyond those.
         let reportScans = kind == .sqlite ? "SCAN report" : "Seq Scan on report"
@@ -73,7 +78,7 @@ struct QueryPlanTests {
                 "\(versions)")
         }
         let keyed = kind == .sqlite ? "USING PRIMARY KEY (signature=?)" : "_signature"
-        for sql in [ReportStore.keptVersionCountsSQL, ReportStore.keptDayCountsSQL, ReportStore.pathCountsSQL(signature: "")] {
+        for sql in [ReportStore.keptVersionCountsSQL, ReportStore.keptDayCountsSQL] {
             let counts = try plan(sql, [.text(group.signature)], in: store, kind)
             #expect(counts.contains { $0.contains(keyed) } && !counts.contains(where: readsReports), "\(counts)")
         }

@@ -1,11 +1,11 @@
 /// The text of SQLite migration `v11: group counts kept as reports arrive`: count tables that triggers keep as rows of
-/// `report` and `joinedTrail` are inserted, updated and deleted, so `list`, `show GROUP` and `paths GROUP` read a
-/// group's counts instead of counting its reports.
+/// `report` and `joinedTrail` are inserted, updated and deleted, so `list` and `show GROUP` read a group's counts
+/// instead of counting its reports.
 ///
 /// Released with that migration: never edited. A later schema change is a migration of its own.
 ///
-/// What a report counts for is what `reportWithTrail` shows of it: its signature, app version, day, app, trail source
-/// (`joined` when a trail joined it) and stored screen path (the joined trail's when there is one). Each trigger takes
+/// What a report counts for is what `reportWithTrail` shows of it: its signature, app version, day and trail source
+/// (`joined` when a trail joined it). Each trigger takes
 /// away what a row counted for before the change and adds what it counts for after, so every writer (ingest, a join,
 /// reprocess, a copy, a hand-made `DELETE`) keeps the counts without knowing of them.
 enum SQLiteGroupCounts {
@@ -38,21 +38,10 @@ enum SQLiteGroupCounts {
                 PRIMARY KEY (signature, day)
             ) WITHOUT ROWID
             """,
-            """
-            CREATE TABLE groupPathCount (
-                signature TEXT NOT NULL,
-                bundleID TEXT NOT NULL,
-                inferred INTEGER NOT NULL,
-                screenPath TEXT NOT NULL,
-                pathManifest TEXT NOT NULL,
-                reports INTEGER NOT NULL,
-                PRIMARY KEY (signature, bundleID, inferred, screenPath, pathManifest)
-            ) WITHOUT ROWID
-            """,
         ]
         // The reports already stored, counted once.
         let stored = """
-            SELECT signature, appVersion, time, bundleID, trailSource AS src, screenPath, pathManifest, 1 AS s
+            SELECT signature, appVersion, time, trailSource AS src, 1 AS s
             FROM reportWithTrail
             """
         statements += counts(of: stored, versionsAndDays: true, grouped: true)
@@ -64,12 +53,10 @@ enum SQLiteGroupCounts {
                 "report_counted_update",
                 """
                 AFTER UPDATE ON report WHEN OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
-                    OR OLD.appVersion IS NOT NEW.appVersion OR OLD.time IS NOT NEW.time OR OLD.bundleID IS NOT NEW.bundleID
-                    OR OLD.trailSource IS NOT NEW.trailSource OR OLD.screenPath IS NOT NEW.screenPath
-                    OR OLD.pathManifest IS NOT NEW.pathManifest
+                    OR OLD.appVersion IS NOT NEW.appVersion OR OLD.time IS NOT NEW.time OR OLD.trailSource IS NOT NEW.trailSource
                 """,
                 reportRows("OLD", -1), reportRows("NEW", 1)),
-            // A joined trail changes only what its report counts for by trail: its source and screen path.
+            // A joined trail changes only what its report counts for by trail: its source.
             trigger(
                 "joined_counted_insert", "AFTER INSERT ON joinedTrail", rawRows("NEW", -1), joinedRows("NEW", 1), versionsAndDays: false),
             trigger(
@@ -77,8 +64,7 @@ enum SQLiteGroupCounts {
             trigger(
                 "joined_counted_update",
                 """
-                AFTER UPDATE ON joinedTrail WHEN OLD.id IS NOT NEW.id OR OLD.screenPath IS NOT NEW.screenPath
-                    OR OLD.pathManifest IS NOT NEW.pathManifest
+                AFTER UPDATE ON joinedTrail WHEN OLD.id IS NOT NEW.id
                 """,
                 joinedRows("OLD", -1), rawRows("OLD", 1), rawRows("NEW", -1), joinedRows("NEW", 1), versionsAndDays: false),
         ]
@@ -89,17 +75,14 @@ enum SQLiteGroupCounts {
     /// its report's first, by the foreign key), so it is its row as it is, and the insert, the hot path of ingest,
     /// reads nothing else.
     private static let newReportRow = """
-        SELECT NEW.signature AS signature, NEW.appVersion AS appVersion, NEW.time AS time, NEW.bundleID AS bundleID,
-            NEW.trailSource AS src, NEW.screenPath AS screenPath, NEW.pathManifest AS pathManifest, 1 AS s
+        SELECT NEW.signature AS signature, NEW.appVersion AS appVersion, NEW.time AS time, NEW.trailSource AS src, 1 AS s
         """
 
     /// The row `row` (`NEW` or `OLD` of a `report` trigger) as `reportWithTrail` shows it, with the sign `sign`.
     private static func reportRows(_ row: String, _ sign: Int) -> String {
         """
-        SELECT \(row).signature AS signature, \(row).appVersion AS appVersion, \(row).time AS time, \(row).bundleID AS bundleID,
-            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE 'joined' END AS src,
-            CASE WHEN j.id IS NULL THEN \(row).screenPath ELSE j.screenPath END AS screenPath,
-            CASE WHEN j.id IS NULL THEN \(row).pathManifest ELSE j.pathManifest END AS pathManifest, \(sign) AS s
+        SELECT \(row).signature AS signature, \(row).appVersion AS appVersion, \(row).time AS time,
+            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE 'joined' END AS src, \(sign) AS s
         FROM (SELECT 1) LEFT JOIN joinedTrail j ON j.id = \(row).id
         """
     }
@@ -107,8 +90,7 @@ enum SQLiteGroupCounts {
     /// The report of the `joinedTrail` row `row` as it shows without that trail, with the sign `sign`.
     private static func rawRows(_ row: String, _ sign: Int) -> String {
         """
-        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, r.bundleID AS bundleID, r.trailSource AS src,
-            r.screenPath AS screenPath, r.pathManifest AS pathManifest, \(sign) AS s
+        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, r.trailSource AS src, \(sign) AS s
         FROM report r WHERE r.id = \(row).id
         """
     }
@@ -116,8 +98,7 @@ enum SQLiteGroupCounts {
     /// The report of the `joinedTrail` row `row` as it shows with that trail, with the sign `sign`.
     private static func joinedRows(_ row: String, _ sign: Int) -> String {
         """
-        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, r.bundleID AS bundleID, 'joined' AS src,
-            \(row).screenPath AS screenPath, \(row).pathManifest AS pathManifest, \(sign) AS s
+        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, 'joined' AS src, \(sign) AS s
         FROM report r WHERE r.id = \(row).id
         """
     }
@@ -160,14 +141,6 @@ enum SQLiteGroupCounts {
                 """,
             ]
         }
-        statements.append(
-            """
-            INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
-            SELECT signature, COALESCE(bundleID, ''), CASE WHEN src = 'inferred' THEN 1 ELSE 0 END, COALESCE(screenPath, ''),
-                COALESCE(pathManifest, ''), \(sum("s"))
-            FROM (\(rows)) WHERE \(withTrail)\(groupBy("1, 2, 3, 4, 5"))
-            ON CONFLICT (signature, bundleID, inferred, screenPath, pathManifest) DO UPDATE SET reports = reports + excluded.reports
-            """)
         return statements
     }
 }
