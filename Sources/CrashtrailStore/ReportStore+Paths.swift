@@ -53,7 +53,7 @@ extension ReportStore {
         }
     }
 
-    /// The SQL of ``pathCounts(signature:)``; `QueryPlanTests` pins its plan.
+    /// The SQL of `pathCounts(signature:)`; `QueryPlanTests` pins its plan.
     package static func pathCountsSQL(signature: String?) -> String {
         """
         SELECT COALESCE(bundleID, '') AS bundleID, CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END AS inferred,

@@ -299,7 +299,7 @@ public final class ReportStore: Sendable {
     /// The crash groups of the reports `filter` takes (every report by default): by count, then last seen (newest
     /// first), then signature (SPEC section 8).
     ///
-    /// Every group, or one group by its signature, is read from the counts kept as reports arrive (``keptGroups(signature:)``);
+    /// Every group, or one group by its signature, is read from the counts kept as reports arrive (`keptGroups(signature:)`);
     /// other filters count the reports they take.
     /// - Throws: `StoreError` (`database`).
     public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
@@ -332,7 +332,7 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// The SQL of ``keptGroups(signature:)``'s groups, and of their first and last times.
+    /// The SQL of `keptGroups(signature:)`'s groups, and of their first and last times.
     package static func keptGroupsSQL(signature: String?, _ dialect: StoreDialect) -> String {
         """
         SELECT c.signature, c.reports, c.withTrail, c.inferred,
@@ -346,7 +346,7 @@ public final class ReportStore: Sendable {
         """
     }
 
-    /// The SQL of ``keptGroups(signature:)``'s app versions.
+    /// The SQL of `keptGroups(signature:)`'s app versions.
     package static func keptVersionsSQL(signature: String?) -> String {
         """
         SELECT signature, version FROM groupVersionCount WHERE known = 1 \(signature == nil ? "" : "AND signature = ?")
