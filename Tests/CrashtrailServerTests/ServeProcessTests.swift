@@ -19,7 +19,9 @@ struct ServeProcessTests {
         for worker in 0..<4 {
             DispatchQueue.global().async(group: loaders) {
                 var random = SplitMix64(seed: seed &+ UInt64(worker))
-                for _ in 0..<perWorker where !stop.isSet {
+                // The flag ends the loop: a `where` clause would only skip the remaining iterations, one by one.
+                for _ in 0..<perWorker {
+                    if stop.isSet { return }
                     let id = Self.eventID(&random)
                     guard let status = SampleEnvelope.post(eventID: id, to: serve) else { return }
                     if status == 200 { acknowledged.insert(id) }
