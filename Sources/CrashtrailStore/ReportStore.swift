@@ -323,11 +323,7 @@ public final class ReportStore: Sendable {
             }
             return Self.ordered(
                 try db.rows(Self.keptGroupsSQL(signature: signature, db.dialect), arguments).map { row in
-                    let signature = try row.requiredString("signature")
-                    return CrashGroup(
-                        signature: signature, count: row.int("reports") ?? 0, firstSeen: row.string("firstSeen"),
-                        lastSeen: row.string("lastSeen"), versions: (versions[signature] ?? []).sorted(by: CanonicalJSON.codePointPrecedes),
-                        withTrail: row.int("withTrail") ?? 0, inferred: row.int("inferred") ?? 0)
+                    try Self.group(row, versions: versions[try row.requiredString("signature")] ?? [])
                 })
         }
     }
@@ -361,7 +357,7 @@ public final class ReportStore: Sendable {
         return try read { db in
             let rows = try db.rows(
                 """
-                SELECT signature, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                SELECT signature, COUNT(*) AS reports, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
                     SUM(CASE WHEN trailSource IN ('embedded', 'joined', 'inferred') THEN 1 ELSE 0 END) AS withTrail,
                     SUM(CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END) AS inferred
                 FROM reportWithTrail WHERE \(condition) GROUP BY signature
@@ -375,14 +371,19 @@ public final class ReportStore: Sendable {
                 let versions = try db.strings(
                     "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
                     versionArguments)
-                groups.append(
-                    CrashGroup(
-                        signature: signature, count: row.int("count") ?? 0, firstSeen: row.string("firstSeen"),
-                        lastSeen: row.string("lastSeen"), versions: versions.sorted(by: CanonicalJSON.codePointPrecedes),
-                        withTrail: row.int("withTrail") ?? 0, inferred: row.int("inferred") ?? 0))
+                groups.append(try Self.group(row, versions: versions))
             }
             return Self.ordered(groups)
         }
+    }
+
+    /// A group from a row of `signature`, `reports`, `firstSeen`, `lastSeen`, `withTrail` and `inferred`, with its app
+    /// versions in any order.
+    private static func group(_ row: StoreRow, versions: [String]) throws -> CrashGroup {
+        CrashGroup(
+            signature: try row.requiredString("signature"), count: row.int("reports") ?? 0, firstSeen: row.string("firstSeen"),
+            lastSeen: row.string("lastSeen"), versions: versions.sorted(by: CanonicalJSON.codePointPrecedes),
+            withTrail: row.int("withTrail") ?? 0, inferred: row.int("inferred") ?? 0)
     }
 
     /// Groups in list order: by count, then last seen (newest first), then signature.
