@@ -35,7 +35,7 @@ public struct JoinableTrail: Sendable {
         self.decoded = decoded
         self.started = started
         crashScreen = trail.crashScreen(manifest: manifest)
-        screenPath = manifest.map { StoredScreenPath(trail: trail, manifest: $0) }
+        screenPath = manifest.map { StoredScreenPath(trail: trail, manifest: $0, replayed: decoded.replayedScreens) }
     }
 
     /// Attaches the trail to the first stored crash awaiting one that it belongs to, in the transaction `db`.

@@ -197,6 +197,7 @@ public struct PayloadProcessor: Sendable {
         // The trail the signature of a crash without frames reads its crash screen from, and the manifest for it.
         var crashTrail: Trail?
         var crashManifest: Manifest?
+        var replayedScreens: ReplayedScreens?
         if let carrier = parsed.trail {
             do {
                 if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumTrailSteps {
@@ -210,6 +211,7 @@ public struct PayloadProcessor: Sendable {
                 trailJSON = String(decoding: decoded.canonicalJSON, as: UTF8.self)
                 dictionaryID = decoded.dictionaryID
                 crashTrail = decoded.trail
+                replayedScreens = decoded.replayedScreens
             } catch {
                 trailInfo = TrailInfo(source: .undecodable, error: String(describing: error))
             }
@@ -229,7 +231,9 @@ public struct PayloadProcessor: Sendable {
         let signature = CrashSignature.make(exception: exception, frames: exceptionFrames.isEmpty ? frames : exceptionFrames) {
             crashTrail?.crashScreen(manifest: manifest)
         }
-        let screenPath = crashTrail.flatMap { trail in manifest.map { StoredScreenPath(trail: trail, manifest: $0) } }
+        let screenPath = crashTrail.flatMap { trail in
+            manifest.map { StoredScreenPath(trail: trail, manifest: $0, replayed: replayedScreens) }
+        }
         return ReportRecord(
             id: parsed.payloadID ?? digest, format: parsed.format, sha256: digest, bundleID: parsed.app.bundleID,
             appVersion: parsed.app.version, appBuild: parsed.app.build, osName: parsed.os.name, osVersion: parsed.os.version,

@@ -94,7 +94,9 @@ struct TrailBodyDecoder {
         guard reader.isAtEnd else { throw .invalid("\(reader.remaining) bytes follow the end of the body") }
         guard raw.isAtEnd else { throw .invalid("\(raw.remaining) bytes of the raw column are left over") }
         let trail = Trail(app: head.app, session: head.session, base: head.base, dropped: head.dropped, steps: steps, final: final)
-        return DecodedTrail(trail: trail, canonicalJSON: canonicalJSON(of: trail, codes: codes, times: times))
+        var decoded = DecodedTrail(trail: trail, canonicalJSON: canonicalJSON(of: trail, codes: codes, times: times))
+        decoded.replayedScreens = replay?.replayedScreens
+        return decoded
     }
 
     /// The final state, when the fields say there is one: replayed from the steps, or written in full.
