@@ -28,6 +28,32 @@ struct PathTableTests {
         #expect(CanonicalJSON.string(of: table.jsonValue).hasPrefix(#"[{"count":2,"screens":["item","profile"],"share":33}"#))
     }
 
+    @Test("Many rows come in the order of counts, then of names compared element by element", arguments: 0..<20)
+    func orderingOfManyRows(seed: UInt64) {
+        // Given paths of names that are prefixes of each other, upper and lower case, non-ASCII, and (one seed in
+        // four) a name holding a NUL byte
+        var random = SplitMix64(seed: seed)
+        var names = ["a", "ab", "abc", "b", "B", "ba", "é", "e", "日本", "z", "item", "itemDetail"]
+        if seed.isMultiple(of: 4) { names.append("a\u{0}b") }
+        let paths = (0..<400).map { _ in
+            (0..<Int.random(in: 1...4, using: &random)).map { _ in names[Int.random(in: 0..<names.count, using: &random)] }
+        }
+        // When they are counted
+        let rows = PathTable(paths: paths, last: 3).rows
+        // Then each row comes before the next: more reports, or as many and the sequence first by code point, a
+        // prefix before a longer sequence
+        func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
+            for (left, right) in zip(lhs, rhs) where left != right {
+                return Array(left.unicodeScalars.map(\.value)).lexicographicallyPrecedes(right.unicodeScalars.map(\.value))
+            }
+            return lhs.count < rhs.count
+        }
+        for (row, next) in zip(rows, rows.dropFirst()) {
+            #expect(row.count > next.count || (row.count == next.count && precedes(row.screens, next.screens)), "\(row) before \(next)")
+        }
+        #expect(rows.reduce(0) { $0 + $1.count } == paths.count)
+    }
+
     @Test("A screen path starts at the base's top, follows the top after each step and collapses repeats")
     func screenPath() throws {
         let manifest = try Manifest(yaml: SpecManifests.piratebay)

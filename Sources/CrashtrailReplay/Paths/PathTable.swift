@@ -71,13 +71,10 @@ public struct PathTable: Hashable, Sendable {
             if path.inferred { counts[screens, default: (0, 0)].inferred += path.count }
         }
         inferred = paths.reduce(0) { $0 + ($1.inferred ? $1.count : 0) }
-        rows = counts.map { screens, count in
-            Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
-        }
-        .sorted { lhs, rhs in
-            if lhs.count != rhs.count { return lhs.count > rhs.count }
-            return Self.precedes(lhs.screens, rhs.screens)
-        }
+        rows = Self.sorted(
+            counts.map { screens, count in
+                Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
+            })
         self.reportsWithTrail = total
         self.last = last
     }
@@ -89,6 +86,36 @@ public struct PathTable: Hashable, Sendable {
     public static func percentage(_ part: Int, of whole: Int) -> Int {
         guard whole > 0 else { return 0 }
         return (200 * part + whole) / (2 * whole)
+    }
+
+    /// `rows` most reports first, then by sequence (``precedes(_:_:)``).
+    ///
+    /// A group can have tens of thousands of rows, most of them counted once, so the sequences are compared as one
+    /// key each: their names' UTF-8 joined by a NUL byte, whose byte order is ``precedes(_:_:)``'s order (UTF-8 byte
+    /// order is code point order, and the NUL sorts a name before any longer name it begins). A name holding a NUL
+    /// would break that, so rows with one are compared name by name instead.
+    static func sorted(_ rows: [Row]) -> [Row] {
+        guard !rows.contains(where: { $0.screens.contains { $0.utf8.contains(0) } }) else {
+            return rows.sorted { lhs, rhs in
+                if lhs.count != rhs.count { return lhs.count > rhs.count }
+                return precedes(lhs.screens, rhs.screens)
+            }
+        }
+        let keys = rows.map { row in
+            var key: [UInt8] = []
+            for (index, name) in row.screens.enumerated() {
+                if index > 0 { key.append(0) }
+                key.append(contentsOf: name.utf8)
+            }
+            return key
+        }
+        let order = rows.indices.sorted { left, right in
+            if rows[left].count != rows[right].count { return rows[left].count > rows[right].count }
+            return keys[left].withUnsafeBufferPointer { lhs in
+                keys[right].withUnsafeBufferPointer { rhs in lhs.lexicographicallyPrecedes(rhs) }
+            }
+        }
+        return order.map { rows[$0] }
     }
 
     /// Element by element, names by Unicode code point; a sequence that is a prefix of another comes first.

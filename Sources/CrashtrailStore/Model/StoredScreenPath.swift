@@ -32,9 +32,49 @@ public struct StoredScreenPath: Hashable, Sendable {
 
     /// A path from its columns; nil when either is missing or the screens do not read as an array of names.
     public init?(screensJSON: String?, manifest: String?) {
-        guard let screensJSON, let manifest, case .array(let values)? = try? JSONParser.parse(screensJSON) else { return nil }
-        let names = values.compactMap(\.stringValue)
-        guard names.count == values.count else { return nil }
+        guard let screensJSON, let manifest, let names = Self.plainNames(screensJSON) ?? Self.parsedNames(screensJSON) else {
+            return nil
+        }
         self.init(screens: names, manifest: manifest)
+    }
+
+    /// The names of an array of strings as the store writes it for names without escapes (`["A","B"]`).
+    ///
+    /// They are read without a JSON parser, since `paths` reads one for each different path of a group. Nil for
+    /// anything else, which `parsedNames(_:)` reads.
+    static func plainNames(_ json: String) -> [String]? {
+        var json = json
+        return json.withUTF8 { bytes -> [String]? in
+            let quote = UInt8(ascii: "\"")
+            let backslash = UInt8(ascii: "\\")
+            let comma = UInt8(ascii: ",")
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
+            let end = bytes.count - 1
+            var index = 1
+            var names: [String] = []
+            guard index < end else { return names }
+            while true {
+                guard bytes[index] == quote else { return nil }
+                let start = index + 1
+                var close = start
+                while close < end, bytes[close] != quote {
+                    guard bytes[close] != backslash, bytes[close] >= 0x20 else { return nil }
+                    close += 1
+                }
+                guard close < end else { return nil }
+                names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<close]), as: UTF8.self))
+                index = close + 1
+                if index == end { return names }
+                guard bytes[index] == comma else { return nil }
+                index += 1
+            }
+        }
+    }
+
+    /// The names of a JSON array of strings, by the JSON parser; nil when it is not one.
+    static func parsedNames(_ json: String) -> [String]? {
+        guard case .array(let values)? = try? JSONParser.parse(json) else { return nil }
+        let names = values.compactMap(\.stringValue)
+        return names.count == values.count ? names : nil
     }
 }

@@ -1,0 +1,41 @@
+import CrashtrailCore
+import CrashtrailStore
+import CrashtrailTestSupport
+import Testing
+
+/// `paths` reads a stored path for each different path of a group; the column must read back as written, whatever
+/// the names hold, and anything that is not an array of names must read as no path.
+@Suite("Stored screen paths read back as written")
+struct StoredScreenPathTests {
+    @Test("names with quotes, backslashes, control characters and non-ASCII round-trip", arguments: 0..<20)
+    func roundTrip(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = ["item", "Home", "\"", "\\", "\u{1}", "\n", "é", "日本", "/", " ", ""]
+        for _ in 0..<50 {
+            // Given names made of ordinary and awkward pieces
+            let names = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                (0..<Int.random(in: 1...3, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+            }
+            let path = StoredScreenPath(screens: names, manifest: "0123456789abcdef")
+            // When its column is read back, Then it is the same path
+            #expect(StoredScreenPath(screensJSON: path.screensJSON, manifest: path.manifest) == path, "\(names)")
+        }
+    }
+
+    @Test(
+        "what is not an array of names reads as no path; spaces are allowed",
+        arguments: [
+            (#"["a",]"#, nil), (#"["a""b"]"#, nil), (#"[1]"#, nil), (#"{"a":1}"#, nil), (#"["a""#, nil), (#""a""#, nil),
+            (#"[""#, nil), (#"]"#, nil), ("", nil), (#"["a",1]"#, nil), (#"[ "a" , "b" ]"#, ["a", "b"]), ("[]", []),
+            (#"["a\u0041"]"#, ["aA"]), (#"[""]"#, [""]),
+        ] as [(String, [String]?)])
+    func malformed(json: String, expected: [String]?) {
+        #expect(StoredScreenPath(screensJSON: json, manifest: "m")?.screens == expected)
+    }
+
+    @Test("either column missing reads as no path")
+    func missingColumns() {
+        #expect(StoredScreenPath(screensJSON: nil, manifest: "m") == nil)
+        #expect(StoredScreenPath(screensJSON: "[]", manifest: nil) == nil)
+    }
+}
