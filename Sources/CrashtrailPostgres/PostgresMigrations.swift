@@ -188,6 +188,25 @@ enum PostgresMigrations {
         ),
         // Each group's counts, kept by statement triggers as reports arrive (PostgresGroupCounts.swift).
         ("v7: group counts kept as reports arrive", PostgresGroupCounts.migration),
+        // Trails are canonical JSON of about 10 KB, which PostgreSQL compresses when it moves them out of the row.
+        // Its default method, pglz, took a quarter of the server's CPU during an ingest (`perf`, 10,000 reports);
+        // lz4 takes a fraction of that, for a store 6 % larger. Rows stored before keep their pglz values, which
+        // read as before. A server built without lz4 keeps pglz: the store works the same, only slower to fill.
+        (
+            "v8: trails compressed with lz4",
+            [
+                """
+                DO $$
+                BEGIN
+                    ALTER TABLE report ALTER COLUMN trail SET COMPRESSION lz4;
+                    ALTER TABLE joinedTrail ALTER COLUMN trail SET COMPRESSION lz4;
+                EXCEPTION WHEN feature_not_supported THEN
+                    NULL;
+                END
+                $$
+                """
+            ]
+        ),
     ]
 
     /// The table that records the applied migrations.

@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailCore
 import CrashtrailPostgres
 import CrashtrailStore
 import CrashtrailTestSupport
@@ -24,8 +25,35 @@ struct PostgresFaultTests {
                 "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
                 "v4: exception backtrace",
                 "v5: report details, screen paths, listing indexes", "v6: projects, payloads compressed once",
-                "v7: group counts kept as reports arrive",
+                "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
             ])
+    }
+
+    @Test("Trails are compressed with lz4 where the server has it, and read back as stored", .needsPostgres)
+    func trailsCompressedWithLZ4() throws {
+        // Given a new store holding the samples
+        let url = try TestStores.newDatabase()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try TestStores.open(url)
+        _ = try TestStores.ingestSamples(into: store, folder: folder)
+        // Then both trail columns use lz4 when the server was built with it, and the default method otherwise
+        let methods = try store.read { db in
+            try db.strings(
+                """
+                SELECT attcompression::text FROM pg_attribute
+                WHERE attrelid IN ('report'::regclass, 'joinedtrail'::regclass) AND attname = 'trail'
+                """)
+        }
+        let hasLZ4 = try store.read { db in
+            try db.strings("SELECT ('lz4' = ANY(enumvals))::text FROM pg_settings WHERE name = 'default_toast_compression'")
+        }
+        #expect(methods == Array(repeating: hasLZ4 == ["true"] ? "l" : "", count: 2))
+        // And every stored trail reads back as the canonical JSON it was stored as
+        for record in try store.allRecords() {
+            guard let trail = record.trail else { continue }
+            #expect(try CanonicalJSON.string(of: JSONParser.parse(trail)) == trail, "\(record.id)")
+        }
     }
 
     @Test("A store of the schema before the trail dictionary migrates with every row as it was", .needsPostgres)
@@ -105,8 +133,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The seven migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 8)
+        // The eight migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 9)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)
