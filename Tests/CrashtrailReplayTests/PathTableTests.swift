@@ -33,7 +33,7 @@ struct PathTableTests {
         // Given paths of names that are prefixes of each other, upper and lower case, non-ASCII, and (one seed in
         // four) a name holding a NUL byte
         var random = SplitMix64(seed: seed)
-        var names = ["a", "ab", "abc", "b", "B", "ba", "é", "e", "日本", "z", "item", "itemDetail"]
+        var names = ["a", "ab", "abc", "b", "B", "ba", "é", "e", "日本", "z", "item", "itemDetail", ""]
         if seed.isMultiple(of: 4) { names.append("a\u{0}b") }
         let paths = (0..<400).map { _ in
             (0..<Int.random(in: 1...4, using: &random)).map { _ in names[Int.random(in: 0..<names.count, using: &random)] }
@@ -52,6 +52,9 @@ struct PathTableTests {
             #expect(row.count > next.count || (row.count == next.count && precedes(row.screens, next.screens)), "\(row) before \(next)")
         }
         #expect(rows.reduce(0) { $0 + $1.count } == paths.count)
+        // The empty sequence comes before one empty name, in either order of arrival
+        #expect(PathTable(paths: [[""], []]).rows.map(\.screens) == [[], [""]])
+        #expect(PathTable(paths: [[], [""]]).rows.map(\.screens) == [[], [""]])
     }
 
     @Test("A screen path starts at the base's top, follows the top after each step and collapses repeats")

@@ -92,7 +92,8 @@ public struct PathTable: Hashable, Sendable {
     ///
     /// A group can have tens of thousands of rows, most of them counted once, so the sequences are compared as one
     /// key each: their names' UTF-8 joined by a NUL byte, whose byte order is ``precedes(_:_:)``'s order (UTF-8 byte
-    /// order is code point order, and the NUL sorts a name before any longer name it begins). A name holding a NUL
+    /// order is code point order, and the NUL sorts a name before any longer name it begins). Only the empty sequence
+    /// and a sequence of one empty name share a key; the shorter comes first. A name holding a NUL
     /// would break that, so rows with one are compared name by name instead.
     static func sorted(_ rows: [Row]) -> [Row] {
         guard !rows.contains(where: { $0.screens.contains { $0.utf8.contains(0) } }) else {
@@ -111,6 +112,7 @@ public struct PathTable: Hashable, Sendable {
         }
         let order = rows.indices.sorted { left, right in
             if rows[left].count != rows[right].count { return rows[left].count > rows[right].count }
+            if keys[left] == keys[right] { return rows[left].screens.count < rows[right].screens.count }
             return keys[left].withUnsafeBufferPointer { lhs in
                 keys[right].withUnsafeBufferPointer { rhs in lhs.lexicographicallyPrecedes(rhs) }
             }
