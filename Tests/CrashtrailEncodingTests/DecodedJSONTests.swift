@@ -41,19 +41,7 @@ struct DecodedJSONTests {
         let codec = TrailCodec(manifests: [manifest])
         for seed in UInt64(1)...6 {
             // Given a long trail whose destinations repeat, with printed deep links to them
-            var generator = RandomStepGenerator(manifest: manifest, seed: seed)
-            var steps = generator.steps(count: 2_000)
-            for index in steps.indices where index % 7 == 0 {
-                if case .push(let destination) = steps[index].op, let url = manifest.url(for: destination) {
-                    steps[index].op = .open(.url(url))
-                }
-            }
-            var engine = NavigationEngine(manifest: manifest)
-            engine.apply(steps)
-            let trail = Trail(
-                app: Trail.AppInfo(bundleID: manifest.app, version: "3.1.0", build: "412"),
-                session: Trail.Session(id: "4D1FE12F-9EEE-4537-8DF6-791B7586D554", started: "2026-11-02T14:45:05Z", pid: 7),
-                base: seed.isMultiple(of: 2) ? manifest.launchState : nil, steps: steps, final: engine.state)
+            let trail = TrailFixtures.longTrailWithPrintedLinks(manifest: manifest, seed: seed)
             // When it is encoded and decoded, Then the JSON is the reference writer's
             let decoded = try codec.decodeKeepingJSON(try codec.encodeBinary(trail))
             #expect(decoded.canonicalJSON == trail.canonicalJSON, "seed \(seed)")

@@ -107,6 +107,24 @@ enum TrailFixtures {
         }
     }
 
+    /// A 2,000-step trail whose destinations repeat, every seventh push made a printed deep link to its destination,
+    /// with its replayed final state; from the launch state, or (even seeds) with it as the base.
+    static func longTrailWithPrintedLinks(manifest: Manifest, seed: UInt64) -> Trail {
+        var generator = RandomStepGenerator(manifest: manifest, seed: seed)
+        var steps = generator.steps(count: 2_000)
+        for index in steps.indices where index % 7 == 0 {
+            if case .push(let destination) = steps[index].op, let url = manifest.url(for: destination) {
+                steps[index].op = .open(.url(url))
+            }
+        }
+        var engine = NavigationEngine(manifest: manifest)
+        engine.apply(steps)
+        return Trail(
+            app: Trail.AppInfo(bundleID: manifest.app, version: "3.1.0", build: "412"),
+            session: Trail.Session(id: "4D1FE12F-9EEE-4537-8DF6-791B7586D554", started: "2026-11-02T14:45:05Z", pid: 7),
+            base: seed.isMultiple(of: 2) ? manifest.launchState : nil, steps: steps, final: engine.state)
+    }
+
     /// A realistic 100-step trail over PirateBay: popular items revisited, tab switches, a sign-in flow.
     static func hundredStepTrail() -> Trail {
         var random = SplitMix64(seed: 100)
