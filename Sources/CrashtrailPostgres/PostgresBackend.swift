@@ -107,7 +107,7 @@ public final class PostgresBackend: StoreBackend {
     /// Folds the delta rows of the group count tables into one row per key (`crashtrail_compact_counts()`, migration
     /// `v7`), so a group's counts stay a few rows to sum however many reports arrive.
     ///
-    /// Runs after every 32 write transactions, in a transaction of its own that takes only
+    /// Runs after every `writesPerCompaction` write transactions, in a transaction of its own that takes only
     /// committed rows, so it waits on no worker; when another worker is compacting, it does nothing. A failure is
     /// left to the next one: the rows sum to the same counts compacted or not.
     public func compact() {

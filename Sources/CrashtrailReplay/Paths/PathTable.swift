@@ -91,10 +91,10 @@ public struct PathTable: Hashable, Sendable {
     /// `rows` most reports first, then by sequence (``precedes(_:_:)``).
     ///
     /// A group can have tens of thousands of rows, most of them counted once, so the sequences are compared as one
-    /// key each: their names' UTF-8 joined by a NUL byte, whose byte order is ``precedes(_:_:)``'s order (UTF-8 byte
-    /// order is code point order, and the NUL sorts a name before any longer name it begins). Only the empty sequence
-    /// and a sequence of one empty name share a key; the shorter comes first. A name holding a NUL
-    /// would break that, so rows with one are compared name by name instead.
+    /// key each: each name's UTF-8 followed by a NUL byte. Byte order on these keys is ``precedes(_:_:)``'s order:
+    /// UTF-8 byte order is code point order, the NUL sorts a name before any longer name it begins, and a shorter
+    /// sequence's key begins the longer one's. A name holding a NUL would break that, so rows with one are compared
+    /// name by name instead.
     static func sorted(_ rows: [Row]) -> [Row] {
         guard !rows.contains(where: { $0.screens.contains { $0.utf8.contains(0) } }) else {
             return rows.sorted { lhs, rhs in
@@ -104,15 +104,14 @@ public struct PathTable: Hashable, Sendable {
         }
         let keys = rows.map { row in
             var key: [UInt8] = []
-            for (index, name) in row.screens.enumerated() {
-                if index > 0 { key.append(0) }
+            for name in row.screens {
                 key.append(contentsOf: name.utf8)
+                key.append(0)
             }
             return key
         }
         let order = rows.indices.sorted { left, right in
             if rows[left].count != rows[right].count { return rows[left].count > rows[right].count }
-            if keys[left] == keys[right] { return rows[left].screens.count < rows[right].screens.count }
             return keys[left].withUnsafeBufferPointer { lhs in
                 keys[right].withUnsafeBufferPointer { rhs in lhs.lexicographicallyPrecedes(rhs) }
             }
