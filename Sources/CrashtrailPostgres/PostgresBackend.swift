@@ -105,13 +105,16 @@ public final class PostgresBackend: StoreBackend {
     }
 
     /// Folds the delta rows of the group count tables into one row per key (`crashtrail_compact_counts()`, migration
-    /// `v7`), so a group's counts stay a few rows to sum however many reports arrive.
+    /// `v7`), so a group's counts stay a few rows to sum however many reports arrive, and the path counts' rows of the
+    /// keys that lost reports (`crashtrail_compact_path_counts()`, migration `v9`).
     ///
     /// Runs after every `writesPerCompaction` write transactions, in a transaction of its own that takes only
     /// committed rows, so it waits on no worker; when another worker is compacting, it does nothing. A failure is
     /// left to the next one: the rows sum to the same counts compacted or not.
     public func compact() {
-        _ = try? attempt(begin: "BEGIN") { transaction in try transaction.execute("SELECT crashtrail_compact_counts()", []) }
+        _ = try? attempt(begin: "BEGIN") { transaction in
+            try transaction.execute("SELECT crashtrail_compact_counts(), crashtrail_compact_path_counts()", [])
+        }
     }
 
     /// Runs `body` between `begin` and COMMIT on a pooled connection, again after a failure that passes.

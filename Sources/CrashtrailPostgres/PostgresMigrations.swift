@@ -207,6 +207,9 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        // How many reports with a trail share each stored screen path in each group, kept by statement triggers as
+        // reports arrive (PostgresPathCounts.swift).
+        ("v9: path counts kept as reports arrive", PostgresPathCounts.migration),
     ]
 
     /// The table that records the applied migrations.

@@ -38,12 +38,12 @@ extension ReportStore {
 
     /// The reports with a trail (of the group with `signature`, or of every group), counted by ``PathKey``.
     ///
-    /// The store counts them (`GROUP BY` over the group's range of `report_group_recent` and the stored path
-    /// columns), so the caller decodes each different path once, whatever the number of reports that share it.
+    /// The counts are kept as reports arrive (migration `v12`, PostgreSQL `v9`), so a group costs what its distinct
+    /// paths cost, whatever the number of reports that share them, and the caller decodes each different path once.
     /// - Throws: `StoreError` (`database`).
     public func pathCounts(signature: String?) throws(StoreError) -> [PathCount] {
         try read { db in
-            try db.rows(Self.pathCountsSQL(signature: signature), signature.map { [.text($0)] } ?? []).map { row in
+            try db.rows(Self.pathCountsSQL(signature: signature, dialect), signature.map { [.text($0)] } ?? []).map { row in
                 PathCount(
                     key: PathKey(
                         bundleID: try row.requiredString("bundleID"), inferred: row.int("inferred") == 1,
@@ -54,13 +54,19 @@ extension ReportStore {
     }
 
     /// The SQL of `pathCounts(signature:)`; `QueryPlanTests` pins its plan.
-    package static func pathCountsSQL(signature: String?) -> String {
-        """
-        SELECT COALESCE(bundleID, '') AS bundleID, CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END AS inferred,
-            COALESCE(screenPath, '') AS screenPath, COALESCE(pathManifest, '') AS pathManifest, COUNT(*) AS reports
-        FROM reportWithTrail WHERE trailSource IN ('embedded', 'joined', 'inferred')\(signature == nil ? "" : " AND signature = ?")
-        GROUP BY 1, 2, 3, 4
-        """
+    ///
+    /// A group's rows are read as they are where a key has one row (SQLite); elsewhere, and for every group at once,
+    /// the rows of a key are summed.
+    package static func pathCountsSQL(signature: String?, _ dialect: StoreDialect) -> String {
+        let columns = "bundleID, inferred, screenPath, pathManifest"
+        guard signature != nil, dialect.oneRowPerCount else {
+            return """
+                SELECT \(columns), CAST(SUM(reports) AS BIGINT) AS reports
+                FROM groupPathCount\(signature == nil ? "" : " WHERE signature = ?")
+                GROUP BY \(columns) HAVING SUM(reports) > 0
+                """
+        }
+        return "SELECT \(columns), reports FROM groupPathCount WHERE signature = ? AND reports > 0"
     }
 
     /// Calls `body` with each report with a trail that `filter` takes and whose key is one of `keys`, in no promised

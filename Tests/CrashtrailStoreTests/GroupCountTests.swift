@@ -6,8 +6,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-/// The group counts kept as reports arrive (`list`, `show GROUP`), and the path counts `paths` reads, always equal the
-/// counts of the reports themselves, on both backends: after ingest, seeded random inserts, joins, moves between groups, updates and
+/// The group counts kept as reports arrive (`list`, `show GROUP`), and the path counts kept for `paths`, always equal
+/// the counts of the reports themselves, on both backends: after ingest, seeded random inserts, joins, moves between groups, updates and
 /// deletes, after a compaction on PostgreSQL, and in a store from before the counts were kept, once it is migrated.
 @Suite("Kept group counts")
 struct GroupCountTests {
@@ -92,6 +92,14 @@ struct GroupCountTests {
                             "UPDATE joinedTrail SET screenPath = ?, pathManifest = 'm2' WHERE id = ?", [.text(#"["Other"]"#), .text(id)])
                     case 2: try db.execute("DELETE FROM joinedTrail WHERE id = ?", [.text(id)])
                     case 3: try db.execute("DELETE FROM report WHERE id = ?", [.text(id)])
+                    case 4:
+                        // (as reprocess stores a path replayed again, or an app read again)
+                        try db.execute(
+                            "UPDATE report SET screenPath = ?, pathManifest = ?, bundleID = ? WHERE id = ?",
+                            [
+                                paths[Int(random.next() % 3)].map(StoreValue.text) ?? .null, .text(["m1", "m2"][Int(random.next() % 2)]),
+                                random.next() % 5 == 0 ? .null : .text("com.example.app"), .text(id),
+                            ])
                     default: break
                     }
                 }
@@ -102,7 +110,7 @@ struct GroupCountTests {
                 try expectKeptCountsMatch(store, "after round \(round)'s compaction")
             }
         }
-        // A compaction leaves one row per key
+        // A compaction leaves one row per group, and no path count below zero; SQLite's path counts keep none at zero
         if store.backend is PostgresBackend {
             store.compact()
             let (rows, keys) = try store.read { db in
@@ -112,7 +120,11 @@ struct GroupCountTests {
                 )
             }
             #expect(rows == keys)
+            #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM groupPathCount WHERE reports < 0")?.integer } == 0)
+        } else {
+            #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM groupPathCount WHERE reports <= 0")?.integer } == 0)
         }
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM groupPathCount")?.integer ?? 0 } > 0)
     }
 
     static func migration(_ kind: StoreKind) throws {
@@ -134,6 +146,13 @@ struct GroupCountTests {
                     try db.execute("DROP TRIGGER \(trigger)")
                 }
                 try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v11: group counts kept as reports arrive'")
+                try db.execute("DROP TABLE groupPathCount")
+                for trigger in ["report_paths_insert", "report_paths_delete", "report_paths_update"]
+                    + ["joined_paths_insert", "joined_paths_delete", "joined_paths_update"]
+                {
+                    try db.execute("DROP TRIGGER \(trigger)")
+                }
+                try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v12: path counts kept as reports arrive'")
             case .postgres:
                 for table in ["groupCount", "groupVersionCount", "groupDayCount"] {
                     try db.execute("DROP TABLE \(table)")
@@ -143,6 +162,12 @@ struct GroupCountTests {
                 }
                 try db.execute("DROP FUNCTION crashtrail_compact_counts()")
                 try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v7: group counts kept as reports arrive'")
+                try db.execute("DROP TABLE groupPathCount")
+                for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
+                    try db.execute("DROP FUNCTION crashtrail_path_\(function)() CASCADE")
+                }
+                try db.execute("DROP FUNCTION crashtrail_compact_path_counts()")
+                try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v9: path counts kept as reports arrive'")
             }
         }
 

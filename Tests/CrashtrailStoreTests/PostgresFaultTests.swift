@@ -26,6 +26,7 @@ struct PostgresFaultTests {
                 "v4: exception backtrace",
                 "v5: report details, screen paths, listing indexes", "v6: projects, payloads compressed once",
                 "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
+                "v9: path counts kept as reports arrive",
             ])
     }
 
@@ -72,6 +73,11 @@ struct PostgresFaultTests {
             }
             try db.execute("DROP FUNCTION crashtrail_compact_counts()")
             try db.execute("DROP TABLE groupCount, groupVersionCount, groupDayCount")
+            for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
+                try db.execute("DROP FUNCTION crashtrail_path_\(function)() CASCADE")
+            }
+            try db.execute("DROP FUNCTION crashtrail_compact_path_counts()")
+            try db.execute("DROP TABLE groupPathCount")
             try db.execute("DROP VIEW reportWithTrail")
             try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")
@@ -133,8 +139,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The eight migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 9)
+        // The nine migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 10)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

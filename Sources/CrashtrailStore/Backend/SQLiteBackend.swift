@@ -274,6 +274,11 @@ public final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v11: group counts kept as reports arrive") { db in
             try db.execute(sql: SQLiteGroupCounts.migration)
         }
+        // How many reports with a trail share each stored screen path in each group, kept by triggers as reports
+        // arrive, so `paths` reads a group's distinct paths instead of its reports (SQLitePathCounts.swift).
+        migrator.registerMigration("v12: path counts kept as reports arrive") { db in
+            try db.execute(sql: SQLitePathCounts.migration)
+        }
         return migrator
     }
 }

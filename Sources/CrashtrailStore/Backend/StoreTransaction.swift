@@ -55,6 +55,9 @@ public struct StoreDialect: Hashable, Sendable {
     /// The condition "the report has a time", spelled so that the backend reads it from the index `report_group_recent`
     /// holds it in (`time IS NULL`).
     public var knownTime = "(time IS NULL) = 0"
+    /// Whether a kept count has one row per key (SQLite, with its single writer), so a group's counts read as they are;
+    /// else a key's rows are changes that readers sum (PostgreSQL, whose writers only insert).
+    public var oneRowPerCount = true
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
     public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
@@ -64,5 +67,5 @@ public struct StoreDialect: Hashable, Sendable {
 
     public static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
-        name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE")
+        name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE", oneRowPerCount: false)
 }

@@ -1,0 +1,132 @@
+/// The text of SQLite migration `v12: path counts kept as reports arrive`: a table of how many reports with a trail
+/// share each stored screen path in each group, kept by triggers as rows of `report` and `joinedTrail` are inserted,
+/// updated and deleted, so `paths` reads a group's distinct paths instead of its reports.
+///
+/// Released with that migration: never edited. A later schema change is a migration of its own.
+///
+/// In a report's row the stored path sits after its payload, so reading it walks the payload's overflow pages: on a
+/// store that is not in the page cache, `paths` of a large group read most of the group's payloads from the disk. The
+/// kept counts are a small table of their own.
+///
+/// A report counts for what `reportWithTrail` shows of it, when it has a trail: its signature, app, whether its
+/// trail was inferred, and its stored path and the fingerprint of the manifest that made it (empty texts for what it
+/// lacks); the key of `ReportStore.PathKey`. Each trigger takes away what a row counted for before the change and adds
+/// what it counts for after, as the group counts' triggers do (`SQLiteGroupCounts`), and removes the keys whose
+/// count falls to zero.
+enum SQLitePathCounts {
+    /// The migration's statements, in order: the table, its first counts from the reports already stored, and the
+    /// triggers.
+    static let migration: String = {
+        var statements = [
+            """
+            CREATE TABLE groupPathCount (
+                signature TEXT NOT NULL,
+                bundleID TEXT NOT NULL,
+                inferred INTEGER NOT NULL,
+                screenPath TEXT NOT NULL,
+                pathManifest TEXT NOT NULL,
+                reports INTEGER NOT NULL,
+                PRIMARY KEY (signature, bundleID, inferred, screenPath, pathManifest)
+            ) WITHOUT ROWID
+            """,
+            // The reports already stored, counted once.
+            """
+            INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+            SELECT \(keyColumns), COUNT(*) FROM reportWithTrail AS src
+            WHERE \(withTrail) GROUP BY 1, 2, 3, 4, 5
+            """,
+        ]
+        statements += [
+            trigger("report_paths_insert", "AFTER INSERT ON report", added: [newReportRow]),
+            // Before the delete: after it, the joined trail that the delete removes with its report may be gone already.
+            trigger("report_paths_delete", "BEFORE DELETE ON report", removed: [reportRow("OLD")]),
+            trigger(
+                "report_paths_update",
+                """
+                AFTER UPDATE ON report WHEN OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
+                    OR OLD.bundleID IS NOT NEW.bundleID OR OLD.trailSource IS NOT NEW.trailSource
+                    OR OLD.screenPath IS NOT NEW.screenPath OR OLD.pathManifest IS NOT NEW.pathManifest
+                """,
+                added: [reportRow("NEW")], removed: [reportRow("OLD")]),
+            // A joined trail replaces its report's trail source and path with its own.
+            trigger("joined_paths_insert", "AFTER INSERT ON joinedTrail", added: [joinedRow("NEW")], removed: [rawRow("NEW")]),
+            trigger("joined_paths_delete", "AFTER DELETE ON joinedTrail", added: [rawRow("OLD")], removed: [joinedRow("OLD")]),
+            trigger(
+                "joined_paths_update",
+                """
+                AFTER UPDATE ON joinedTrail WHEN OLD.id IS NOT NEW.id OR OLD.screenPath IS NOT NEW.screenPath
+                    OR OLD.pathManifest IS NOT NEW.pathManifest
+                """,
+                added: [rawRow("OLD"), joinedRow("NEW")], removed: [joinedRow("OLD"), rawRow("NEW")]),
+        ]
+        return statements.joined(separator: ";\n")
+    }()
+
+    /// The key columns of a row of `src` (columns named as in `reportWithTrail`), in the table's order.
+    private static let keyColumns = """
+        src.signature, COALESCE(src.bundleID, ''), CASE WHEN src.trailSource = 'inferred' THEN 1 ELSE 0 END,
+            COALESCE(src.screenPath, ''), COALESCE(src.pathManifest, '')
+        """
+
+    /// Whether the row of `src` has a trail, and so counts.
+    private static let withTrail = "src.trailSource IN ('embedded', 'joined', 'inferred')"
+
+    /// A report just inserted, as `reportWithTrail` shows it: no trail has joined it yet (a joined trail's row needs
+    /// its report's first, by the foreign key), so it is its row as it is, and the insert, the hot path of ingest,
+    /// reads nothing else.
+    private static let newReportRow = """
+        SELECT NEW.signature AS signature, NEW.bundleID AS bundleID, NEW.trailSource AS trailSource,
+            NEW.screenPath AS screenPath, NEW.pathManifest AS pathManifest
+        """
+
+    /// The report row `row` (`NEW` or `OLD` of a `report` trigger) as `reportWithTrail` shows it.
+    private static func reportRow(_ row: String) -> String {
+        """
+        SELECT \(row).signature AS signature, \(row).bundleID AS bundleID,
+            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE 'joined' END AS trailSource,
+            CASE WHEN j.id IS NULL THEN \(row).screenPath ELSE j.screenPath END AS screenPath,
+            CASE WHEN j.id IS NULL THEN \(row).pathManifest ELSE j.pathManifest END AS pathManifest
+        FROM (SELECT 1) LEFT JOIN joinedTrail j ON j.id = \(row).id
+        """
+    }
+
+    /// The report of the `joinedTrail` row `row` as it shows without that trail.
+    private static func rawRow(_ row: String) -> String {
+        """
+        SELECT r.signature AS signature, r.bundleID AS bundleID, r.trailSource AS trailSource, r.screenPath AS screenPath,
+            r.pathManifest AS pathManifest
+        FROM report r WHERE r.id = \(row).id
+        """
+    }
+
+    /// The report of the `joinedTrail` row `row` as it shows with that trail.
+    private static func joinedRow(_ row: String) -> String {
+        """
+        SELECT r.signature AS signature, r.bundleID AS bundleID, 'joined' AS trailSource, \(row).screenPath AS screenPath,
+            \(row).pathManifest AS pathManifest
+        FROM report r WHERE r.id = \(row).id
+        """
+    }
+
+    /// A trigger whose body takes away each of `removed` and adds each of `added` (selects of the columns `reportRow`
+    /// names), then removes the keys that `removed` left at zero.
+    private static func trigger(_ name: String, _ event: String, added: [String] = [], removed: [String] = []) -> String {
+        var body = removed.map { count($0, -1) } + added.map { count($0, 1) }
+        body += removed.map { row in
+            """
+            DELETE FROM groupPathCount WHERE reports = 0
+                AND (signature, bundleID, inferred, screenPath, pathManifest) IN (SELECT \(keyColumns) FROM (\(row)) AS src)
+            """
+        }
+        return "CREATE TRIGGER \(name) \(event) BEGIN\n" + body.map { $0 + ";\n" }.joined() + "END"
+    }
+
+    /// The statement that adds `sign` (1 or -1) to the count of `row`'s key, when it has a trail.
+    private static func count(_ row: String, _ sign: Int) -> String {
+        """
+        INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+        SELECT \(keyColumns), \(sign) FROM (\(row)) AS src WHERE \(withTrail)
+        ON CONFLICT (signature, bundleID, inferred, screenPath, pathManifest) DO UPDATE SET reports = reports + excluded.reports
+        """
+    }
+}
