@@ -16,14 +16,28 @@ extension PathTable {
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("  COUNT  SHARE  SCREENS (oldest first, ending at the crash)")
+        // A large group has tens of thousands of rows: each is appended to one text, with no string of its own.
+        var text = lines.joined(separator: "\n") + "\n"
+        text.reserveCapacity(text.utf8.count + rows.count * 64)
         for row in rows {
-            let count = String(row.count)
-            let share = "\(row.share)%"
-            lines.append(
-                "  " + String(repeating: " ", count: max(0, 5 - count.count)) + count + "  "
-                    + String(repeating: " ", count: max(0, 5 - share.count)) + share + "  " + row.screens.joined(separator: " › ")
-                    + (row.inferred == 0 ? "" : row.inferred == row.count ? " *" : " (\(row.inferred) *)"))
+            text.append("  ")
+            Self.appendRightAligned(String(row.count), width: 5, to: &text)
+            text.append("  ")
+            Self.appendRightAligned("\(row.share)%", width: 5, to: &text)
+            text.append("  ")
+            for (index, screen) in row.screens.enumerated() {
+                if index > 0 { text.append(" › ") }
+                text.append(screen)
+            }
+            if row.inferred > 0 { text.append(row.inferred == row.count ? " *" : " (\(row.inferred) *)") }
+            text.append("\n")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return text
+    }
+
+    /// Appends `value` to `text`, after as many spaces as make it `width` characters wide.
+    private static func appendRightAligned(_ value: String, width: Int, to text: inout String) {
+        for _ in 0..<max(0, width - value.count) { text.append(" ") }
+        text.append(value)
     }
 }
