@@ -225,13 +225,7 @@ public final class ReportStore: Sendable {
             throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
         }
         if let exact = try record(id: prefix) { return exact }
-        let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        let candidates = try read { db in
-            try db.strings(
-                "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21",
-                [.text(escaped + "%")])
-        }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
+        let candidates = try read { db in try Self.ids(startingWith: prefix, in: db) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
         }
@@ -243,6 +237,57 @@ public final class ReportStore: Sendable {
         }
         guard let record = try record(id: only) else { throw StoreError(.notFound, "report \(only) disappeared while reading it") }
         return record
+    }
+
+    /// The IDs that start with `prefix`, ASCII letters compared without case, in ID order: at most 21, so a caller can
+    /// tell "more than 20".
+    ///
+    /// They are found by walking the primary key's index one character of `prefix` at a time, keeping each spelling
+    /// of the prefix so far (a letter in either case) that begins some ID: each step reads the first ID at or after a
+    /// spelling, and IDs that begin with it follow it in the index. A prefix thus costs a few index reads at any
+    /// store size, where a case-insensitive `LIKE` reads every ID. Past 64 spellings alive at once (IDs spelled
+    /// every which way), the `LIKE` reads them instead.
+    package static func ids(startingWith prefix: String, in db: any StoreTransaction) throws -> [String] {
+        /// The first ID at or after `spelling`, when it begins with `spelling` (byte by byte, the index's order).
+        func firstID(from spelling: String) throws -> String? {
+            let first = try db.strings(idsFromSQL(limit: 1), [.text(spelling)]).first
+            return first.flatMap { $0.utf8.starts(with: spelling.utf8) ? $0 : nil }
+        }
+        var spellings = [""]
+        for character in prefix {
+            let variants =
+                character.isASCII && character.isLetter
+                ? [String(character).uppercased(), String(character).lowercased()] : [String(character)]
+            var alive: [String] = []
+            for spelling in spellings {
+                for variant in variants where try firstID(from: spelling + variant) != nil { alive.append(spelling + variant) }
+            }
+            guard !alive.isEmpty else { return [] }
+            guard alive.count <= 64 else { return try idsLike(prefix, in: db) }
+            spellings = alive
+        }
+        var ids: [String] = []
+        for spelling in spellings {
+            for id in try db.strings(idsFromSQL(limit: 21), [.text(spelling)]) {
+                guard id.utf8.starts(with: spelling.utf8) else { break }
+                ids.append(id)
+            }
+        }
+        return Array(ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(21))
+    }
+
+    /// The SQL of the first `limit` IDs at or after a text, in the index's order; `QueryPlanTests` pins its plan.
+    package static func idsFromSQL(limit: Int) -> String { "SELECT id FROM report WHERE id >= ? ORDER BY id LIMIT \(limit)" }
+
+    /// The IDs that start with `prefix`, letters compared without case, by a case-insensitive `LIKE` that reads every
+    /// ID: at most 21, in ID order.
+    package static func idsLike(_ prefix: String, in db: any StoreTransaction) throws -> [String] {
+        let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try db.strings(
+            "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21",
+            [.text(escaped + "%")]
+        ).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 
     /// The reports `filter` takes (every report by default), newest first, then by ID (SPEC section 8), without

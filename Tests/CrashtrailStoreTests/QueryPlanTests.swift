@@ -57,6 +57,12 @@ struct QueryPlanTests {
         #expect(one.contains { $0.contains(primaryKey) }, "\(one)")
         #expect(!one.contains { $0.contains(fullScans) }, "\(one)")
 
+        // `show PREFIX` and `replay PREFIX`: each step of the walk over IDs reads the primary key's index from a text on.
+        let fromPrefix = try plan(ReportStore.idsFromSQL(limit: 1), [.text("AB")], in: store, kind)
+        let idIndex = kind == .sqlite ? "sqlite_autoindex_report_1 (id>?)" : "report_pkey"
+        #expect(fromPrefix.contains { $0.contains(idIndex) }, "\(fromPrefix)")
+        #expect(!fromPrefix.contains { $0.contains(sorts) || $0.contains(fullScans) }, "\(fromPrefix)")
+
         // `paths GROUP`: the group's kept path counts, found by their group; no report is read, and on SQLite, where a
         // key has one row, nothing is sorted or grouped.
         let reportScans = kind == .sqlite ? "SCAN report" : "Seq Scan on report"

@@ -24,6 +24,9 @@ struct StoreBackendTests {
         @Test("ID prefixes find one report or group, in either case, or say why not")
         func prefixes() throws { try StoreBackendTests.prefixes(on: .sqlite) }
 
+        @Test("An ID prefix walks the index to the IDs a case-insensitive LIKE finds (seeded IDs in mixed case)")
+        func prefixSearch() throws { try StoreBackendTests.prefixSearch(on: .sqlite) }
+
         @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once")
         func insertOutcomes() throws { try StoreBackendTests.insertOutcomes(on: .sqlite) }
 
@@ -54,6 +57,9 @@ struct StoreBackendTests {
 
         @Test("ID prefixes find one report or group, in either case, or say why not")
         func prefixes() throws { try StoreBackendTests.prefixes(on: .postgres) }
+
+        @Test("An ID prefix walks the index to the IDs a case-insensitive LIKE finds (seeded IDs in mixed case)")
+        func prefixSearch() throws { try StoreBackendTests.prefixSearch(on: .postgres) }
 
         @Test("A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once")
         func insertOutcomes() throws { try StoreBackendTests.insertOutcomes(on: .postgres) }
@@ -141,6 +147,40 @@ struct StoreBackendTests {
         #expect(ambiguous?.code == .notFound)
         let group = try #require(try store.groups().first)
         #expect(try store.group(matchingPrefix: String(group.id.prefix(4)).uppercased()).id == group.id)
+    }
+
+    /// The index walk of `ReportStore.ids(startingWith:in:)` finds what the case-insensitive `LIKE` it replaces finds,
+    /// in the same order, for IDs spelled in every case, with LIKE's wildcards and a character without case in them.
+    static func prefixSearch(on kind: StoreKind) throws {
+        // Given a store of 300 reports whose IDs are drawn from a small alphabet, so that many share a prefix
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        try TestStores.ingestSamples(into: store, folder: folder)
+        let sample = try #require(try store.allRecords().first)
+        let alphabet: [String] = ["a", "A", "b", "B", "1", "-", "_", "%", "→"]
+        var random = SplitMix64(seed: 7)
+        func word(_ length: Int) -> String { (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined() }
+        var records: [ReportRecord] = []
+        for index in 0..<300 {
+            var record = sample
+            record.id = word(1 + Int(random.next() % 6))
+            record.sha256 = String(format: "%064x", 5000 + index)
+            records.append(record)
+        }
+        _ = try store.write { db in try ReportStore.insert(records, rowsPerStatement: 1, in: db) }
+        // When prefixes are looked up: stored IDs' own prefixes in another case, and random words
+        var prefixes = records.prefix(60).map { record in
+            String(record.id.prefix(1 + Int(random.next() % UInt64(record.id.count)))).lowercased()
+        }
+        prefixes += (0..<60).map { _ in word(1 + Int(random.next() % 4)) }
+        for prefix in prefixes {
+            // Then the walk finds the IDs the LIKE finds, in the same order
+            let (walked, liked) = try store.read { db in
+                (try ReportStore.ids(startingWith: prefix, in: db), try ReportStore.idsLike(prefix, in: db))
+            }
+            #expect(walked == liked, "prefix \(prefix)")
+        }
     }
 
     /// A report stored twice is a duplicate; its ID with other bytes is kept under ID~hash, once.
