@@ -53,7 +53,14 @@ public final class PostgresBackend: StoreBackend {
     /// - Throws: `StoreError` (`cannot-open`) saying why the store cannot be used and what to do: the server refused
     ///   the connection, the password was wrong or missing, the database does not exist, the schema is a newer
     ///   crashtrail's.
-    public init(_ place: PostgresLocation, options: Options = Options()) throws(StoreError) {
+    /// - Parameters:
+    ///   - place: the server and database.
+    ///   - options: the retry window and timeouts.
+    ///   - willMigrate: told the migrations about to run on a database that already has crashtrail's tables, before
+    ///     they run; not called for a new database or one that is up to date.
+    public init(
+        _ place: PostgresLocation, options: Options = Options(), willMigrate: (@Sendable ([String]) -> Void)? = nil
+    ) throws(StoreError) {
         self.place = place
         self.options = options
         // A library prints nothing: postgres-nio's log goes nowhere.
@@ -69,7 +76,7 @@ public final class PostgresBackend: StoreBackend {
         configuration.options.connectTimeout = .seconds(options.connectTimeout)
         self.pool = PostgresConnectionPool(configuration: configuration, maximum: place.poolSize, logger: logger)
         do {
-            try migrate()
+            try migrate(willMigrate)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -155,7 +162,7 @@ public final class PostgresBackend: StoreBackend {
     // MARK: Schema
 
     /// Applies the migrations this version has and the server's schema lacks, one worker at a time.
-    private func migrate() throws {
+    private func migrate(_ willMigrate: (@Sendable ([String]) -> Void)?) throws {
         let connection = try pool.lease()
         var reusable = false
         defer { pool.release(connection, reusable: reusable) }
@@ -170,6 +177,8 @@ public final class PostgresBackend: StoreBackend {
             let known = Set(PostgresMigrations.all.map(\.identifier))
             let unknown = applied.subtracting(known).sorted()
             guard unknown.isEmpty else { throw StoreError.newerSchema(unknown) }
+            let pending = PostgresMigrations.all.map(\.identifier).filter { !applied.contains($0) }
+            if !applied.isEmpty, !pending.isEmpty { willMigrate?(pending) }
             for migration in PostgresMigrations.all where !applied.contains(migration.identifier) {
                 for statement in migration.statements { try transaction.run(statement) }
                 try transaction.execute("INSERT INTO \(PostgresMigrations.table) (identifier) VALUES (?)", [.text(migration.identifier)])

@@ -9,7 +9,7 @@ import GRDB
 /// Every query is written once, here and in its extensions;
 /// the backends run them.
 ///
-/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`) or
+/// Tests give it a `DatabaseQueue()` (in memory); the CLI opens a file with ``open(path:willMigrate:)`` (a WAL `DatabasePool`) or
 /// a PostgreSQL server through `CrashtrailPostgres`.
 public final class ReportStore: Sendable {
     /// The database this store's queries run on.
@@ -26,10 +26,14 @@ public final class ReportStore: Sendable {
         self.init(backend: try SQLiteBackend(writer))
     }
 
-    /// Opens (creating if needed) the SQLite store file at `path` (``SQLiteBackend/open(path:)``).
+    /// Opens (creating if needed) the SQLite store file at `path` (``SQLiteBackend/open(path:willMigrate:)``).
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - willMigrate: told the migrations about to run on an existing store, before they run.
+    /// - Returns: the store, migrated.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
-    public static func open(path: String) throws(StoreError) -> ReportStore {
-        ReportStore(backend: try SQLiteBackend.open(path: path))
+    public static func open(path: String, willMigrate: (@Sendable ([String]) -> Void)? = nil) throws(StoreError) -> ReportStore {
+        ReportStore(backend: try SQLiteBackend.open(path: path, willMigrate: willMigrate))
     }
 
     /// Where the store is, for messages: a path, or a `postgres://` URL without its password.

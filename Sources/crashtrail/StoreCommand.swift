@@ -39,7 +39,9 @@ struct StoreCommand: ParsableCommand {
             let started = Date()
             let progress = ProgressLine(quiet: quietOptions.quiet)
             let result = try reportingFailure {
-                try StoreCopyOperation.copy(from: StoreLocation(from), to: StoreLocation(to)) { progress.show("\($0) reports copied") }
+                try StoreCopyOperation.copy(
+                    from: StoreLocation(from, willUpgrade: upgradeNotice), to: StoreLocation(to, willUpgrade: upgradeNotice)
+                ) { progress.show("\($0) reports copied") }
             }
             progress.finish()
             if !quietOptions.quiet { print(result.text(seconds: Date().timeIntervalSince(started))) }

@@ -172,11 +172,24 @@ struct GroupCountTests {
         }
 
         // When it is opened again
-        let migrated = try TestStores.open(name)
+        let told = MigrationsTold()
+        let migrated = try TestStores.open(name, willMigrate: told.record)
 
-        // Then the migration counted the reports already stored
+        // Then the opener was told of the two migrations before they ran, and they counted the reports already stored
+        let migrations =
+            kind == .sqlite
+            ? "v11: group counts kept as reports arrive, v12: path counts kept as reports arrive"
+            : "v7: group counts kept as reports arrive, v9: path counts kept as reports arrive"
+        #expect(told.lists == [migrations])
         #expect(try migrated.groups().count > 1)
         try expectKeptCountsMatch(migrated, "after the migration")
+
+        // And a store that is up to date, or new, is opened without a word
+        let again = MigrationsTold()
+        _ = try TestStores.open(name, willMigrate: again.record)
+        let fresh = kind == .sqlite ? folder.url.appendingPathComponent("new.sqlite").path : try TestStores.newDatabase()
+        _ = try TestStores.open(fresh, willMigrate: again.record)
+        #expect(again.lists.isEmpty, "\(again.lists)")
     }
 
     /// Checks every read of the kept counts against the same counts made from the reports.
@@ -247,4 +260,14 @@ struct GroupCountTests {
             #expect(actual == reference, "\(moment), paths of \(signature ?? "every group")", sourceLocation: sourceLocation)
         }
     }
+}
+
+/// The migrations a store's opener was told of, each call's names joined by ", ".
+final class MigrationsTold: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    var lists: [String] { lock.withLock { recorded } }
+
+    @Sendable func record(_ migrations: [String]) { lock.withLock { recorded.append(migrations.joined(separator: ", ")) } }
 }

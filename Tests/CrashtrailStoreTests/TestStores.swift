@@ -64,9 +64,12 @@ enum TestStores {
     }
 
     /// Opens a store by name, as the command line does.
-    static func open(_ name: String, options: PostgresBackend.Options = .init()) throws -> ReportStore {
+    static func open(
+        _ name: String, options: PostgresBackend.Options = .init(), willMigrate: (@Sendable ([String]) -> Void)? = nil
+    ) throws -> ReportStore {
         PostgresLocation.isPostgresURL(name)
-            ? ReportStore(backend: try PostgresBackend(try PostgresLocation(name), options: options)) : try ReportStore.open(path: name)
+            ? ReportStore(backend: try PostgresBackend(try PostgresLocation(name), options: options, willMigrate: willMigrate))
+            : try ReportStore.open(path: name, willMigrate: willMigrate)
     }
 
     static let samples = PackageRoot.url.appendingPathComponent("Samples")

@@ -7,6 +7,11 @@ import Foundation
 public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// The path or URL, as given.
     public let name: String
+    /// Told the migrations about to run when the store is opened, if it has tables of an earlier version.
+    ///
+    /// The command line says on a terminal that the store is being upgraded. Locations are equal when they name the
+    /// same store.
+    public var willUpgrade: (@Sendable ([String]) -> Void)?
 
     /// The environment variable that names the default store.
     public static let environmentVariable = "CRASHTRAIL_STORE"
@@ -14,7 +19,15 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     public static let defaultPath = "crashtrail.sqlite"
 
     /// The store `name` names, else `CRASHTRAIL_STORE`, else the default file.
-    public init(_ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// - Parameters:
+    ///   - name: the path or URL given, if any.
+    ///   - environment: where `CRASHTRAIL_STORE` is read.
+    ///   - willUpgrade: told the migrations about to run on an existing store when it is opened.
+    public init(
+        _ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        willUpgrade: (@Sendable ([String]) -> Void)? = nil
+    ) {
+        self.willUpgrade = willUpgrade
         if let name, !name.isEmpty {
             self.name = name
         } else if let path = environment[Self.environmentVariable], !path.isEmpty {
@@ -23,6 +36,10 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
             self.name = Self.defaultPath
         }
     }
+
+    public static func == (lhs: StoreLocation, rhs: StoreLocation) -> Bool { lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Whether it names a PostgreSQL store.
     public var isPostgres: Bool { PostgresLocation.isPostgresURL(name) }
@@ -44,8 +61,8 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// Opens the store, making an SQLite file that is missing: for commands that write.
     /// - Throws: `StoreError` naming the store.
     public func openOrCreate() throws -> ReportStore {
-        if isPostgres { return ReportStore(backend: try PostgresBackend(try PostgresLocation(name))) }
-        return try ReportStore.open(path: name)
+        if isPostgres { return ReportStore(backend: try PostgresBackend(try PostgresLocation(name), willMigrate: willUpgrade)) }
+        return try ReportStore.open(path: name, willMigrate: willUpgrade)
     }
 
     /// Opens a store that must exist: for commands that only read it (a missing SQLite file is not made).

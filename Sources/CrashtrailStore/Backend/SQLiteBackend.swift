@@ -3,7 +3,7 @@ import GRDB
 
 /// The embedded SQLite store: one file, nothing to set up (SPEC section 8).
 ///
-/// Tests hand it a `DatabaseQueue()` in memory; the CLI opens a file with ``open(path:)`` (a WAL `DatabasePool`).
+/// Tests hand it a `DatabaseQueue()` in memory; the CLI opens a file with ``open(path:willMigrate:)`` (a WAL `DatabasePool`).
 public final class SQLiteBackend: StoreBackend {
     /// The GRDB database this backend owns.
     public let writer: any DatabaseWriter
@@ -11,22 +11,32 @@ public final class SQLiteBackend: StoreBackend {
     public var dialect: StoreDialect { .sqlite }
 
     /// A backend over `writer`, migrated to the current schema.
+    /// - Parameters:
+    ///   - writer: the database.
+    ///   - location: the store's path, for messages.
+    ///   - willMigrate: told the migrations about to run on a store that already has tables, before they run (a
+    ///     migration may count every stored report once); not called for a new store or one that is up to date.
     /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
-    public init(_ writer: any DatabaseWriter, location: String = ":memory:") throws(StoreError) {
+    public init(
+        _ writer: any DatabaseWriter, location: String = ":memory:", willMigrate: (@Sendable ([String]) -> Void)? = nil
+    ) throws(StoreError) {
         self.writer = writer
         self.location = location
         let migrator = Self.migrator
         let unknown: [String]
+        let pending: [String]
         do {
-            unknown = try writer.read { db in
-                guard try db.tableExists("grdb_migrations") else { return [] }
+            (unknown, pending) = try writer.read { db in
+                guard try db.tableExists("grdb_migrations") else { return ([], []) }
                 let known = Set(migrator.migrations)
-                return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
+                let applied = try migrator.appliedIdentifiers(db)
+                return (applied.filter { !known.contains($0) }.sorted(), migrator.migrations.filter { !applied.contains($0) })
             }
         } catch {
             throw StoreError(.cannotOpen, "could not read the crash store's schema: \(error)")
         }
         guard unknown.isEmpty else { throw StoreError.newerSchema(unknown) }
+        if !pending.isEmpty { willMigrate?(pending) }
         do {
             try migrator.migrate(writer)
         } catch {
@@ -38,8 +48,12 @@ public final class SQLiteBackend: StoreBackend {
     ///
     /// Jobs opening the same new store at once take turns (an exclusive lock on `path.lock`), so none of them fails on
     /// the other's half-made tables.
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - willMigrate: told the migrations about to run on an existing store, before they run.
+    /// - Returns: the backend, migrated.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
-    public static func open(path: String) throws(StoreError) -> SQLiteBackend {
+    public static func open(path: String, willMigrate: (@Sendable ([String]) -> Void)? = nil) throws(StoreError) -> SQLiteBackend {
         // Jobs that start together on a new store would race to switch it to WAL and to create its tables;
         // an exclusive lock on a file beside it serializes opening and migrating (it is released at once).
         let lock = Foundation.open(path + ".lock", O_CREAT | O_RDWR, 0o644)
@@ -68,7 +82,7 @@ public final class SQLiteBackend: StoreBackend {
             throw StoreError(
                 .cannotOpen, "could not open the crash store \(path): \(error); check that the folder exists and is writable")
         }
-        return try SQLiteBackend(pool, location: path)
+        return try SQLiteBackend(pool, location: path, willMigrate: willMigrate)
     }
 
     /// The store file, the files SQLite keeps beside it and the store's open lock; none in memory.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashtrailService
+import Foundation
 
 /// `--store`: the crash store, shared by every command that takes one.
 struct StoreOptions: ParsableArguments {
@@ -10,6 +11,15 @@ struct StoreOptions: ParsableArguments {
             valueName: "store"))
     var store: String?
 
-    /// The store this command uses.
-    var location: StoreLocation { StoreLocation(store) }
+    /// The store this command uses; opening it says on a terminal when it is being upgraded.
+    var location: StoreLocation { StoreLocation(store, willUpgrade: upgradeNotice) }
+}
+
+/// Says on standard error, when it is a terminal, that an existing store is being upgraded: a migration may count
+/// every stored report once, which takes seconds for a large store, and it runs once.
+@Sendable func upgradeNotice(_ migrations: [String]) {
+    guard isatty(STDERR_FILENO) == 1 else { return }
+    printError(
+        "Upgrading the crash store to this version's schema (\(migrations.joined(separator: "; "))); this runs once, and may take a minute for a store of millions of reports."
+    )
 }
