@@ -29,21 +29,10 @@ enum PostgresGroupCounts {
         // A delete is counted row by row, before it: after it, the joined trail that the delete removes with its report
         // (ON DELETE CASCADE) is gone already. Nothing in crashtrail deletes reports; this keeps the counts right when
         // someone does.
-        let deleted =
-            "(SELECT "
-            + ["id", "signature", "appVersion", "time", "trailSource"]
-            .map { "OLD.\($0) AS \($0)" }.joined(separator: ", ") + ")"
-        statements += [
-            """
-            CREATE FUNCTION crashtrail_count_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-            \(counts(of: reportRows(deleted, -1), versionsAndDays: true).map { $0 + ";" }.joined(separator: "\n"))
-                RETURN OLD;
-            END
-            $$
-            """,
-            "CREATE TRIGGER crashtrail_count_report_delete BEFORE DELETE ON report FOR EACH ROW EXECUTE FUNCTION crashtrail_count_report_delete()",
-        ]
+        let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "appVersion", "time", "trailSource"])
+        statements += PostgresTriggerSQL.function(
+            "crashtrail_count_report_delete", "BEFORE DELETE ON report", counts(of: reportRows(deleted, -1), versionsAndDays: true),
+            eachRow: true)
         statements += function(
             "crashtrail_count_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
             [reportRows("old_rows", -1), reportRows("new_rows", 1)])
@@ -133,18 +122,7 @@ enum PostgresGroupCounts {
     /// A trigger function that adds `rows` (selects of the columns `reportRows` names) to the counts, and its
     /// statement-level trigger.
     private static func function(_ name: String, _ event: String, _ rows: [String], versionsAndDays: Bool = true) -> [String] {
-        let union = rows.joined(separator: "\nUNION ALL\n")
-        return [
-            """
-            CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-            \(counts(of: union, versionsAndDays: versionsAndDays).map { $0 + ";" }.joined(separator: "\n"))
-                RETURN NULL;
-            END
-            $$
-            """,
-            "CREATE TRIGGER \(name) \(event) FOR EACH STATEMENT EXECUTE FUNCTION \(name)()",
-        ]
+        PostgresTriggerSQL.function(name, event, counts(of: rows.joined(separator: "\nUNION ALL\n"), versionsAndDays: versionsAndDays))
     }
 
     /// The statements that add one delta row per changed key of each count table, each of `rows` counting `s`.

@@ -38,24 +38,9 @@ enum PostgresPathCounts {
             "crashtrail_path_report_insert", "AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows", [reportRows("new_rows", 1)])
         // A delete is counted row by row, before it: after it, the joined trail that the delete removes with its report
         // (ON DELETE CASCADE) is gone already.
-        let deleted =
-            "(SELECT "
-            + ["id", "signature", "bundleID", "trailSource", "screenPath", "pathManifest"]
-            .map { "OLD.\($0) AS \($0)" }.joined(separator: ", ") + ")"
-        statements += [
-            """
-            CREATE FUNCTION crashtrail_path_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-            \(count(of: reportRows(deleted, -1)));
-                RETURN OLD;
-            END
-            $$
-            """,
-            """
-            CREATE TRIGGER crashtrail_path_report_delete BEFORE DELETE ON report FOR EACH ROW
-            EXECUTE FUNCTION crashtrail_path_report_delete()
-            """,
-        ]
+        let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "bundleID", "trailSource", "screenPath", "pathManifest"])
+        statements += PostgresTriggerSQL.function(
+            "crashtrail_path_report_delete", "BEFORE DELETE ON report", [count(of: reportRows(deleted, -1))], eachRow: true)
         statements += function(
             "crashtrail_path_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
             [reportRows("old_rows", -1), reportRows("new_rows", 1)])
@@ -116,17 +101,7 @@ enum PostgresPathCounts {
 
     /// A trigger function that adds `rows` to the counts, and its statement-level trigger.
     private static func function(_ name: String, _ event: String, _ rows: [String]) -> [String] {
-        [
-            """
-            CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-            \(count(of: rows.joined(separator: "\nUNION ALL\n")));
-                RETURN NULL;
-            END
-            $$
-            """,
-            "CREATE TRIGGER \(name) \(event) FOR EACH STATEMENT EXECUTE FUNCTION \(name)()",
-        ]
+        PostgresTriggerSQL.function(name, event, [count(of: rows.joined(separator: "\nUNION ALL\n"))])
     }
 
     /// The statement that adds one delta row per changed key, each of `rows` (with the columns `reportRows` names)
