@@ -134,42 +134,7 @@ struct GroupCountTests {
         defer { folder.remove() }
         let (store, name) = try TestStores.make(kind, in: folder)
         try TestStores.ingestSamples(into: store, folder: folder)
-        try store.write { db in
-            switch kind {
-            case .sqlite:
-                for table in ["groupCount", "groupVersionCount", "groupDayCount"] {
-                    try db.execute("DROP TABLE \(table)")
-                }
-                for trigger in ["report_counted_insert", "report_counted_delete", "report_counted_update"]
-                    + ["joined_counted_insert", "joined_counted_delete", "joined_counted_update"]
-                {
-                    try db.execute("DROP TRIGGER \(trigger)")
-                }
-                try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v11: group counts kept as reports arrive'")
-                try db.execute("DROP TABLE groupPathCount")
-                for trigger in ["report_paths_insert", "report_paths_delete", "report_paths_update"]
-                    + ["joined_paths_insert", "joined_paths_delete", "joined_paths_update"]
-                {
-                    try db.execute("DROP TRIGGER \(trigger)")
-                }
-                try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v12: path counts kept as reports arrive'")
-            case .postgres:
-                for table in ["groupCount", "groupVersionCount", "groupDayCount"] {
-                    try db.execute("DROP TABLE \(table)")
-                }
-                for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
-                    try db.execute("DROP FUNCTION crashtrail_count_\(function)() CASCADE")
-                }
-                try db.execute("DROP FUNCTION crashtrail_compact_counts()")
-                try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v7: group counts kept as reports arrive'")
-                try db.execute("DROP TABLE groupPathCount")
-                for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
-                    try db.execute("DROP FUNCTION crashtrail_path_\(function)() CASCADE")
-                }
-                try db.execute("DROP FUNCTION crashtrail_compact_path_counts()")
-                try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v9: path counts kept as reports arrive'")
-            }
-        }
+        try store.write { db in try TestStores.dropKeptCounts(kind, in: db) }
 
         // When it is opened again
         let told = MigrationsTold()

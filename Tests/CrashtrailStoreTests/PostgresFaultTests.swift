@@ -68,16 +68,7 @@ struct PostgresFaultTests {
         let before = try store.allRecords()
         try #require(before.contains { $0.trailDictionary != nil })
         try store.write { db in
-            for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
-                try db.execute("DROP FUNCTION crashtrail_count_\(function)() CASCADE")
-            }
-            try db.execute("DROP FUNCTION crashtrail_compact_counts()")
-            try db.execute("DROP TABLE groupCount, groupVersionCount, groupDayCount")
-            for function in ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"] {
-                try db.execute("DROP FUNCTION crashtrail_path_\(function)() CASCADE")
-            }
-            try db.execute("DROP FUNCTION crashtrail_compact_path_counts()")
-            try db.execute("DROP TABLE groupPathCount")
+            try TestStores.dropKeptCounts(.postgres, in: db)
             try db.execute("DROP VIEW reportWithTrail")
             try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")

@@ -72,6 +72,37 @@ enum TestStores {
             : try ReportStore.open(path: name, willMigrate: willMigrate)
     }
 
+    /// Takes a store back to before its counts were kept: the group and path count tables, their triggers (and
+    /// trigger functions on PostgreSQL) and the records of their migrations are dropped.
+    static func dropKeptCounts(_ kind: StoreKind, in db: any StoreTransaction) throws {
+        let events = ["report_insert", "report_delete", "report_update", "joined_insert", "joined_delete", "joined_update"]
+        for table in ["groupCount", "groupVersionCount", "groupDayCount", "groupPathCount"] { try db.execute("DROP TABLE \(table)") }
+        switch kind {
+        case .sqlite:
+            for event in events {
+                let parts = event.split(separator: "_")
+                try db.execute("DROP TRIGGER \(parts[0])_counted_\(parts[1])")
+                try db.execute("DROP TRIGGER \(parts[0])_paths_\(parts[1])")
+            }
+            try db.execute(
+                """
+                DELETE FROM grdb_migrations WHERE identifier IN
+                    ('v11: group counts kept as reports arrive', 'v12: path counts kept as reports arrive')
+                """)
+        case .postgres:
+            for event in events {
+                try db.execute("DROP FUNCTION crashtrail_count_\(event)() CASCADE")
+                try db.execute("DROP FUNCTION crashtrail_path_\(event)() CASCADE")
+            }
+            try db.execute("DROP FUNCTION crashtrail_compact_counts(), crashtrail_compact_path_counts()")
+            try db.execute(
+                """
+                DELETE FROM crashtrail_migrations WHERE identifier IN
+                    ('v7: group counts kept as reports arrive', 'v9: path counts kept as reports arrive')
+                """)
+        }
+    }
+
     static let samples = PackageRoot.url.appendingPathComponent("Samples")
     static let manifestURL = samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml")
 
