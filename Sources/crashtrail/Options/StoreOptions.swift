@@ -20,6 +20,6 @@ struct StoreOptions: ParsableArguments {
 @Sendable func upgradeNotice(_ migrations: [String]) {
     guard isatty(STDERR_FILENO) == 1 else { return }
     printError(
-        "Upgrading the crash store to this version's schema (\(migrations.joined(separator: "; "))); this runs once, and may take a minute for a store of millions of reports."
+        "Upgrading the crash store to this version's schema (\(migrations.joined(separator: "; "))); this runs once, and takes seconds for a store of a million reports."
     )
 }
