@@ -16,28 +16,44 @@ extension PathTable {
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("  COUNT  SHARE  SCREENS (oldest first, ending at the crash)")
-        // A large group has tens of thousands of rows: each is appended to one text, with no string of its own.
-        var text = lines.joined(separator: "\n") + "\n"
-        text.reserveCapacity(text.utf8.count + rows.count * 64)
+        // A large group has tens of thousands of rows: they are written as UTF-8 into one buffer, with no string of
+        // their own, and made a string once.
+        var text = Array((lines.joined(separator: "\n") + "\n").utf8)
+        text.reserveCapacity(text.count + rows.count * 64)
         for row in rows {
-            text.append("  ")
-            Self.appendRightAligned(String(row.count), width: 5, to: &text)
-            text.append("  ")
-            Self.appendRightAligned("\(row.share)%", width: 5, to: &text)
-            text.append("  ")
+            text.append(contentsOf: "  ".utf8)
+            Self.appendRightAligned(row.count, suffix: "", width: 5, to: &text)
+            text.append(contentsOf: "  ".utf8)
+            Self.appendRightAligned(row.share, suffix: "%", width: 5, to: &text)
+            text.append(contentsOf: "  ".utf8)
             for (index, screen) in row.screens.enumerated() {
-                if index > 0 { text.append(" › ") }
-                text.append(screen)
+                if index > 0 { text.append(contentsOf: " › ".utf8) }
+                text.append(contentsOf: screen.utf8)
             }
-            if row.inferred > 0 { text.append(row.inferred == row.count ? " *" : " (\(row.inferred) *)") }
-            text.append("\n")
+            if row.inferred > 0 { text.append(contentsOf: (row.inferred == row.count ? " *" : " (\(row.inferred) *)").utf8) }
+            text.append(UInt8(ascii: "\n"))
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// Appends `value` to `text`, after as many spaces as make it `width` characters wide.
-    private static func appendRightAligned(_ value: String, width: Int, to text: inout String) {
-        for _ in 0..<max(0, width - value.count) { text.append(" ") }
-        text.append(value)
+    /// Appends `value` (not negative) and `suffix` to `text`, after as many spaces as make them `width` characters wide.
+    private static func appendRightAligned(_ value: Int, suffix: StaticString, width: Int, to text: inout [UInt8]) {
+        var digits = 1
+        var power = 10
+        while value >= power, power <= Int.max / 10 {
+            digits += 1
+            power *= 10
+        }
+        if value >= power { digits += 1 }
+        let length = digits + suffix.utf8CodeUnitCount
+        if length < width { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - length)) }
+        let start = text.count
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var rest = value
+        for index in stride(from: start + digits - 1, through: start, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        suffix.withUTF8Buffer { text.append(contentsOf: $0) }
     }
 }

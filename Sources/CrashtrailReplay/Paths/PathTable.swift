@@ -27,7 +27,8 @@ public struct PathTable: Hashable, Sendable {
         }
     }
 
-    /// The rows, most reports first, then by sequence (compared element by element, names by code point).
+    /// The rows, most reports first, then by sequence (compared element by element, names by code point, a sequence
+    /// before the longer ones it begins).
     public let rows: [Row]
     /// The reports with a trail the shares are counted over.
     public let reportsWithTrail: Int
@@ -62,21 +63,17 @@ public struct PathTable: Hashable, Sendable {
     ///   - last: how many screens to keep from the end of each path.
     ///   - reportsWithTrail: the reports with a trail that shares are counted over; at least the sum of the counts.
     public init(paths: [(screens: [String], inferred: Bool, count: Int)], last: Int = 5, reportsWithTrail: Int? = nil) {
-        let replayed = paths.reduce(0) { $0 + $1.count }
-        let total = max(reportsWithTrail ?? replayed, replayed)
-        var counts: [[String]: (all: Int, inferred: Int)] = [:]
-        for path in paths {
-            let screens = ScreenPath.lastScreens(path.screens, count: last)
-            counts[screens, default: (0, 0)].all += path.count
-            if path.inferred { counts[screens, default: (0, 0)].inferred += path.count }
-        }
-        inferred = paths.reduce(0) { $0 + ($1.inferred ? $1.count : 0) }
-        rows = Self.sorted(
-            counts.map { screens, count in
-                Row(screens: screens, count: count.all, share: Self.percentage(count.all, of: total), inferred: count.inferred)
-            })
-        self.reportsWithTrail = total
+        var counter = PathCounter(last: last)
+        for path in paths { counter.add(path.screens, inferred: path.inferred, count: path.count) }
+        self = counter.table(reportsWithTrail: reportsWithTrail)
+    }
+
+    /// A table of rows already counted and sorted (``PathCounter``).
+    init(rows: [Row], reportsWithTrail: Int, last: Int, inferred: Int) {
+        self.rows = rows
+        self.reportsWithTrail = reportsWithTrail
         self.last = last
+        self.inferred = inferred
     }
 
     /// The JSON `crashtrail paths --format json` prints: an array of rows.
@@ -86,44 +83,5 @@ public struct PathTable: Hashable, Sendable {
     public static func percentage(_ part: Int, of whole: Int) -> Int {
         guard whole > 0 else { return 0 }
         return (200 * part + whole) / (2 * whole)
-    }
-
-    /// `rows` most reports first, then by sequence (``precedes(_:_:)``).
-    ///
-    /// A group can have tens of thousands of rows, most of them counted once, so the sequences are compared as one
-    /// key each: each name's UTF-8 followed by a NUL byte. Byte order on these keys is ``precedes(_:_:)``'s order:
-    /// UTF-8 byte order is code point order, the NUL sorts a name before any longer name it begins, and a shorter
-    /// sequence's key begins the longer one's. A name holding a NUL would break that, so rows with one are compared
-    /// name by name instead.
-    static func sorted(_ rows: [Row]) -> [Row] {
-        guard !rows.contains(where: { $0.screens.contains { $0.utf8.contains(0) } }) else {
-            return rows.sorted { lhs, rhs in
-                if lhs.count != rhs.count { return lhs.count > rhs.count }
-                return precedes(lhs.screens, rhs.screens)
-            }
-        }
-        let keys = rows.map { row in
-            var key: [UInt8] = []
-            for name in row.screens {
-                key.append(contentsOf: name.utf8)
-                key.append(0)
-            }
-            return key
-        }
-        let order = rows.indices.sorted { left, right in
-            if rows[left].count != rows[right].count { return rows[left].count > rows[right].count }
-            return keys[left].withUnsafeBufferPointer { lhs in
-                keys[right].withUnsafeBufferPointer { rhs in lhs.lexicographicallyPrecedes(rhs) }
-            }
-        }
-        return order.map { rows[$0] }
-    }
-
-    /// Element by element, names by Unicode code point; a sequence that is a prefix of another comes first.
-    static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
-        for (left, right) in zip(lhs, rhs) where !left.utf8.elementsEqual(right.utf8) {
-            return CanonicalJSON.codePointPrecedes(left, right)
-        }
-        return lhs.count < rhs.count
     }
 }
