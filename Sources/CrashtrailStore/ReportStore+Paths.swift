@@ -18,6 +18,30 @@ extension ReportStore {
 
         /// The app, or nil when the reports have none.
         public var app: String? { bundleID.isEmpty ? nil : bundleID }
+        /// The last `count` screens of the stored path, when `manifest` is the one that replayed them and `count` is
+        /// at most `ScreenPath/storedCount`; nil when the reports' trails must be replayed instead.
+        ///
+        /// The same as `screenPath?.lastScreens(count, replayedWith: manifest)`, reading only the names asked for.
+        public func lastScreens(_ count: Int, replayedWith manifest: Manifest) -> [String]? {
+            guard storedPathServes(count, replayedWith: manifest) else { return nil }
+            return StoredScreenPath.lastNames(screensJSON, count: count)
+        }
+
+        /// Calls `body` with the UTF-8 bytes of the names of ``lastScreens(_:replayedWith:)`` when the stored path
+        /// holds them in the form the store writes for names without escapes; nil, without calling it, when it
+        /// does not (``lastScreens(_:replayedWith:)`` then reads them, or tells they must be replayed).
+        public func withLastScreens<Result>(
+            _ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) throws -> Result
+        ) rethrows -> Result? {
+            guard storedPathServes(count, replayedWith: manifest) else { return nil }
+            return try StoredScreenPath.withLastNames(screensJSON, count: count, body)
+        }
+
+        /// Whether the stored path was replayed with `manifest` and holds `count` screens.
+        private func storedPathServes(_ count: Int, replayedWith manifest: Manifest) -> Bool {
+            !screensJSON.isEmpty && !self.manifest.isEmpty && self.manifest == manifest.fingerprint && count <= ScreenPath.storedCount
+        }
+
         /// The stored screen path, or nil when the reports have none that reads.
         public var screenPath: StoredScreenPath? {
             StoredScreenPath(screensJSON: screensJSON.isEmpty ? nil : screensJSON, manifest: manifest.isEmpty ? nil : manifest)
@@ -42,14 +66,29 @@ extension ReportStore {
     /// paths cost, whatever the number of reports that share them, and the caller decodes each different path once.
     /// - Throws: `StoreError` (`database`).
     public func pathCounts(signature: String?) throws(StoreError) -> [PathCount] {
+        var counts: [PathCount] = []
+        try forEachPathCount(signature: signature) { counts.append($0) }
+        return counts
+    }
+
+    /// Calls `body` with each of ``pathCounts(signature:)``'s counts as it is read, in no promised order.
+    ///
+    /// `body` runs inside one read transaction, so it must not use the store itself.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    public func forEachPathCount(signature: String?, _ body: (PathCount) throws -> Void) throws(StoreError) {
+        func count(_ row: StoreRow) throws -> PathCount {
+            PathCount(
+                key: PathKey(
+                    bundleID: try row.requiredString("bundleID"), inferred: row.int("inferred") == 1,
+                    screensJSON: try row.requiredString("screenPath"), manifest: try row.requiredString("pathManifest")),
+                reports: row.int("reports") ?? 0)
+        }
+        let sql = Self.pathCountsSQL(signature: signature, dialect)
         try read { db in
-            try db.rows(Self.pathCountsSQL(signature: signature, dialect), signature.map { [.text($0)] } ?? []).map { row in
-                PathCount(
-                    key: PathKey(
-                        bundleID: try row.requiredString("bundleID"), inferred: row.int("inferred") == 1,
-                        screensJSON: try row.requiredString("screenPath"), manifest: try row.requiredString("pathManifest")),
-                    reports: row.int("reports") ?? 0)
-            }
+            // A group's counts are read at once: on PostgreSQL a cursor would take a round trip for every 256 of
+            // them. Every group's, about one per report with a trail, come through a cursor.
+            guard let signature else { return try db.forEachRow(sql, []) { try body(try count($0)) } }
+            for row in try db.rows(sql, [.text(signature)]) { try body(try count(row)) }
         }
     }
 

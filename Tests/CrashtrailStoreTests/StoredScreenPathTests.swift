@@ -33,6 +33,31 @@ struct StoredScreenPathTests {
         #expect(StoredScreenPath(screensJSON: json, manifest: "m")?.screens == expected)
     }
 
+    @Test("the last names read as bytes are the last names the parser reads, for any count", arguments: 0..<10)
+    func lastNames(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = ["item", "Home", "\"", "\\", "\u{1}", "é", "日本", "a\u{0}b", " ", ""]
+        for _ in 0..<50 {
+            // Given a stored path, its names plain (read without the parser) or not
+            let names = (0..<Int.random(in: 0...16, using: &random)).map { _ in
+                (0..<Int.random(in: 1...2, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+            }
+            let json = StoredScreenPath(screens: names, manifest: "m").screensJSON
+            let plain = !names.contains { $0.contains("\"") || $0.contains("\\") || $0.unicodeScalars.contains { $0.value < 0x20 } }
+            for count in [-1, 0, 1, 3, 5, 16, 17] {
+                let expected = Array(names.suffix(max(0, count)))
+                // When its last names are read as strings, Then they are the path's last names
+                #expect(StoredScreenPath.lastNames(json, count: count) == expected, "\(json) \(count)")
+                // When they are read as bytes, Then they are the same names, exactly when the names are plain
+                let bytes = StoredScreenPath.withLastNames(json, count: count) { $0.map { String(decoding: $0, as: UTF8.self) } }
+                #expect(bytes == (plain ? expected : nil), "\(json) \(count)")
+            }
+        }
+        // What is not an array of names has no last names
+        #expect(StoredScreenPath.lastNames(#"["a",]"#, count: 1) == nil)
+        #expect(StoredScreenPath.withLastNames(#"["a",]"#, count: 1) { $0.count } == nil)
+    }
+
     @Test("either column missing reads as no path")
     func missingColumns() {
         #expect(StoredScreenPath(screensJSON: nil, manifest: "m") == nil)

@@ -19,21 +19,29 @@ extension TriageService {
     /// - Throws: `StoreError` (`not-found` or `ambiguous` for the group prefix).
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
         let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
-        var paths: [(screens: [String], inferred: Bool, count: Int)] = []
+        var counter = PathCounter(last: screens)
         var manifestsByApp = ManifestsByApp(manifests)
         var skipped: [String: Int] = [:]
         var withTrail = 0
         // The stored screen paths, counted as reports arrive: each is used when its manifest is the one given; the
         // reports of the others are replayed.
         var toReplay: Set<ReportStore.PathKey> = []
-        for count in try store.pathCounts(signature: selected?.signature) {
+        try store.forEachPathCount(signature: selected?.signature) { count in
             withTrail += count.reports
-            if let stored = count.key.screenPath, let app = count.key.app, let manifest = manifestsByApp.manifest(for: app),
-                let last = stored.lastScreens(screens, replayedWith: manifest)
-            {
-                paths.append((last, count.key.inferred, count.reports))
-            } else {
+            guard let app = count.key.app, let manifest = manifestsByApp.manifest(for: app) else {
                 toReplay.insert(count.key)
+                return
+            }
+            let counted = count.key.withLastScreens(screens, replayedWith: manifest) { names -> Bool in
+                counter.add(utf8Names: names, inferred: count.key.inferred, count: count.reports)
+                return true
+            }
+            if counted == nil {
+                if let last = count.key.lastScreens(screens, replayedWith: manifest) {
+                    counter.add(last, inferred: count.key.inferred, count: count.reports)
+                } else {
+                    toReplay.insert(count.key)
+                }
             }
         }
         var replayed: [(id: String, inferred: Bool)] = []
@@ -50,14 +58,14 @@ extension TriageService {
                 skipped["no --manifest for the app \(app)", default: 0] += 1
                 continue
             }
-            paths.append((ScreenPath.names(of: trail, manifest: manifest), inferred, 1))
+            counter.add(ScreenPath.names(of: trail, manifest: manifest), inferred: inferred)
         }
         var notes = manifestsByApp.warnings
         for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {
             notes.append("Note: \(count == 1 ? "1 report" : "\(count) reports") with a trail left out of the table: \(why)")
         }
         return PathsResult(
-            table: PathTable(paths: paths, last: screens, reportsWithTrail: withTrail),
+            table: counter.table(reportsWithTrail: withTrail),
             title: selected.map { "group \($0.id)" } ?? "all reports", notes: notes)
     }
 }

@@ -38,36 +38,65 @@ public struct StoredScreenPath: Hashable, Sendable {
         self.init(screens: names, manifest: manifest)
     }
 
+    /// The last `count` names of the screens as a column holds them (``screensJSON``); nil when they do not read as
+    /// an array of names.
+    public static func lastNames(_ screensJSON: String, count: Int) -> [String]? {
+        withLastNames(screensJSON, count: count) { names in names.map { String(decoding: $0, as: UTF8.self) } }
+            ?? parsedNames(screensJSON).map { Array($0.suffix(max(0, count))) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each of the last `count` names of the screens as a column holds them,
+    /// when they are in the form the store writes for names without escapes (`["A","B"]`); nil, without calling it,
+    /// for anything else, which ``lastNames(_:count:)`` reads.
+    ///
+    /// No string is made: `paths` reads one path for each different path of a group.
+    public static func withLastNames<Result>(
+        _ screensJSON: String, count: Int, _ body: ([UnsafeBufferPointer<UInt8>]) throws -> Result
+    ) rethrows -> Result? {
+        var json = screensJSON
+        return try json.withUTF8 { bytes -> Result? in
+            // Each name takes at least three bytes (two quotes and a comma or the closing bracket).
+            try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 3 + 1) { ranges -> Result? in
+                guard let found = plainNameRanges(bytes, into: ranges) else { return nil }
+                let names = ranges[(found - min(found, max(0, count)))..<found].map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+                return try body(names)
+            }
+        }
+    }
+
     /// The names of an array of strings as the store writes it for names without escapes (`["A","B"]`).
     ///
-    /// They are read without a JSON parser, since `paths` reads one for each different path of a group. Nil for
-    /// anything else, which `parsedNames(_:)` reads.
+    /// Nil for anything else, which `parsedNames(_:)` reads.
     static func plainNames(_ json: String) -> [String]? {
-        var json = json
-        return json.withUTF8 { bytes -> [String]? in
-            let quote = UInt8(ascii: "\"")
-            let backslash = UInt8(ascii: "\\")
-            let comma = UInt8(ascii: ",")
-            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
-            let end = bytes.count - 1
-            var index = 1
-            var names: [String] = []
-            guard index < end else { return names }
-            while true {
-                guard bytes[index] == quote else { return nil }
-                let start = index + 1
-                var close = start
-                while close < end, bytes[close] != quote {
-                    guard bytes[close] != backslash, bytes[close] >= 0x20 else { return nil }
-                    close += 1
-                }
-                guard close < end else { return nil }
-                names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<close]), as: UTF8.self))
-                index = close + 1
-                if index == end { return names }
-                guard bytes[index] == comma else { return nil }
-                index += 1
+        withLastNames(json, count: .max) { names in names.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Writes the range of each name's bytes into `ranges` and returns how many there are, when `bytes` are an array of
+    /// strings without escapes or control characters; nil for anything else.
+    private static func plainNameRanges(_ bytes: UnsafeBufferPointer<UInt8>, into ranges: UnsafeMutableBufferPointer<Range<Int>>) -> Int? {
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        let comma = UInt8(ascii: ",")
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
+        let end = bytes.count - 1
+        var index = 1
+        var count = 0
+        guard index < end else { return 0 }
+        while true {
+            guard bytes[index] == quote else { return nil }
+            let start = index + 1
+            var close = start
+            while close < end, bytes[close] != quote {
+                guard bytes[close] != backslash, bytes[close] >= 0x20 else { return nil }
+                close += 1
             }
+            guard close < end, count < ranges.count else { return nil }
+            ranges[count] = start..<close
+            count += 1
+            index = close + 1
+            if index == end { return count }
+            guard bytes[index] == comma else { return nil }
+            index += 1
         }
     }
 
