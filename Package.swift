@@ -92,6 +92,7 @@ let package = Package(
                 "CrashtrailEncoding",
                 "CZstd",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A ``StoreTransaction`` over a GRDB database connection, with statements cached by their SQL.
 final class SQLiteTransaction: StoreTransaction {
@@ -26,8 +27,44 @@ final class SQLiteTransaction: StoreTransaction {
         let statement = try db.cachedStatement(sql: sql)
         let names = statement.columnNames
         let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
-        while let row = try cursor.next() {
-            try body(StoreRow(names: names, values: (0..<row.count).map { Self.value(row[$0] as DatabaseValue) }))
+        // The cursor steps the statement; its columns are read from SQLite directly. A text equal to the one the same
+        // column held in the row before is that string again, not a new one: a listing's rows share their app,
+        // version and format, and a group's path counts their app and manifest.
+        let handle = statement.sqliteStatement
+        var values = [StoreValue](repeating: .null, count: names.count)
+        while try cursor.next() != nil {
+            for column in values.indices {
+                values[column] = Self.value(handle, column: CInt(column), before: values[column])
+            }
+            try body(StoreRow(names: names, values: values))
+        }
+    }
+
+    /// The value in `column` of the statement's current row; `before` when it is the same text.
+    static func value(_ statement: SQLiteStatement, column: CInt, before: StoreValue) -> StoreValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            guard let start = sqlite3_column_text(statement, column) else { return .text("") }
+            let text = UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
+            if case .text(var previous) = before,
+                previous.withUTF8({ old in
+                    guard old.count == text.count, let oldStart = old.baseAddress else { return old.count == text.count }
+                    return memcmp(oldStart, start, text.count) == 0
+                })
+            {
+                return before
+            }
+            return .text(String(decoding: text, as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let start = sqlite3_column_blob(statement, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: start, count: count))
+        default:
+            return .null
         }
     }
 
@@ -42,16 +79,6 @@ final class SQLiteTransaction: StoreTransaction {
         case .real(let value): return value.databaseValue
         case .text(let value): return value.databaseValue
         case .blob(let value): return value.databaseValue
-        }
-    }
-
-    static func value(_ value: DatabaseValue) -> StoreValue {
-        switch value.storage {
-        case .null: return .null
-        case .int64(let value): return .integer(value)
-        case .double(let value): return .real(value)
-        case .string(let value): return .text(value)
-        case .blob(let value): return .blob(value)
         }
     }
 }
