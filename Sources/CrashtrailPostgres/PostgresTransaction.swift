@@ -28,7 +28,22 @@ final class PostgresTransaction: StoreTransaction {
     }
 
     func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreRow] {
-        try answer(try Self.query(sql, arguments)).rows.map(Self.row)
+        let answer = try answer(try Self.query(sql, arguments))
+        // Every row has the same columns, so they are named once; a text equal to the one the same column held in the
+        // row before is that string again, not a new one (a group's path counts share their app and manifest).
+        var names: [String]?
+        var previous: [StoreValue] = []
+        return answer.rows.map { row in
+            let columns = names ?? row.map(\.columnName)
+            names = columns
+            var values: [StoreValue] = []
+            values.reserveCapacity(columns.count)
+            for (index, cell) in row.enumerated() {
+                values.append(Self.value(cell, before: index < previous.count ? previous[index] : .null))
+            }
+            previous = values
+            return StoreRow(names: columns, values: values)
+        }
     }
 
     /// The server's answer to `query`, waited for on this thread for at most ``timeout``.
@@ -82,21 +97,14 @@ final class PostgresTransaction: StoreTransaction {
         return PostgresQuery(unsafeSQL: PlaceholderNumbering.numbered(sql), binds: bindings)
     }
 
-    /// A row in the store's value types.
-    static func row(_ row: PostgresRow) -> StoreRow {
-        var names: [String] = []
-        var values: [StoreValue] = []
-        names.reserveCapacity(row.count)
-        values.reserveCapacity(row.count)
-        for cell in row {
-            names.append(cell.columnName)
-            values.append(value(cell))
+    /// The value of `cell`; `before` when it is the same text.
+    static func value(_ cell: PostgresCell, before: StoreValue) -> StoreValue {
+        guard let bytes = cell.bytes else { return .null }
+        if case .text(var text) = before, cell.dataType == .text || cell.dataType == .varchar,
+            text.withUTF8({ $0.elementsEqual(bytes.readableBytesView) })
+        {
+            return before
         }
-        return StoreRow(names: names, values: values)
-    }
-
-    static func value(_ cell: PostgresCell) -> StoreValue {
-        guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2: return (try? cell.decode(Int16.self)).map { .integer(Int64($0)) } ?? .null
         case .int4: return (try? cell.decode(Int32.self)).map { .integer(Int64($0)) } ?? .null
