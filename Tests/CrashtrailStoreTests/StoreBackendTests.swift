@@ -36,6 +36,9 @@ struct StoreBackendTests {
         @Test("Listings of more rows than a cursor page stream in order")
         func streamsManyRows() throws { try StoreBackendTests.streamsManyRows(on: .sqlite) }
 
+        @Test("Values read back as written, a text repeated row after row or not, a NUL in a text")
+        func valuesReadBack() throws { try StoreBackendTests.valuesReadBack(on: .sqlite) }
+
         @Test("Reprocess resumes after its cursor and changes nothing the second time")
         func reprocess() throws { try StoreBackendTests.reprocess(on: .sqlite) }
 
@@ -69,6 +72,9 @@ struct StoreBackendTests {
 
         @Test("Listings of more rows than a cursor page stream in order")
         func streamsManyRows() throws { try StoreBackendTests.streamsManyRows(on: .postgres) }
+
+        @Test("Values read back as written, a text repeated row after row or not, a NUL in a text")
+        func valuesReadBack() throws { try StoreBackendTests.valuesReadBack(on: .postgres) }
 
         @Test("Reprocess resumes after its cursor and changes nothing the second time")
         func reprocess() throws { try StoreBackendTests.reprocess(on: .postgres) }
@@ -248,6 +254,40 @@ struct StoreBackendTests {
         #expect(streamed.count == 711)
         #expect(streamed == (try reference.reports().map(\.id)))
         #expect(try store.digest() == (try reference.digest()))
+    }
+
+    /// Values read back as written: both readers reuse a text equal to the one the row before held in the same
+    /// column, so texts repeat, change by one byte, empty and come back; a NUL is read whole (PostgreSQL's text
+    /// cannot hold one and keeps U+2400 instead).
+    static func valuesReadBack(on kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        let texts = ["app", "app", "apq", "app", "", "", "a\u{0}b", "a\u{0}b", "é日本", "é日本", "app"]
+        let written: [[StoreValue]] = texts.enumerated().map { index, text in
+            [
+                .integer(Int64(index)), .text(text), index.isMultiple(of: 3) ? .null : .blob(Data([UInt8(index), 0, 1])),
+                .real(Double(index) / 4), index == 5 ? .null : .text(index < 6 ? "same" : "other"),
+            ]
+        }
+        let types =
+            kind == .postgres ? ["BIGINT", "TEXT", "BYTEA", "DOUBLE PRECISION", "TEXT"] : ["INTEGER", "TEXT", "BLOB", "REAL", "TEXT"]
+        let (rows, streamed) = try store.write { db in
+            try db.execute("CREATE TABLE valueCheck (n \(types[0]), t \(types[1]), b \(types[2]), r \(types[3]), s \(types[4]))", [])
+            for row in written { try db.execute("INSERT INTO valueCheck (n, t, b, r, s) VALUES (?, ?, ?, ?, ?)", row) }
+            let sql = "SELECT n, t, b, r, s FROM valueCheck ORDER BY n"
+            var streamed: [[StoreValue]] = []
+            try db.forEachRow(sql, []) { streamed.append($0.values) }
+            return (try db.rows(sql, []).map(\.values), streamed)
+        }
+        let expected = written.map { row in
+            row.map { value -> StoreValue in
+                guard kind == .postgres, case .text(let text) = value else { return value }
+                return .text(text.replacingOccurrences(of: "\u{0}", with: "\u{2400}"))
+            }
+        }
+        #expect(rows == expected)
+        #expect(streamed == expected)
     }
 
     /// Reprocess resumes after its cursor and changes nothing the second time.

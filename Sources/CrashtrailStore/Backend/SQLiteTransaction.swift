@@ -13,7 +13,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int {
-        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        try prepared(sql, arguments).execute()
         return db.changesCount
     }
 
@@ -24,9 +24,9 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (StoreRow) throws -> Void) throws {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try prepared(sql, arguments)
         let names = statement.columnNames
-        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
+        let cursor = try Row.fetchCursor(statement)
         // The cursor steps the statement; its columns are read from SQLite directly. A text equal to the one the same
         // column held in the row before is that string again, not a new one: a listing's rows share their app,
         // version and format, and a group's path counts their app and manifest.
@@ -67,6 +67,25 @@ final class SQLiteTransaction: StoreTransaction {
             return .null
         }
     }
+
+    /// The statement of `sql` with `arguments` bound.
+    ///
+    /// GRDB binds a text up to its first NUL, so a text holding one is bound again, whole.
+    private func prepared(_ sql: String, _ arguments: [StoreValue]) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(Self.arguments(arguments))
+        for (index, argument) in arguments.enumerated() {
+            guard case .text(var text) = argument, text.utf8.contains(0) else { continue }
+            let code = text.withUTF8 { bytes in
+                sqlite3_bind_text(statement.sqliteStatement, CInt(index + 1), bytes.baseAddress, CInt(bytes.count), Self.transient)
+            }
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "binding a text") }
+        }
+        return statement
+    }
+
+    /// SQLite's `SQLITE_TRANSIENT`: the bound bytes are copied.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     static func arguments(_ values: [StoreValue]) -> StatementArguments {
         StatementArguments(values.map(databaseValue))
