@@ -27,14 +27,12 @@ extension ReportStore {
             return StoredScreenPath.lastNames(screensJSON, count: count)
         }
 
-        /// Calls `body` with the UTF-8 bytes of the names of ``lastScreens(_:replayedWith:)`` when the stored path
-        /// holds them in the form the store writes for names without escapes; nil, without calling it, when it
-        /// does not (``lastScreens(_:replayedWith:)`` then reads them, or tells they must be replayed).
-        public func withLastScreens<Result>(
-            _ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) throws -> Result
-        ) rethrows -> Result? {
-            guard storedPathServes(count, replayedWith: manifest) else { return nil }
-            return try StoredScreenPath.withLastNames(screensJSON, count: count, body)
+        /// Calls `body` with the UTF-8 bytes of the names of ``lastScreens(_:replayedWith:)`` and returns true, when
+        /// the stored path holds them in the form the store writes for names without escapes; returns false, without
+        /// calling it, when it does not (``lastScreens(_:replayedWith:)`` then reads them, or tells they must be
+        /// replayed).
+        public func withLastScreens(_ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool {
+            storedPathServes(count, replayedWith: manifest) && StoredScreenPath.withLastNames(screensJSON, count: count, body)
         }
 
         /// Whether the stored path was replayed with `manifest` and holds `count` screens.
@@ -84,11 +82,14 @@ extension ReportStore {
                 reports: row.int("reports") ?? 0)
         }
         let sql = Self.pathCountsSQL(signature: signature, dialect)
+        let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []
         try read { db in
-            // A group's counts are read at once: on PostgreSQL a cursor would take a round trip for every 256 of
-            // them. Every group's, about one per report with a trail, come through a cursor.
-            guard let signature else { return try db.forEachRow(sql, []) { try body(try count($0)) } }
-            for row in try db.rows(sql, [.text(signature)]) { try body(try count(row)) }
+            // A group's counts are read in one statement where a cursor would take a round trip for every page of
+            // them; otherwise, and for every group's (about one per report with a trail), row by row.
+            guard signature != nil, dialect.statementsAreRoundTrips else {
+                return try db.forEachRow(sql, arguments) { try body(try count($0)) }
+            }
+            for row in try db.rows(sql, arguments) { try body(try count(row)) }
         }
     }
 

@@ -54,9 +54,7 @@ public struct PathCounter: Sendable {
     ///   - names: each name's UTF-8 bytes, the whole path or at least its last `last` names.
     ///   - inferred: whether the reports' trails were inferred from breadcrumbs.
     ///   - count: how many reports share the path.
-    public mutating func add(
-        utf8Names names: some BidirectionalCollection<UnsafeBufferPointer<UInt8>>, inferred: Bool = false, count: Int = 1
-    ) {
+    public mutating func add(utf8Names names: [UnsafeBufferPointer<UInt8>], inferred: Bool = false, count: Int = 1) {
         scratch.removeAll(keepingCapacity: true)
         for name in names.suffix(max(0, last)) { scratch.append(number(of: name)) }
         countScratch(inferred: inferred, count: count)

@@ -32,11 +32,10 @@ extension TriageService {
                 toReplay.insert(count.key)
                 return
             }
-            let counted = count.key.withLastScreens(screens, replayedWith: manifest) { names -> Bool in
+            let counted = count.key.withLastScreens(screens, replayedWith: manifest) { names in
                 counter.add(utf8Names: names, inferred: count.key.inferred, count: count.reports)
-                return true
             }
-            if counted == nil {
+            if !counted {
                 if let last = count.key.lastScreens(screens, replayedWith: manifest) {
                     counter.add(last, inferred: count.key.inferred, count: count.reports)
                 } else {

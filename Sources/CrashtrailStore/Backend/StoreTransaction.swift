@@ -58,6 +58,9 @@ public struct StoreDialect: Hashable, Sendable {
     /// Whether a kept count has one row per key (SQLite, with its single writer), so a group's counts read as they are;
     /// else a key's rows are changes that readers sum (PostgreSQL, whose writers only insert).
     public var oneRowPerCount = true
+    /// Whether each statement, and each page of a cursor, is a round trip to a server (PostgreSQL): a bounded answer
+    /// is then read in one statement rather than streamed through a cursor.
+    public var statementsAreRoundTrips = false
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
     public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
@@ -67,5 +70,6 @@ public struct StoreDialect: Hashable, Sendable {
 
     public static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
-        name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE", oneRowPerCount: false)
+        name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE", oneRowPerCount: false,
+        statementsAreRoundTrips: true)
 }

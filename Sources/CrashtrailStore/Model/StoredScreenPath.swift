@@ -41,25 +41,24 @@ public struct StoredScreenPath: Hashable, Sendable {
     /// The last `count` names of the screens as a column holds them (``screensJSON``); nil when they do not read as
     /// an array of names.
     public static func lastNames(_ screensJSON: String, count: Int) -> [String]? {
-        withLastNames(screensJSON, count: count) { names in names.map { String(decoding: $0, as: UTF8.self) } }
-            ?? parsedNames(screensJSON).map { Array($0.suffix(max(0, count))) }
+        var names: [String]?
+        if withLastNames(screensJSON, count: count, { names = $0.map { String(decoding: $0, as: UTF8.self) } }) { return names }
+        return parsedNames(screensJSON).map { Array($0.suffix(max(0, count))) }
     }
 
     /// Calls `body` with the UTF-8 bytes of each of the last `count` names of the screens as a column holds them,
-    /// when they are in the form the store writes for names without escapes (`["A","B"]`); nil, without calling it,
-    /// for anything else, which ``lastNames(_:count:)`` reads.
+    /// when they are in the form the store writes for names without escapes (`["A","B"]`), and returns true; returns
+    /// false, without calling it, for anything else, which ``lastNames(_:count:)`` reads.
     ///
     /// No string is made: `paths` reads one path for each different path of a group.
-    public static func withLastNames<Result>(
-        _ screensJSON: String, count: Int, _ body: ([UnsafeBufferPointer<UInt8>]) throws -> Result
-    ) rethrows -> Result? {
+    public static func withLastNames(_ screensJSON: String, count: Int, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool {
         var json = screensJSON
-        return try json.withUTF8 { bytes -> Result? in
+        return json.withUTF8 { bytes in
             // Each name takes at least three bytes (two quotes and a comma or the closing bracket).
-            try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 3 + 1) { ranges -> Result? in
-                guard let found = plainNameRanges(bytes, into: ranges) else { return nil }
-                let names = ranges[(found - min(found, max(0, count)))..<found].map { UnsafeBufferPointer(rebasing: bytes[$0]) }
-                return try body(names)
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 3 + 1) { ranges in
+                guard let found = plainNameRanges(bytes, into: ranges) else { return false }
+                body(ranges[(found - min(found, max(0, count)))..<found].map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+                return true
             }
         }
     }
@@ -68,7 +67,8 @@ public struct StoredScreenPath: Hashable, Sendable {
     ///
     /// Nil for anything else, which `parsedNames(_:)` reads.
     static func plainNames(_ json: String) -> [String]? {
-        withLastNames(json, count: .max) { names in names.map { String(decoding: $0, as: UTF8.self) } }
+        var names: [String]?
+        return withLastNames(json, count: .max, { names = $0.map { String(decoding: $0, as: UTF8.self) } }) ? names : nil
     }
 
     /// Writes the range of each name's bytes into `ranges` and returns how many there are, when `bytes` are an array of
