@@ -96,8 +96,8 @@ public final class ReportStore: Sendable {
         while start < records.count {
             let slice = records[start..<min(records.count, start + rowsPerStatement)]
             start = slice.endIndex
-            // An ID holding U+0000 does not come back from RETURNING as it went in (SQLite's text ends there,
-            // PostgreSQL keeps U+2400 in its place): those go alone.
+            // An ID holding U+0000 does not come back from PostgreSQL's RETURNING as it went in (U+2400 is kept in
+            // its place): those go alone.
             let batched = slice.filter { !$0.id.contains("\u{0}") }
             var inserted: Set<String> = []
             if !batched.isEmpty {
