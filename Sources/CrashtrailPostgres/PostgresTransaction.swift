@@ -90,7 +90,7 @@ final class PostgresTransaction: StoreTransaction {
             case .real(let value): bindings.append(value)
             // PostgreSQL's text cannot hold U+0000; it is stored as U+2400 (␀), and the store's digest reads both alike.
             case .text(let value):
-                bindings.append(value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : value)
+                bindings.append(value.holdsNUL ? value.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : value)
             case .blob(let value): try bindings.append(value)
             }
         }

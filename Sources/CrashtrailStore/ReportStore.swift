@@ -98,7 +98,7 @@ public final class ReportStore: Sendable {
             start = slice.endIndex
             // An ID holding U+0000 does not come back from PostgreSQL's RETURNING as it went in (U+2400 is kept in
             // its place): those go alone.
-            let batched = slice.filter { !$0.id.utf8.contains(0) }
+            let batched = slice.filter { !$0.id.holdsNUL }
             var inserted: Set<String> = []
             if !batched.isEmpty {
                 let sql =
@@ -108,7 +108,7 @@ public final class ReportStore: Sendable {
                 inserted = Set(try db.rows(sql, batched.flatMap(\.storeValues)).compactMap { $0.values.first?.text })
             }
             for record in slice {
-                if record.id.utf8.contains(0) {
+                if record.id.holdsNUL {
                     outcomes.append(try insertAlone(record, idDecides: idDecides, in: db))
                 } else if inserted.remove(record.id) != nil {
                     outcomes.append(.stored(record.id))

@@ -155,7 +155,7 @@ extension ReportStore {
         case .integer(let number): withUnsafeBytes(of: number.littleEndian) { update(1, Array($0)) }
         case .real(let number): withUnsafeBytes(of: number.bitPattern.littleEndian) { update(2, Array($0)) }
         // PostgreSQL stores U+0000 as U+2400 (its text cannot hold it), so both read alike here.
-        case .text(let text): update(3, Array((text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : text).utf8))
+        case .text(let text): update(3, Array((text.holdsNUL ? text.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : text).utf8))
         case .blob(let data): update(4, data)
         }
     }

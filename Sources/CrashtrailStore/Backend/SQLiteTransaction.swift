@@ -75,7 +75,7 @@ final class SQLiteTransaction: StoreTransaction {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(Self.arguments(arguments))
         for (index, argument) in arguments.enumerated() {
-            guard case .text(var text) = argument, text.utf8.contains(0) else { continue }
+            guard case .text(var text) = argument, text.holdsNUL else { continue }
             let code = text.withUTF8 { bytes in
                 sqlite3_bind_text(statement.sqliteStatement, CInt(index + 1), bytes.baseAddress, CInt(bytes.count), Self.transient)
             }

@@ -36,3 +36,15 @@ extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
 }
+
+extension String {
+    /// Whether the text holds U+0000, which a backend binds or keeps otherwise than other characters.
+    ///
+    /// The UTF-8 is searched with `memchr`: every text an insert binds is asked, payloads among them.
+    package var holdsNUL: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(start, 0, bytes.count) != nil
+        } ?? utf8.contains(0)
+    }
+}
