@@ -474,11 +474,20 @@ public final class ReportStore: Sendable {
     /// wins over one inferred from breadcrumbs (SPEC section 15): it is laid over it the same way. A crash without
     /// frames moves to the group of `crashScreen`, the screen on top at the crash by this trail (its signature is the
     /// one column of the report row rewritten, and only for such crashes).
+    /// - Parameters:
+    ///   - decoded: the trail, its canonical JSON written.
+    ///   - id: the report.
+    ///   - crashScreen: the screen on top at the crash by the trail.
+    ///   - screenPath: the trail's last screens as the app's manifest replays them.
+    ///   - signature: the report's signature when the caller read it in this transaction (saving a statement, a round
+    ///     trip on PostgreSQL); read here when nil.
+    ///   - db: the write transaction.
+    /// - Returns: whether the trail was attached.
     /// - Throws: the backend's error.
     @discardableResult
     public static func attachTrail(
         _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil,
-        in db: any StoreTransaction
+        signature: String? = nil, in db: any StoreTransaction
     ) throws -> Bool {
         let attached =
             try db.execute(
@@ -492,7 +501,8 @@ public final class ReportStore: Sendable {
                     StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest), .text(id),
                 ]
             ) > 0
-        if attached, let signature = try db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
+        guard attached else { return false }
+        if let signature = try signature ?? db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
             let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
             if renamed != signature {
                 try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)])
@@ -508,11 +518,33 @@ public final class ReportStore: Sendable {
         bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
     ) throws -> [String] {
         try db.strings(
-            """
-            SELECT id FROM report
-            WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-            ORDER BY ABS(launchTime - ?), id
-            """, [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)])
+            awaitingTrailSQL(columns: "id", limit: nil),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
+    }
+
+    /// The first of ``reportsAwaitingTrail(bundleID:pid:started:tolerance:in:)``, with its signature, in one
+    /// statement: what a join needs before ``attachTrail(_:toReport:crashScreen:screenPath:signature:in:)``.
+    /// - Throws: the backend's error.
+    public static func firstReportAwaitingTrail(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> (id: String, signature: String)? {
+        let rows = try db.rows(
+            awaitingTrailSQL(columns: "id, signature", limit: 1),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
+        guard let row = rows.first, let id = row.string("id"), let signature = row.string("signature") else { return nil }
+        return (id, signature)
+    }
+
+    private static func awaitingTrailSQL(columns: String, limit: Int?) -> String {
+        """
+        SELECT \(columns) FROM report
+        WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+        ORDER BY ABS(launchTime - ?), id\(limit.map { " LIMIT \($0)" } ?? "")
+        """
+    }
+
+    private static func awaitingTrailArguments(bundleID: String, pid: Int64, started: Int64, tolerance: Int64) -> [StoreValue] {
+        [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)]
     }
 
     /// The report that already has exactly this trail joined (same app and pid, launched within `tolerance` ms of
