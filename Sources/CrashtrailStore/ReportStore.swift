@@ -479,15 +479,13 @@ public final class ReportStore: Sendable {
     ///   - id: the report.
     ///   - crashScreen: the screen on top at the crash by the trail.
     ///   - screenPath: the trail's last screens as the app's manifest replays them.
-    ///   - signature: the report's signature when the caller read it in this transaction (saving a statement, a round
-    ///     trip on PostgreSQL); read here when nil.
     ///   - db: the write transaction.
     /// - Returns: whether the trail was attached.
     /// - Throws: the backend's error.
     @discardableResult
     public static func attachTrail(
         _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil,
-        signature: String? = nil, in db: any StoreTransaction
+        in db: any StoreTransaction
     ) throws -> Bool {
         let attached =
             try db.execute(
@@ -495,20 +493,26 @@ public final class ReportStore: Sendable {
                 INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
                 SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')
                 ON CONFLICT (id) DO NOTHING
-                """,
-                [
-                    .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
-                    StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest), .text(id),
-                ]
-            ) > 0
+                """, joinedTrailValues(decoded, screenPath: screenPath) + [.text(id)]) > 0
         guard attached else { return false }
-        if let signature = try signature ?? db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
-            let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
-            if renamed != signature {
-                try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)])
-            }
+        if let signature = try db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
+            try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db)
         }
         return attached
+    }
+
+    /// The values of a `joinedTrail` row after its ID: steps, trail, dictionary, screen path and its manifest.
+    private static func joinedTrailValues(_ decoded: DecodedTrail, screenPath: StoredScreenPath?) -> [StoreValue] {
+        [
+            .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+            StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest),
+        ]
+    }
+
+    /// Moves a crash without frames, whose trail was just joined, to the group of the screen at the crash.
+    private static func moveIfStackless(_ id: String, signature: String, crashScreen: String?, in db: any StoreTransaction) throws {
+        let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
+        if renamed != signature { try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)]) }
     }
 
     /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
@@ -522,17 +526,30 @@ public final class ReportStore: Sendable {
             awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
     }
 
-    /// The first of ``reportsAwaitingTrail(bundleID:pid:started:tolerance:in:)``, with its signature, in one
-    /// statement: what a join needs before ``attachTrail(_:toReport:crashScreen:screenPath:signature:in:)``.
+    /// Attaches a separate trail to the report ``reportsAwaitingTrail(bundleID:pid:started:tolerance:in:)`` finds
+    /// first, as ``attachTrail(_:toReport:crashScreen:screenPath:in:)`` does, inside a transaction; returns
+    /// its ID, or nil when no report awaits the trail.
+    ///
+    /// The closest report is chosen, the trail attached and the report's signature read in one statement (a round
+    /// trip on PostgreSQL, which a join of many trail files is made of); a crash without frames then moves to the
+    /// group of `crashScreen`.
     /// - Throws: the backend's error.
-    public static func firstReportAwaitingTrail(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
-    ) throws -> (id: String, signature: String)? {
+    public static func joinClosestReport(
+        _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
+        screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
+    ) throws -> String? {
         let rows = try db.rows(
-            awaitingTrailSQL(columns: "id, signature", limit: 1),
-            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
-        guard let row = rows.first, let id = row.string("id"), let signature = row.string("signature") else { return nil }
-        return (id, signature)
+            """
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+            \(awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id, (SELECT signature FROM report WHERE report.id = joinedTrail.id) AS signature
+            """,
+            joinedTrailValues(decoded, screenPath: screenPath)
+                + awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
+        guard let row = rows.first, let id = row.string("id") else { return nil }
+        if let signature = row.string("signature") { try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db) }
+        return id
     }
 
     private static func awaitingTrailSQL(columns: String, limit: Int?) -> String {

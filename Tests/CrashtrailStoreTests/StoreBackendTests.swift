@@ -235,6 +235,33 @@ struct StoreBackendTests {
             try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: inferred.id, crashScreen: "item", in: db) })
         let replaced = try #require(try store.record(id: inferred.id))
         #expect(replaced.trailSource == .joined && replaced.signature == "MemoryTermination/SIGKILL @ screen:item")
+        // A trail file joins the waiting report of its app and pid launched closest to its session's start, in one
+        // statement, and the crash without frames moves to the group of its crash screen; then the next closest;
+        // then none is left.
+        // (The first copy's ID is the inferred report's above.)
+        var waitingPair = Array(TestStores.copies(of: waiting, count: 3).dropFirst())
+        for (index, offset) in [500, -100].enumerated() {
+            waitingPair[index].bundleID = "com.example.closest"
+            waitingPair[index].pid = 4242
+            waitingPair[index].launchTime = 1_000_000 + Int64(offset)
+            waitingPair[index].trail = nil
+            waitingPair[index].trailSource = .missing
+            waitingPair[index].signature = "EXC_BAD_ACCESS/SIGSEGV @ (no frames)"
+        }
+        try store.write { db in for record in waitingPair { _ = try ReportStore.insert(record, in: db) } }
+        func joinClosest() throws -> String? {
+            try store.write { db in
+                try ReportStore.joinClosestReport(
+                    DecodedTrail(trail), bundleID: "com.example.closest", pid: 4242, started: 1_000_000, tolerance: 2_000,
+                    crashScreen: "settings", in: db)
+            }
+        }
+        #expect(try joinClosest() == waitingPair[1].id)
+        let moved = try #require(try store.record(id: waitingPair[1].id))
+        #expect(moved.trailSource == .joined && moved.signature == "EXC_BAD_ACCESS/SIGSEGV @ screen:settings")
+        #expect(try store.record(id: waitingPair[0].id)?.trailSource == .missing)
+        #expect(try joinClosest() == waitingPair[0].id)
+        #expect(try joinClosest() == nil)
     }
 
     /// Listings of more rows than a cursor page stream in order.

@@ -46,15 +46,9 @@ public struct JoinableTrail: Sendable {
     /// - Throws: the database's error.
     public func join(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
         let trail = decoded.trail
-        // The closest report and its signature in one statement, then the attach: two statements a trail, each a
-        // round trip on PostgreSQL.
-        guard
-            let report = try ReportStore.firstReportAwaitingTrail(
-                bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance, in: db),
-            try ReportStore.attachTrail(
-                decoded, toReport: report.id, crashScreen: crashScreen, screenPath: screenPath, signature: report.signature, in: db)
-        else { return nil }
-        return report.id
+        return try ReportStore.joinClosestReport(
+            decoded, bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance,
+            crashScreen: crashScreen, screenPath: screenPath, in: db)
     }
 
     /// The report this very trail was joined to before, if any: a trail sent again is answered with it.
