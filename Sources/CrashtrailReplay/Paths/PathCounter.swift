@@ -95,10 +95,8 @@ public struct PathCounter: Sendable {
 
     /// Adds `count` to the sequence in `scratch`.
     private mutating func countScratch(inferred: Bool, count: Int) {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(scratch.count)
-        for number in scratch { hash = Self.mix(hash ^ UInt64(UInt32(bitPattern: number))) }
         let mask = sequenceSlots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: Self.hash(scratch)) & mask
         while sequenceSlots[slot] != 0 {
             let index = Int(sequenceSlots[slot] - 1)
             if sequence(index).elementsEqual(scratch) {
@@ -114,7 +112,10 @@ public struct PathCounter: Sendable {
         sequenceCounts.append(0)
         sequenceInferred.append(0)
         record(index, inferred: inferred, count: count)
-        if sequenceCounts.count * 2 > sequenceSlots.count { sequenceSlots = rehashed(sequenceSlots.count * 2, sequences: true) }
+        if sequenceCounts.count * 2 > sequenceSlots.count {
+            let slots = Self.slots(sequenceSlots.count * 2, entries: sequenceCounts.count) { Self.hash(sequence($0)) }
+            sequenceSlots = slots
+        }
     }
 
     private mutating func record(_ index: Int, inferred: Bool, count: Int) {
@@ -139,28 +140,32 @@ public struct PathCounter: Sendable {
         nameSlots[slot] = Int32(number + 1)
         nameBytes.append(contentsOf: name)
         nameStarts.append(nameBytes.count)
-        if number * 2 > nameSlots.count { nameSlots = rehashed(nameSlots.count * 2, sequences: false) }
+        if number * 2 > nameSlots.count {
+            let slots = Self.slots(nameSlots.count * 2, entries: number + 1) { name in
+                nameBytes[nameStarts[name]..<nameStarts[name + 1]].withUnsafeBufferPointer(Self.hash)
+            }
+            nameSlots = slots
+        }
         return Int32(number)
     }
 
-    /// The slots of the names or of the sequences, `count` of them.
-    private func rehashed(_ count: Int, sequences: Bool) -> [Int32] {
+    /// `count` slots (a power of two) holding entries `0..<entries`, each at the first free slot from its hash.
+    private static func slots(_ count: Int, entries: Int, hash: (Int) -> UInt64) -> [Int32] {
         var slots = [Int32](repeating: 0, count: count)
         let mask = count - 1
-        let entries = sequences ? sequenceCounts.count : nameStarts.count - 1
         for index in 0..<entries {
-            var hash: UInt64
-            if sequences {
-                hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(sequenceStarts[index + 1] - sequenceStarts[index])
-                for number in sequence(index) { hash = Self.mix(hash ^ UInt64(UInt32(bitPattern: number))) }
-            } else {
-                hash = nameBytes[nameStarts[index]..<nameStarts[index + 1]].withUnsafeBufferPointer(Self.hash)
-            }
-            var slot = Int(truncatingIfNeeded: hash) & mask
+            var slot = Int(truncatingIfNeeded: hash(index)) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(index + 1)
         }
         return slots
+    }
+
+    /// A sequence's hash: its length and each name's number, mixed in turn.
+    private static func hash(_ numbers: some Collection<Int32>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(numbers.count)
+        for number in numbers { hash = mix(hash ^ UInt64(UInt32(bitPattern: number))) }
+        return hash
     }
 
     /// FNV-1a over the bytes, mixed: names are a few dozen bytes, known to the app's manifest, not chosen by anyone
