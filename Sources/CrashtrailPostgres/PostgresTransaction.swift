@@ -100,9 +100,7 @@ final class PostgresTransaction: StoreTransaction {
     /// The value of `cell`; `before` when it is the same text.
     static func value(_ cell: PostgresCell, before: StoreValue) -> StoreValue {
         guard let bytes = cell.bytes else { return .null }
-        if case .text(var text) = before, cell.dataType == .text || cell.dataType == .varchar,
-            text.withUTF8({ $0.elementsEqual(bytes.readableBytesView) })
-        {
+        if cell.dataType == .text || cell.dataType == .varchar, bytes.withUnsafeReadableBytes(before.isText(equalTo:)) {
             return before
         }
         switch cell.dataType {

@@ -50,15 +50,7 @@ final class SQLiteTransaction: StoreTransaction {
         case SQLITE_TEXT:
             guard let start = sqlite3_column_text(statement, column) else { return .text("") }
             let text = UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
-            if case .text(var previous) = before,
-                previous.withUTF8({ old in
-                    guard old.count == text.count, let oldStart = old.baseAddress else { return old.count == text.count }
-                    return memcmp(oldStart, start, text.count) == 0
-                })
-            {
-                return before
-            }
-            return .text(String(decoding: text, as: UTF8.self))
+            return before.isText(equalTo: UnsafeRawBufferPointer(text)) ? before : .text(String(decoding: text, as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let start = sqlite3_column_blob(statement, column) else { return .blob(Data()) }

@@ -48,3 +48,16 @@ extension String {
         } ?? utf8.contains(0)
     }
 }
+
+extension StoreValue {
+    /// Whether this is a text whose UTF-8 is exactly `bytes`: a reader then keeps this value instead of decoding the
+    /// same text again (rows that repeat their app, version or manifest).
+    package func isText(equalTo bytes: UnsafeRawBufferPointer) -> Bool {
+        guard case .text(var text) = self else { return false }
+        return text.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            guard let start = utf8.baseAddress, let other = bytes.baseAddress, !bytes.isEmpty else { return true }
+            return memcmp(start, other, bytes.count) == 0
+        }
+    }
+}
