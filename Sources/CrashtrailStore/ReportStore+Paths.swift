@@ -18,18 +18,9 @@ extension ReportStore {
 
         /// The app, or nil when the reports have none.
         public var app: String? { bundleID.isEmpty ? nil : bundleID }
-        /// The last `count` screens of the stored path, when `manifest` is the one that replayed them and `count` is
-        /// at most `ScreenPath/storedCount`; nil when the reports' trails must be replayed instead.
-        ///
-        /// The same as `screenPath?.lastScreens(count, replayedWith: manifest)`, reading only the names asked for.
-        public func lastScreens(_ count: Int, replayedWith manifest: Manifest) -> [String]? {
-            guard storedPathServes(count, replayedWith: manifest) else { return nil }
-            return StoredScreenPath.lastNames(screensJSON, count: count)
-        }
-
-        /// Calls `body` with the UTF-8 bytes of the names of ``lastScreens(_:replayedWith:)`` and returns true, when
-        /// the stored path holds them in the form the store writes for names without escapes; returns false, without
-        /// calling it, when it does not (``lastScreens(_:replayedWith:)`` then reads them, or tells they must be
+        /// Calls `body` with the UTF-8 bytes of the names of `screenPath?.lastScreens(count, replayedWith: manifest)`
+        /// and returns true, when the stored path holds them in the form the store writes for names without escapes;
+        /// returns false, without calling it, when it does not (``screenPath`` then reads them, or tells they must be
         /// replayed).
         public func withLastScreens(_ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool {
             storedPathServes(count, replayedWith: manifest) && StoredScreenPath.withLastNames(screensJSON, count: count, body)

@@ -47,7 +47,9 @@ struct StoredScreenPathTests {
             for count in [-1, 0, 1, 3, 5, 16, 17] {
                 let expected = Array(names.suffix(max(0, count)))
                 // When its last names are read as strings, Then they are the path's last names
-                #expect(StoredScreenPath.lastNames(json, count: count) == expected, "\(json) \(count)")
+                #expect(
+                    StoredScreenPath(screensJSON: json, manifest: "m").map { Array($0.screens.suffix(max(0, count))) } == expected,
+                    "\(json) \(count)")
                 // When they are read as bytes, Then they are the same names, exactly when the names are plain
                 var bytes: [String]?
                 let read = StoredScreenPath.withLastNames(json, count: count) { bytes = $0.map { String(decoding: $0, as: UTF8.self) } }
@@ -56,7 +58,7 @@ struct StoredScreenPathTests {
             }
         }
         // What is not an array of names has no last names
-        #expect(StoredScreenPath.lastNames(#"["a",]"#, count: 1) == nil)
+        #expect(StoredScreenPath(screensJSON: #"["a",]"#, manifest: "m") == nil)
         #expect(!StoredScreenPath.withLastNames(#"["a",]"#, count: 1) { _ in Issue.record("called for what is not an array of names") })
     }
 

@@ -36,7 +36,7 @@ extension TriageService {
                 counter.add(utf8Names: names, inferred: count.key.inferred, count: count.reports)
             }
             if !counted {
-                if let last = count.key.lastScreens(screens, replayedWith: manifest) {
+                if let last = count.key.screenPath?.lastScreens(screens, replayedWith: manifest) {
                     counter.add(last, inferred: count.key.inferred, count: count.reports)
                 } else {
                     toReplay.insert(count.key)

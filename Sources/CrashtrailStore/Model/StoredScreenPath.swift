@@ -38,17 +38,9 @@ public struct StoredScreenPath: Hashable, Sendable {
         self.init(screens: names, manifest: manifest)
     }
 
-    /// The last `count` names of the screens as a column holds them (``screensJSON``); nil when they do not read as
-    /// an array of names.
-    public static func lastNames(_ screensJSON: String, count: Int) -> [String]? {
-        var names: [String]?
-        if withLastNames(screensJSON, count: count, { names = $0.map { String(decoding: $0, as: UTF8.self) } }) { return names }
-        return parsedNames(screensJSON).map { Array($0.suffix(max(0, count))) }
-    }
-
     /// Calls `body` with the UTF-8 bytes of each of the last `count` names of the screens as a column holds them,
     /// when they are in the form the store writes for names without escapes (`["A","B"]`), and returns true; returns
-    /// false, without calling it, for anything else, which ``lastNames(_:count:)`` reads.
+    /// false, without calling it, for anything else, which ``init(screensJSON:manifest:)`` reads.
     ///
     /// No string is made: `paths` reads one path for each different path of a group.
     public static func withLastNames(_ screensJSON: String, count: Int, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool {
