@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 extension PathTable {
     /// The table for people: count, share and the screens, oldest first, joined by `›`.
     /// - Parameter title: what the table is of (`group 3f2a…` or `all reports`).
@@ -36,24 +38,12 @@ extension PathTable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Appends `value` (not negative) and `suffix` to `text`, after as many spaces as make them `width` characters wide.
+    /// Appends `value` and `suffix` to `text`, after as many spaces as make them `width` characters wide.
     private static func appendRightAligned(_ value: Int, suffix: StaticString, width: Int, to text: inout [UInt8]) {
-        var digits = 1
-        var power = 10
-        while value >= power, power <= Int.max / 10 {
-            digits += 1
-            power *= 10
-        }
-        if value >= power { digits += 1 }
-        let length = digits + suffix.utf8CodeUnitCount
-        if length < width { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - length)) }
         let start = text.count
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var rest = value
-        for index in stride(from: start + digits - 1, through: start, by: -1) {
-            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
+        CanonicalJSON.writeInt(Int64(value), into: &text)
         suffix.withUTF8Buffer { text.append(contentsOf: $0) }
+        let length = text.count - start
+        if length < width { text.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: width - length), at: start) }
     }
 }
