@@ -8,9 +8,10 @@ struct PathsCommand: ParsableCommand {
         commandName: "paths",
         abstract: "Show which paths through the app lead to a crash.",
         discussion: """
-            Every stored report with a trail is replayed on a headless Navigator; its screen path is the screen \
-            on top after each step. The last screens of each path (5 unless --screens says otherwise) are \
-            counted: the table lists each distinct sequence with how many reports share it and their share of \
+            A stored report's screen path is the screen on top after each step of its trail, kept when the trail \
+            was stored (a trail is replayed on a headless Navigator only when no path was kept for the manifest \
+            in use, or more than 16 screens are asked for). The last screens of each path (5 unless --screens \
+            says otherwise) are counted: the table lists each distinct sequence with how many reports share it and their share of \
             the reports with a trail, most first. --group takes a group ID from `crashtrail list` (or a unique \
             prefix); without it, every report counts. Examples:
 
