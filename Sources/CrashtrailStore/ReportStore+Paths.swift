@@ -75,21 +75,33 @@ extension ReportStore {
         let sql = Self.pathCountsSQL(signature: signature, dialect)
         let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []
         try read { db in
-            // A group's counts are read in one statement where a cursor would take a round trip for every page of
-            // them; otherwise, and for every group's (about one per report with a trail), row by row.
+            // A group's counts come in one statement where each statement, and each page of a cursor, is a round trip
+            // to a server, packed a few rows for all (see `packedPathCountsSQL`); otherwise, and for every group's
+            // (about one per report with a trail), row by row.
             guard signature != nil, dialect.statementsAreRoundTrips else {
                 return try db.forEachRow(sql, arguments) { try body(try count($0)) }
             }
-            for row in try db.rows(sql, arguments) { try body(try count(row)) }
+            for row in try db.rows(sql, arguments) {
+                let bundleID = try row.requiredString("bundleID")
+                let inferred = row.int("inferred") == 1
+                let manifest = try row.requiredString("pathManifest")
+                try PackedPathCounts.forEach(in: try row.requiredString("paths")) { screensJSON, reports in
+                    try body(
+                        PathCount(
+                            key: PathKey(bundleID: bundleID, inferred: inferred, screensJSON: screensJSON, manifest: manifest),
+                            reports: reports))
+                }
+            }
         }
     }
 
     /// The SQL of `pathCounts(signature:)`; `QueryPlanTests` pins its plan.
     ///
     /// A group's rows are read as they are where a key has one row (SQLite); elsewhere, and for every group at once,
-    /// the rows of a key are summed.
+    /// the rows of a key are summed. A group's counts on a server come packed (``PackedPathCounts``).
     package static func pathCountsSQL(signature: String?, _ dialect: StoreDialect) -> String {
         let columns = "bundleID, inferred, screenPath, pathManifest"
+        if signature != nil, dialect.statementsAreRoundTrips { return PackedPathCounts.sql }
         guard signature != nil, dialect.oneRowPerCount else {
             return """
                 SELECT \(columns), CAST(SUM(reports) AS BIGINT) AS reports

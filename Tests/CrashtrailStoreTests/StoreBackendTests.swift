@@ -39,6 +39,9 @@ struct StoreBackendTests {
         @Test("Values read back as written, a text repeated row after row or not, a NUL in a text")
         func valuesReadBack() throws { try StoreBackendTests.valuesReadBack(on: .sqlite) }
 
+        @Test("A group's path counts read back summed, for paths with colons, digits, escapes and other scripts")
+        func pathCounts() throws { try StoreBackendTests.pathCounts(on: .sqlite) }
+
         @Test("Reprocess resumes after its cursor and changes nothing the second time")
         func reprocess() throws { try StoreBackendTests.reprocess(on: .sqlite) }
 
@@ -75,6 +78,9 @@ struct StoreBackendTests {
 
         @Test("Values read back as written, a text repeated row after row or not, a NUL in a text")
         func valuesReadBack() throws { try StoreBackendTests.valuesReadBack(on: .postgres) }
+
+        @Test("A group's path counts read back summed, for paths with colons, digits, escapes and other scripts")
+        func pathCounts() throws { try StoreBackendTests.pathCounts(on: .postgres) }
 
         @Test("Reprocess resumes after its cursor and changes nothing the second time")
         func reprocess() throws { try StoreBackendTests.reprocess(on: .postgres) }
@@ -286,6 +292,62 @@ struct StoreBackendTests {
     /// Values read back as written: both readers reuse a text equal to the one the row before held in the same
     /// column, so texts repeat, change by one byte, empty and come back; a NUL is read whole (PostgreSQL's text
     /// cannot hold one and keeps U+2400 instead).
+    static func pathCounts(on kind: StoreKind) throws {
+        let folder = try TemporaryFolder("store-suite")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        // Each key's count, as changes: SQLite keeps one row a key, PostgreSQL a row a change (a delta) that readers
+        // sum. Paths hold what the packed form a server sends must not mistake for its own digits and colons.
+        let paths = [
+            #"["a:1","b"]"#, #"["12:34"]"#, "", #"["Café","日本","🧭"]"#, #"["a\"b","c\\d"]"#,
+            "[" + (0..<120).map { #""screen\#($0)""# }.joined(separator: ",") + "]", #"[":"]"#, "1:", "0",
+        ]
+        struct Key: Hashable { var bundleID: String, inferred: Bool, path: String, manifest: String }
+        var changes: [(key: Key, reports: Int64)] = []
+        var random = SplitMix64(seed: 24)
+        for (index, path) in paths.enumerated() {
+            for bundleID in ["com.example.one", ""] {
+                let key = Key(bundleID: bundleID, inferred: index.isMultiple(of: 2), path: path, manifest: index < 4 ? "m1" : "m2")
+                let total =
+                    index == 2 && bundleID.isEmpty ? 0 : Int64.random(in: 0..<1_000, using: &random) + (index == 1 ? 123_456_789_012 : 1)
+                let removed = Int64.random(in: 0..<5, using: &random)
+                changes += [(key, total + removed), (key, -removed)]
+            }
+        }
+        // More paths of one app than a packed row holds.
+        for index in 0..<4_500 {
+            changes.append(
+                (Key(bundleID: "com.example.many", inferred: false, path: #"["s\#(index)"]"#, manifest: "m1"), Int64(index % 7 + 1)))
+        }
+        var expected: [Key: Int] = [:]
+        for change in changes { expected[change.key, default: 0] += Int(change.reports) }
+        expected = expected.filter { $0.value > 0 }
+        let rows = kind == .sqlite ? expected.map { ($0.key, Int64($0.value)) } : changes.map { ($0.key, $0.reports) }
+        let all = rows + [(Key(bundleID: "x", inferred: false, path: "[]", manifest: "m1"), 7)]
+        try store.write { db in
+            for start in stride(from: 0, to: all.count, by: 500) {
+                let chunk = all[start..<min(start + 500, all.count)]
+                try db.execute(
+                    "INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports) VALUES "
+                        + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "),
+                    chunk.flatMap { key, reports -> [StoreValue] in
+                        [
+                            .text(key.bundleID == "x" ? "other group" : "group"), .text(key.bundleID), .integer(key.inferred ? 1 : 0),
+                            .text(key.path), .text(key.manifest), .integer(reports),
+                        ]
+                    })
+            }
+        }
+        var read: [Key: Int] = [:]
+        for count in try store.pathCounts(signature: "group") {
+            let key = Key(
+                bundleID: count.key.bundleID, inferred: count.key.inferred, path: count.key.screensJSON, manifest: count.key.manifest)
+            #expect(read[key] == nil, "\(key) read twice")
+            read[key] = count.reports
+        }
+        #expect(read == expected)
+    }
+
     static func valuesReadBack(on kind: StoreKind) throws {
         let folder = try TemporaryFolder("store-suite")
         defer { folder.remove() }
