@@ -21,9 +21,11 @@ public struct StoreRow: Hashable, Sendable {
     }
 
     static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-        }
+        // Most names differ in length, which a native string knows without reading it.
+        lhs.utf8.count == rhs.utf8.count
+            && lhs.utf8.elementsEqual(rhs.utf8) { a, b in
+                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+            }
     }
 
     /// The value in column `index`.
