@@ -128,13 +128,32 @@ public enum CrashSignature {
 
     /// A block's name without the number the compiler gives it, which changes from build to build:
     /// `__32-[AppDelegate(UI) crashCommands]_block_invoke375` and `…_block_invoke_2` are `…_block_invoke`.
+    ///
+    /// Searched for in the symbol's UTF-8: Foundation's backwards `range(of:)` went through `NSString` for every frame's
+    /// symbol, 1.4 % of ingest's CPU.
     static func withoutBlockNumber(_ symbol: String) -> String {
-        guard let range = symbol.range(of: "_block_invoke", options: .backwards) else { return symbol }
-        let tail = symbol[range.upperBound...]
-        let digits = tail.hasPrefix("_") ? tail.dropFirst() : tail
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return symbol }
-        return String(symbol[..<range.upperBound])
+        var symbol = symbol
+        let end: Int? = symbol.withUTF8 { bytes in
+            let length = blockInvoke.count
+            var start = bytes.count - length
+            func found(at start: Int) -> Bool {
+                for offset in 0..<length where bytes[start + offset] != blockInvoke[offset] { return false }
+                return true
+            }
+            while start >= 0, !found(at: start) { start -= 1 }
+            guard start >= 0 else { return nil }
+            let end = start + length
+            let digits = end < bytes.count && bytes[end] == UInt8(ascii: "_") ? end + 1 : end
+            guard digits < bytes.count, bytes[digits...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return nil
+            }
+            return end
+        }
+        guard let end else { return symbol }
+        return String(decoding: symbol.utf8.prefix(end), as: UTF8.self)
     }
+
+    private static let blockInvoke = Array("_block_invoke".utf8)
 
     /// Drops hexadecimal addresses and `+ 123` offsets, and collapses whitespace.
     static func clean(_ text: String) -> String {

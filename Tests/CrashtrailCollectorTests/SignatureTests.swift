@@ -211,6 +211,14 @@ struct SignatureTests {
         #expect(plain == "EXC_BAD_ACCESS/SIGSEGV @ __32-[AppDelegate(UI) crashCommands]_block_invoke")
         // A name that merely contains the words keeps its tail
         #expect(signature("my_block_invoke_helper").hasSuffix("my_block_invoke_helper"))
+        // Only the last occurrence counts; an underscore alone, or digits that are not ASCII, are not a number.
+        #expect(signature("a_block_invoke_block_invoke12").hasSuffix(" a_block_invoke_block_invoke"))
+        #expect(signature("a_block_invoke3_block_invoke").hasSuffix(" a_block_invoke3_block_invoke"))
+        #expect(signature("a_block_invoke_").hasSuffix(" a_block_invoke_"))
+        #expect(signature("a_block_invoke\u{0661}").hasSuffix(" a_block_invoke\u{0661}"))
+        #expect(signature("é日本_block_invoke_7").hasSuffix(" é日本_block_invoke"))
+        #expect(signature("_block_invoke9").hasSuffix(" _block_invoke"))
+        #expect(signature("block_invoke9").hasSuffix(" block_invoke9"))
     }
 
     @Test("main is in the app's image but is not the app's code: it never takes an app frame's place")
