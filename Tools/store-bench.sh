@@ -59,6 +59,8 @@ PY
 seconds() { grep "Elapsed (wall clock)" "$1" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }'; }
 rss_mb() { grep "Maximum resident set size" "$1" | awk '{printf "%.0f", $NF/1024}'; }
 
+sqlite_store=""
+postgres_store=""
 echo "| store | workers | reports stored | wall s | reports/s | peak RSS per worker (MB, max) |"
 echo "|---|---|---|---|---|---|"
 for workers in $WORKERS; do
@@ -89,20 +91,27 @@ for workers in $WORKERS; do
         rate=$(python3 -c "print(round($stored / $wall))")
         echo "| $kind | $workers | $stored | $wall | $rate | $rss |"
         echo "$kind $workers $store" >> "$DIR/stores.txt"
+        # The questions below are asked of this run's stores with the fewest workers.
+        if [ "$kind" = sqlite ] && [ -z "$sqlite_store" ]; then sqlite_store=$store; fi
+        if [ "$kind" = postgres ] && [ -z "$postgres_store" ]; then postgres_store=$store; fi
     done
 done
 
-# Query latency on the full stores (the 1-worker ones): median of 5 runs of the whole command, start-up included.
+# Query latency on this run's full stores with the fewest workers: median of 5 runs of the whole command, start-up
+# included. A command that fails stops the benchmark rather than being timed.
 echo
 echo "| command | SQLite median ms | PostgreSQL median ms |"
 echo "|---|---|---|"
-sqlite_store=$(awk '$1 == "sqlite" && $2 == 1 {print $3}' "$DIR/stores.txt" | tail -n 1)
-postgres_store=$(awk '$1 == "postgres" && $2 == 1 {print $3}' "$DIR/stores.txt" | tail -n 1)
 group=$("$BIN/crashtrail" list --format json --store "$sqlite_store" | python3 -c "import sys, json; print(json.load(sys.stdin)[0]['id'])")
 median_ms() {  # command...
+    local times=() run s e
     for run in 1 2 3 4 5; do
-        s=$(date +%s%N); "$@" > /dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))
-    done | sort -n | sed -n 3p
+        s=$(date +%s%N)
+        "$@" > /dev/null || { echo "error: $* failed (exit $?); no time is given for it" >&2; return 1; }
+        e=$(date +%s%N)
+        times+=($(( (e - s) / 1000000 )))
+    done
+    printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
 }
 for command in "list" "list --reports --limit 50" "show $group" "paths"; do
     # shellcheck disable=SC2086
