@@ -487,18 +487,30 @@ public final class ReportStore: Sendable {
         _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil,
         in db: any StoreTransaction
     ) throws -> Bool {
-        let attached =
-            try db.execute(
-                """
-                INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-                SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')
-                ON CONFLICT (id) DO NOTHING
-                """, joinedTrailValues(decoded, screenPath: screenPath) + [.text(id)]) > 0
-        guard attached else { return false }
-        if let signature = try db.value("SELECT signature FROM report WHERE id = ?", [.text(id)])?.text {
-            try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db)
-        }
-        return attached
+        try insertJoinedTrail(
+            decoded, from: "SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN ('missing', 'inferred')", [.text(id)],
+            crashScreen: crashScreen, screenPath: screenPath, in: db) != nil
+    }
+
+    /// Inserts `decoded` into `joinedTrail` for the report `select` chooses (its columns: the report's ID, then five
+    /// placeholders for ``joinedTrailValues(_:screenPath:)``, then `arguments`), unless that report has one, and moves
+    /// the report when it is a crash without frames; returns its ID, or nil when nothing was inserted.
+    ///
+    /// The insert returns the report's signature too: one statement, which on PostgreSQL is one round trip.
+    private static func insertJoinedTrail(
+        _ decoded: DecodedTrail, from select: String, _ arguments: [StoreValue], crashScreen: String?,
+        screenPath: StoredScreenPath?, in db: any StoreTransaction
+    ) throws -> String? {
+        let rows = try db.rows(
+            """
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+            \(select)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id, (SELECT signature FROM report WHERE report.id = joinedTrail.id) AS signature
+            """, joinedTrailValues(decoded, screenPath: screenPath) + arguments)
+        guard let row = rows.first, let id = row.string("id") else { return nil }
+        if let signature = row.string("signature") { try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db) }
+        return id
     }
 
     /// The values of a `joinedTrail` row after its ID: steps, trail, dictionary, screen path and its manifest.
@@ -538,18 +550,10 @@ public final class ReportStore: Sendable {
         _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
         screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
     ) throws -> String? {
-        let rows = try db.rows(
-            """
-            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-            \(awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1))
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id, (SELECT signature FROM report WHERE report.id = joinedTrail.id) AS signature
-            """,
-            joinedTrailValues(decoded, screenPath: screenPath)
-                + awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
-        guard let row = rows.first, let id = row.string("id") else { return nil }
-        if let signature = row.string("signature") { try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db) }
-        return id
+        try insertJoinedTrail(
+            decoded, from: awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance),
+            crashScreen: crashScreen, screenPath: screenPath, in: db)
     }
 
     private static func awaitingTrailSQL(columns: String, limit: Int?) -> String {
