@@ -76,9 +76,9 @@ extension ReportStore {
         let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []
         try read { db in
             // A group's counts come in one statement where each statement, and each page of a cursor, is a round trip
-            // to a server, packed a few rows for all (see `packedPathCountsSQL`); otherwise, and for every group's
-            // (about one per report with a trail), row by row.
-            guard signature != nil, dialect.statementsAreRoundTrips else {
+            // to a server, packed a few rows for all (``PackedPathCounts``); otherwise, and for every group's (about
+            // one per report with a trail), row by row.
+            guard Self.packsPathCounts(signature: signature, dialect) else {
                 return try db.forEachRow(sql, arguments) { try body(try count($0)) }
             }
             for row in try db.rows(sql, arguments) {
@@ -95,13 +95,18 @@ extension ReportStore {
         }
     }
 
+    /// Whether a group's counts come packed (``PackedPathCounts``): from a server, where each statement is a round trip.
+    private static func packsPathCounts(signature: String?, _ dialect: StoreDialect) -> Bool {
+        signature != nil && dialect.statementsAreRoundTrips
+    }
+
     /// The SQL of `pathCounts(signature:)`; `QueryPlanTests` pins its plan.
     ///
     /// A group's rows are read as they are where a key has one row (SQLite); elsewhere, and for every group at once,
     /// the rows of a key are summed. A group's counts on a server come packed (``PackedPathCounts``).
     package static func pathCountsSQL(signature: String?, _ dialect: StoreDialect) -> String {
         let columns = "bundleID, inferred, screenPath, pathManifest"
-        if signature != nil, dialect.statementsAreRoundTrips { return PackedPathCounts.sql }
+        if packsPathCounts(signature: signature, dialect) { return PackedPathCounts.sql }
         guard signature != nil, dialect.oneRowPerCount else {
             return """
                 SELECT \(columns), CAST(SUM(reports) AS BIGINT) AS reports
