@@ -11,8 +11,8 @@ struct PathsCommand: ParsableCommand {
             A stored report's screen path is the screen on top after each step of its trail, kept when the trail \
             was stored (a trail is replayed on a headless Navigator only when no path was kept for the manifest \
             in use, or more than 16 screens are asked for). The last screens of each path (5 unless --screens \
-            says otherwise) are counted: the table lists each distinct sequence with how many reports share it and their share of \
-            the reports with a trail, most first. --group takes a group ID from `crashtrail list` (or a unique \
+            says otherwise) are counted: the table lists each distinct sequence with how many reports share it \
+            and their share of the reports with a trail, most first. --group takes a group ID from `crashtrail list` (or a unique \
             prefix); without it, every report counts. Examples:
 
               crashtrail paths --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
