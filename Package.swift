@@ -17,7 +17,8 @@ import PackageDescription
 //   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
 let package = Package(
     name: "crashtrail",
-    platforms: [.macOS(.v14), .iOS(.v16)],
+    // macOS 15: the collector's shared state is guarded by Synchronization's Mutex.
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),

@@ -59,7 +59,7 @@ public struct CollectorServer: Sendable {
         self.logger = logger
         routes = IntakeRoutes(
             projects: projects,
-            committer: GroupCommitter(store: service.store, capacity: options.backlog, maximumBatch: options.batchSize),
+            committer: GroupCommitter(store: service.store, policy: .serve(backlog: options.backlog, batchSize: options.batchSize)),
             processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps), decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
             metrics: metrics, logger: logger)

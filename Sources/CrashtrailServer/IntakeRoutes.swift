@@ -85,7 +85,7 @@ struct IntakeRoutes: Sendable {
         } catch {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
-        guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance)) else {
+        guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true)) else {
             throw Refusal(.internalServerError, "the store answered a trail join with reports")
         }
         guard let joined else {
@@ -136,7 +136,7 @@ struct IntakeRoutes: Sendable {
     }
 
     /// Submits work to the group commit, turning its failures into answers.
-    private func commit(_ work: GroupCommitter.Work) async throws -> GroupCommitter.Outcome {
+    private func commit(_ work: IntakeWork) async throws -> IntakeOutcome {
         do {
             return try await committer.submit(work)
         } catch let full as GroupCommitter.BacklogFull {
@@ -183,7 +183,7 @@ struct IntakeRoutes: Sendable {
 
     /// Where a payload came from, as the store and the quarantine name it: `api/ID/ENDPOINT/DIGEST`.
     private func source(_ endpoint: String, _ projectID: String, _ body: [UInt8]) -> String {
-        let digest = body.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        let digest = body.withUnsafeBufferPointer { PayloadDigest.sha256($0) }
         return "api/\(projectID)/\(endpoint)/\(digest.prefix(16))"
     }
 

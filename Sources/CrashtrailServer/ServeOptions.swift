@@ -1,3 +1,4 @@
+import CrashtrailCollector
 import CrashtrailStore
 import Foundation
 
@@ -49,8 +50,9 @@ public struct ServeOptions: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8000, projects: [Project] = [], publicURL: String? = nil,
-        quarantineDirectory: String = "crashtrail-quarantine", backlog: Int = 4096, batchSize: Int = 256,
-        idleTimeout: Duration = .seconds(30), joinTolerance: Int64 = 2000, maximumTrailSteps: Int = 100_000,
+        quarantineDirectory: String = IntakeDefaults.quarantineDirectory, backlog: Int = 4096,
+        batchSize: Int = IntakeDefaults.batchSize, idleTimeout: Duration = .seconds(30),
+        joinTolerance: Int64 = IntakeDefaults.joinTolerance, maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps,
         readToken: String? = nil, limits: Limits = Limits()
     ) {
         self.host = host

@@ -45,7 +45,7 @@ struct IngestCommand: ParsableCommand {
     var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp("Where refused inputs are copied, each with a reason file beside it.", valueName: "dir"))
-    var quarantine: String = "crashtrail-quarantine"
+    var quarantine: String = IntakeDefaults.quarantineDirectory
 
     @Option(name: .long, help: "The largest input read, in bytes (default 64 MiB); larger ones are refused as too-large.")
     var maxPayloadSize: Int?

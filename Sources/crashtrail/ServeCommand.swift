@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashtrailCollector
 import CrashtrailServer
 import CrashtrailService
 import CrashtrailStore
@@ -45,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Where refused payloads are copied, each with a reason file beside it.", valueName: "dir"))
-    var quarantine = "crashtrail-quarantine"
+    var quarantine = IntakeDefaults.quarantineDirectory
 
     @Option(name: .long, help: "How many reports may wait to be stored before requests are answered 429.")
     var backlog = 4096

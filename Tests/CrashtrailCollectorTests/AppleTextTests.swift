@@ -17,14 +17,14 @@ struct AppleTextTests {
         let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
         return try bytes.withUnsafeBufferPointer { buffer in
             #expect(try FormatDetector.detect(buffer) == .single(.appleText), "\(name)")
-            return try PayloadParser.parse(buffer, as: .appleText)[0]
+            return try PayloadParser.parse(buffer, as: .appleText, context: ParseContext()).payloads[0]
         }
     }
 
     @Test("The text rendering of the sample .ips, and the same under a bug_type 109 header, read as the .ips does")
     func legacyAndBugType109() throws {
         let ipsBytes = Array(try Data(contentsOf: TestFiles.samples.appendingPathComponent("reports/ips-joined-by-pid.ips")))
-        let ips = try ipsBytes.withUnsafeBufferPointer { try PayloadParser.parse($0, as: .ips)[0] }
+        let ips = try ipsBytes.withUnsafeBufferPointer { try PayloadParser.parse($0, as: .ips, context: ParseContext()).payloads[0] }
         for name in ["ips-joined-by-pid.crash", "ips-joined-by-pid-bug-type-109.ips"] {
             let text = try Self.parse(name)
             #expect(text.payloadID == "FB721707-282C-40DD-C637-DB52790E7532", "\(name)")

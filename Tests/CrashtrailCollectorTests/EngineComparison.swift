@@ -93,14 +93,12 @@ enum EngineComparison {
     }
 
     /// Parses `bytes` as `format` with `engine`.
-    static func parse(_ bytes: [UInt8], as format: ReportFormat, engine: PayloadDecoder.Engine) -> Outcome {
-        PayloadDecoder.$engine.withValue(engine) {
-            bytes.withUnsafeBufferPointer { buffer in
-                do throws(RejectionError) {
-                    return .parsed(try PayloadParser.parse(buffer, as: format).map(Parsed.init))
-                } catch {
-                    return .rejected(error.code, error.message)
-                }
+    static func parse(_ bytes: [UInt8], as format: ReportFormat, engine: ParseContext.Engine) -> Outcome {
+        bytes.withUnsafeBufferPointer { buffer in
+            do throws(RejectionError) {
+                return .parsed(try PayloadParser.parse(buffer, as: format, context: ParseContext(engine: engine)).payloads.map(Parsed.init))
+            } catch {
+                return .rejected(error.code, error.message)
             }
         }
     }

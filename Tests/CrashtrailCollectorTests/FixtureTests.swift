@@ -73,7 +73,7 @@ struct FixtureTests {
             try Data(contentsOf: fixtures.appendingPathComponent("sentry/sentry-java-envelope-event-2attachments.envelope")))
         let items = try bytes.withUnsafeBufferPointer { buffer in
             let headerEnd = try #require(buffer.firstIndex(of: UInt8(ascii: "\n"))) + 1
-            return try SentryEnvelopeParser.frame(buffer, from: headerEnd)
+            return try SentryEnvelopeParser.frame(buffer, from: headerEnd, context: ParseContext())
         }
         #expect(items.map(\.type) == ["event", "attachment", "attachment"])
         #expect(items.map(\.payload.count) == [107, 61, 29])
@@ -124,7 +124,7 @@ struct FixtureTests {
         #expect(summary.rejected == 0)
         let bytes = Array(
             try Data(contentsOf: try TestFiles.requiredFixtures().appendingPathComponent("metrickit/meter-real-ios14-2crashes.json")))
-        let digest = bytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        let digest = bytes.withUnsafeBufferPointer { PayloadDigest.sha256($0) }
         let first = try #require(try store.record(id: "\(digest).0")).report
         let second = try #require(try store.record(id: "\(digest).1")).report
         #expect(first.format == .metrickit && second.format == .metrickit)

@@ -101,7 +101,7 @@ struct IngestPipelineTests {
         #expect(summary.stored == 2)
         #expect(summary.duplicates == 1)
         let secondBytes = Array(Self.crashtrailReport(id: "R-1", reason: "second").utf8)
-        let digest = secondBytes.withUnsafeBufferPointer { PayloadProcessor.sha256($0) }
+        let digest = secondBytes.withUnsafeBufferPointer { PayloadDigest.sha256($0) }
         #expect(try store.allRecords().map(\.id) == ["R-1", "R-1~" + digest.prefix(12)])
         #expect(try store.record(matchingPrefix: "R-1~").report.exception.reason == "second")
     }
@@ -353,7 +353,7 @@ struct IngestPipelineTests {
                     mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
                 }
                 let (outcomes, inputs) = mutated.withUnsafeBufferPointer { processor.process($0, source: name) }
-                #expect(inputs >= 1 || mutated.allSatisfy { TopLevelKeys.isWhitespace($0) || $0 == 10 })
+                #expect(inputs >= 1 || mutated.allSatisfy { JSONBytes.isWhitespace($0) || $0 == 10 })
                 for case .rejected(let reason, _, _) in outcomes { #expect(!reason.message.isEmpty) }
             }
         }

@@ -24,7 +24,7 @@ struct LanguageExceptionTests {
         let edited = text.replacingOccurrences(
             of: original, with: #""exception":{"type":"\#(type)","signal":"\#(signal)"},"asi":\#(asi)\#(backtrace)"#)
         let bytes = Array(edited.utf8)
-        return try bytes.withUnsafeBufferPointer { buffer in try IPSParser.parse(buffer) }
+        return try bytes.withUnsafeBufferPointer { buffer in try IPSParser.parse(buffer, context: ParseContext()) }
     }
 
     @Test("An .ips that ends in an abort is named by its uncaught exception, as KSCrash's JSON of such a crash is")
@@ -32,8 +32,9 @@ struct LanguageExceptionTests {
         let parsed = try Self.ips(type: "EXC_CRASH", signal: "SIGABRT")
         #expect(parsed.exception.type == "NSInvalidArgumentException")
         #expect(parsed.exception.reason == "-[__NSArrayI objectForKey:]: unrecognized selector")
-        let kscrash = try KSCrashParser.parse(
-            Array(Data(contentsOf: PackageRoot.url.appendingPathComponent("Tests/Fixtures/differential/kscrash/NSException.json"))))
+        let kscrashBytes = Array(
+            try Data(contentsOf: PackageRoot.url.appendingPathComponent("Tests/Fixtures/differential/kscrash/NSException.json")))
+        let kscrash = try kscrashBytes.withUnsafeBufferPointer { try KSCrashParser.parse($0, context: ParseContext()) }
         let head = { (exception: ExceptionInfo) in CrashSignature.canonicalException(type: exception.type, signal: exception.signal) }
         #expect(head(parsed.exception) == head(kscrash.exception))
         #expect(head(parsed.exception) == "NSInvalidArgumentException/SIGABRT")

@@ -20,7 +20,8 @@ struct RenderingPairTests {
     static func read(_ name: String) throws -> (json: ParsedPayload, text: ParsedPayload) {
         let json = try Data(contentsOf: folder.appendingPathComponent("\(name).json"))
         let text = try Data(contentsOf: folder.appendingPathComponent("\(name).txt"))
-        return (try KSCrashParser.parse(Array(json)), try AppleTextParser.parse(Array(text)))
+        let parsedJSON = try Array(json).withUnsafeBufferPointer { try KSCrashParser.parse($0, context: ParseContext()) }
+        return (parsedJSON, try AppleTextParser.parse(Array(text)))
     }
 
     @Test("The JSON report and its text rendering share a group and their top five frames", arguments: names)

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
     /// The scan as first written: byte by byte.
     private func reference(_ bytes: [UInt8]) -> (keys: Set<String>, end: Int?)? {
         var index = 0
-        while index < bytes.count, TopLevelKeys.isWhitespace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
         var keys: Set<String> = []
         var depth = 0

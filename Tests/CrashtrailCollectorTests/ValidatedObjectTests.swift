@@ -20,9 +20,12 @@ import Testing
             switch (detected, classified) {
             case (.success(let detection), .success(let format)):
                 #expect(detection == .single(format), "\(name): detection")
-                let parse = { () throws(RejectionError) -> [ParsedPayload] in try PayloadParser.parse(buffer, as: format) }
-                let plain = outcome(parse)
-                let shared = PayloadDecoder.$validated.withValue(object) { outcome(parse) }
+                let plain = outcome { () throws(RejectionError) in
+                    try PayloadParser.parse(buffer, as: format, context: ParseContext()).payloads
+                }
+                let shared = outcome { () throws(RejectionError) in
+                    try PayloadParser.parse(buffer, as: format, context: ParseContext(structure: object.structure)).payloads
+                }
                 #expect(plain == shared, "\(name): parse")
             case (.failure(let detectError), .failure(let classifyError)):
                 #expect(detectError as? RejectionError == classifyError as? RejectionError, "\(name): refusal")

@@ -11,33 +11,23 @@ import Foundation
 /// then `Binary Images:`. A frame line is `INDEX IMAGE ADDRESS SYMBOL + OFFSET` or, unsymbolicated,
 /// `INDEX IMAGE ADDRESS LOAD_ADDRESS + OFFSET`.
 enum AppleTextParser {
-    /// Parses a text report, or an `.ips` whose JSON header line sits over a text body.
+    /// Parses a text report, or an `.ips` whose JSON header line (``IPSHeader``) sits over a text body.
     /// - Throws: `RejectionError` when the header is not JSON or the text is not a crash report.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> ParsedPayload {
-        let start = bytes.firstIndex { !TopLevelKeys.isWhitespace($0) } ?? bytes.startIndex
-        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "{") else { return try parse(bytes, header: [:]) }
-        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
-        let header: JSONValue
-        do {
-            header = try JSONParser.parse(Array(bytes[start..<end]))
-        } catch {
-            throw RejectionError(.invalidJSON, "the .ips header line is not valid JSON: \(error)")
-        }
-        var fields: [String: String] = [:]
-        for (key, value) in header.objectValue ?? [:] {
-            if let text = value.stringValue { fields[key] = text }
-        }
-        return try parse(bytes[end...], header: fields)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> ParsedPayload {
+        let start = bytes.firstIndex { !JSONBytes.isWhitespace($0) } ?? bytes.startIndex
+        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "{") else { return try parse(bytes, header: nil) }
+        let (header, end) = try IPSHeader.read(bytes, context: context)
+        return try parse(bytes[end...], header: header)
     }
 
     /// Parses an Apple text crash report.
     ///
     /// - Parameters:
     ///   - bytes: the report's text.
-    ///   - header: the `.ips` header's fields, for a `bug_type` 109 report (ID and bundle where the text lacks them).
+    ///   - header: the `.ips` header, for a `bug_type` 109 report (ID and bundle where the text lacks them).
     /// - Returns: the parsed payload.
     /// - Throws: `RejectionError` (`invalid-payload`) when the text is not UTF-8 or has no `Exception Type:` line.
-    static func parse(_ bytes: some Collection<UInt8>, header: [String: String] = [:]) throws(RejectionError) -> ParsedPayload {
+    static func parse(_ bytes: some Collection<UInt8>, header: IPSHeader? = nil) throws(RejectionError) -> ParsedPayload {
         guard let text = String(validating: Array(bytes), as: UTF8.self) else {
             throw RejectionError(.invalidReport, "the Apple text crash report is not UTF-8 text")
         }
@@ -53,15 +43,15 @@ enum AppleTextParser {
             throw RejectionError(
                 .invalidReport, "an Apple text crash report needs an \"Exception Type:\" line, and this one has none; it may be truncated")
         }
-        var parsed = ParsedPayload(format: .appleText, payloadID: fields["Incident Identifier"] ?? header["incident_id"])
+        var parsed = ParsedPayload(format: .appleText, payloadID: fields["Incident Identifier"] ?? header?.incident_id)
         let (process, pid) = processAndPID(fields["Process"])
         let (version, build) = versionAndBuild(fields["Version"])
         parsed.app = CrashReport.App(
-            bundleID: fields["Identifier"] ?? header["bundleID"], version: version ?? header["app_version"],
-            build: build ?? header["build_version"])
-        parsed.os = CrashReport.OS.parsing(fields["OS Version"] ?? header["os_version"])
+            bundleID: fields["Identifier"] ?? header?.bundleID, version: version ?? header?.app_version,
+            build: build ?? header?.build_version)
+        parsed.os = CrashReport.OS.parsing(fields["OS Version"] ?? header?.os_version)
         parsed.device = fields["Hardware Model"]
-        parsed.time = Timestamp.normalized(fields["Date/Time"] ?? header["timestamp"])
+        parsed.time = Timestamp.normalized(fields["Date/Time"] ?? header?.timestamp)
         parsed.pid = pid
         parsed.launchTime = fields["Launch Time"].flatMap(Timestamp.milliseconds(parsing:))
         parsed.exception = exception(

@@ -63,17 +63,17 @@ enum CrashlyticsParser {
         var threads: [Lenient<Thread>]?
         var breadcrumbs: Lenient<Breadcrumbs>?
     }
-    /// The `breadcrumbs` array, read only when some manifest names screens (``SentryBreadcrumbs/wanted``).
+    /// The `breadcrumbs` array, read only when the parse asks for them (``ParseContext/readsBreadcrumbs``).
     private struct Breadcrumbs: Decodable {
         var values: [Lenient<Payload.Breadcrumb>] = []
         init(from decoder: any Decoder) throws {
-            if SentryBreadcrumbs.wanted { values = try [Lenient<Payload.Breadcrumb>](from: decoder) }
+            if decoder.readsBreadcrumbs { values = try [Lenient<Payload.Breadcrumb>](from: decoder) }
         }
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
-    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
-        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the Crashlytics event")
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the Crashlytics event", context: context)
         var parsed = ParsedPayload(format: .crashlytics, payloadID: payload.event_id.flatMap { $0.isEmpty ? nil : $0 })
         let application = payload.application?.value
         parsed.app = CrashReport.App(

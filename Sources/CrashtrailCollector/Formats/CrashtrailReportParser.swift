@@ -38,8 +38,8 @@ enum CrashtrailReportParser {
     }
 
     /// - Throws: `RejectionError` when the JSON is broken or `crashtrail`, `id` or `time` is missing.
-    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
-        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the crashtrail report")
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the crashtrail report", context: context)
         guard payload.crashtrail?.int == 1 else {
             throw RejectionError(
                 .invalidReport, "the crashtrail report's \"crashtrail\" field must be 1, the only report version this build reads")

@@ -11,17 +11,6 @@ import Foundation
 /// Only the fields crashtrail stores are named, so register values beyond 64 bits and keys repeated with
 /// another case never matter.
 enum IPSParser {
-    private struct Header: Decodable {
-        var bug_type: LooseScalar?
-        var incident_id: String?
-        var app_version: String?
-        var build_version: String?
-        var bundleID: String?
-        var os_version: String?
-        var timestamp: String?
-        var name: String?
-    }
-
     private struct Body: Decodable {
         struct OSVersion: Decodable {
             var train: String?
@@ -130,11 +119,8 @@ enum IPSParser {
 
     /// - Throws: `RejectionError` when the header or body is broken, or the report is not an app crash with a
     ///   JSON body (`bug_type` other than `"309"`).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> ParsedPayload {
-        guard let headerScan = TopLevelKeys.scan(bytes), let headerEnd = headerScan.end else {
-            throw RejectionError(.invalidJSON, "the .ips header line is not a complete JSON object")
-        }
-        let header = try PayloadDecoder.decode(Header.self, from: bytes[0..<headerEnd], what: "the .ips header line")
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> ParsedPayload {
+        let (header, headerEnd) = try IPSHeader.read(bytes, context: context)
         let bugType = header.bug_type?.string ?? "?"
         guard bugType == "309" else {
             let kind =
@@ -148,10 +134,10 @@ enum IPSParser {
                 .unsupportedFormat, ".ips bug_type \"\(bugType)\" is \(kind); crashtrail ingests app crash reports (bug_type \"309\")")
         }
         let bodyBytes = UnsafeBufferPointer(rebasing: bytes[headerEnd...])
-        guard bodyBytes.contains(where: { !TopLevelKeys.isWhitespace($0) }) else {
+        guard bodyBytes.contains(where: { !JSONBytes.isWhitespace($0) }) else {
             throw RejectionError(.invalidReport, "the .ips file has a header but no report body after it")
         }
-        let body = try PayloadDecoder.decode(Body.self, from: bodyBytes, what: "the .ips report body")
+        let body = try PayloadDecoder.decode(Body.self, from: bodyBytes, what: "the .ips report body", context: context.forPart)
 
         var parsed = ParsedPayload(format: .ips, payloadID: header.incident_id ?? body.incident)
         let bundle = body.bundleInfo?.value

@@ -112,8 +112,8 @@ enum KSCrashParser {
     }
 
     /// - Throws: `RejectionError` when the JSON is broken or `report`/`crash` are not objects.
-    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> ParsedPayload {
-        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the KSCrash report")
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the KSCrash report", context: context)
         var parsed = ParsedPayload(format: .kscrash, payloadID: payload.report.id.flatMap { $0.isEmpty ? nil : $0 })
         let system = payload.system?.value
         parsed.app = CrashReport.App(

@@ -57,8 +57,10 @@ enum MetricKitParser {
 
     /// The crash diagnostics of a payload, and how many diagnostics of other kinds it held.
     /// - Throws: `RejectionError` when the JSON is broken, or the payload holds no diagnostics at all.
-    static func parse(_ bytes: some Collection<UInt8>) throws(RejectionError) -> (crashes: [ParsedPayload], otherDiagnostics: Int) {
-        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the MetricKit diagnostic payload")
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext
+    ) throws(RejectionError) -> (payloads: [ParsedPayload], otherDiagnostics: Int) {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: "the MetricKit diagnostic payload", context: context)
         let others = [
             payload.hangDiagnostics, payload.cpuExceptionDiagnostics, payload.diskWriteExceptionDiagnostics, payload.appLaunchDiagnostics,
         ]

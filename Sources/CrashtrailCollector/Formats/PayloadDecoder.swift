@@ -1,41 +1,30 @@
+import CrashtrailCore
 import Foundation
 
-/// Decodes the narrow `Decodable` views of payloads with `SkimmingDecoder`, turning its errors into rejections
-/// that say where the JSON broke.
+/// Decodes the narrow `Decodable` views of payloads with the decoder a ``ParseContext`` names, turning its errors into
+/// rejections that say where the JSON broke.
 enum PayloadDecoder {
-    /// Which decoder reads payloads.
-    enum Engine: Sendable {
-        /// `SkimmingDecoder`: validates the whole text, materializes only what the types read.
-        case skimming
-        /// Foundation's `JSONDecoder`, which crashtrail used before; kept so tests can compare the two.
-        case foundation
-    }
-
-    /// The engine for decodings in this task; tests bind `.foundation` to get the reference results.
-    @TaskLocal static var engine: Engine = .skimming
-
-    /// An input format detection already validated: a decoding of exactly those bytes skips validating them again.
-    @TaskLocal static var validated: ValidatedObject?
-
     /// Decodes `T` from `bytes`.
+    /// - Parameters:
+    ///   - type: the payload's view.
+    ///   - bytes: exactly the bytes `context.structure` describes, when it describes any.
+    ///   - what: the part being read, for the rejection's message ("the KSCrash report").
+    ///   - context: the decoder, the validated structure and what the payload types read of it.
+    /// - Returns: the decoded view.
     /// - Throws: `RejectionError` (`invalid-json` or `invalid-report`) naming `what`.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, what: String) throws(RejectionError) -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, what: String, context: ParseContext
+    ) throws(RejectionError) -> T {
         do {
-            switch engine {
+            switch context.engine {
             case .skimming:
-                let decoded =
-                    bytes.withContiguousStorageIfAvailable { buffer in
-                        Result {
-                            if let validated, validated.isValidation(of: buffer) {
-                                return try SkimmingDecoder().decode(T.self, from: buffer, structure: validated.structure)
-                            }
-                            return try SkimmingDecoder().decode(T.self, from: buffer)
-                        }
-                    }
-                    ?? Array(bytes).withUnsafeBufferPointer { buffer in Result { try SkimmingDecoder().decode(T.self, from: buffer) } }
-                return try decoded.get()
+                let decoder = SkimmingDecoder(userInfo: context.userInfo)
+                if let structure = context.structure { return try decoder.decode(T.self, from: bytes, structure: structure) }
+                return try decoder.decode(T.self, from: bytes)
             case .foundation:
-                return try JSONDecoder().decode(T.self, from: Data(bytes))
+                let decoder = JSONDecoder()
+                decoder.userInfo = context.userInfo
+                return try decoder.decode(T.self, from: Data(bytes))
             }
         } catch let error as DecodingError {
             switch error {
@@ -45,7 +34,7 @@ enum PayloadDecoder {
                     throw RejectionError(.invalidJSON, "\(what) is not valid JSON (\(context.debugDescription))")
                 }
                 // Only text that stops short suggests a cut-off file; Foundation's errors do not say, so keep the hint.
-                let endsEarly = (context.underlyingError as? JSONSyntaxError)?.endsEarly ?? true
+                let endsEarly = (context.underlyingError as? JSONParseError)?.endsEarly ?? true
                 throw RejectionError(
                     .invalidJSON, "\(what) is not valid JSON (\(Self.detail(context)))" + (endsEarly ? "; it may be truncated" : ""))
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
@@ -67,7 +56,7 @@ enum PayloadDecoder {
     /// What broke: `SkimmingDecoder`'s description ("line 1, byte 80: expected ',' or '}' ..."), or the
     /// message Foundation keeps in its underlying error.
     private static func detail(_ context: DecodingError.Context) -> String {
-        if !(context.underlyingError is JSONSyntaxError), let underlying = context.underlyingError as NSError?,
+        if !(context.underlyingError is JSONParseError), let underlying = context.underlyingError as NSError?,
             let description = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
         {
             return description

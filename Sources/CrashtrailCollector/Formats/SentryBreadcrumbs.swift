@@ -6,12 +6,9 @@ import CrashtrailCore
 /// Breadcrumbs come as a list or as `{"values": […]}`; a breadcrumb of another kind, or one whose screen is not a
 /// string, is skipped, as is any breadcrumb that is not an object.
 ///
-/// They are read only while ``wanted`` is true: ingest sets it when some manifest names screens, so breadcrumbs cost
-/// nothing until a team uses them (a Sentry event often holds a hundred).
+/// They are read only when the parse asks for them (``ParseContext/readsBreadcrumbs``, through the decoder's
+/// `userInfo`): ingest asks when some manifest names screens, so breadcrumbs cost nothing until a team uses them.
 struct SentryBreadcrumbs: Decodable, Sendable {
-    /// Whether breadcrumbs are read at all: some manifest names screens (SPEC section 15).
-    @TaskLocal static var wanted = false
-
     struct Crumb: Decodable {
         struct Data: Decodable {
             var screen: LooseScalar?
@@ -30,7 +27,7 @@ struct SentryBreadcrumbs: Decodable, Sendable {
     private enum CodingKeys: String, CodingKey { case values }
 
     init(from decoder: any Decoder) throws {
-        guard Self.wanted else {
+        guard decoder.readsBreadcrumbs else {
             sightings = []
             return
         }

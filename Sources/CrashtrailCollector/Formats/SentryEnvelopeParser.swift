@@ -28,10 +28,12 @@ enum SentryEnvelopeParser {
     }
 
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken item.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> [ParsedPayload] {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> [ParsedPayload] {
+        // Every part is decoded alone: the envelope as a whole is no JSON document.
+        let context = context.forPart
         let (headerLine, afterHeader) = line(in: bytes, from: 0)
-        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line")
-        let items = try frame(bytes, from: afterHeader)
+        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
+        let items = try frame(bytes, from: afterHeader, context: context)
         var trail: TrailCarrier?
         for item in items where item.type == "attachment" {
             if item.filename == "crashtrail.ctr" || item.filename == "crashtrail.json" {
@@ -48,7 +50,7 @@ enum SentryEnvelopeParser {
             var parsed: ParsedPayload
             do {
                 parsed = try SentryEventParser.parse(
-                    UnsafeBufferPointer(rebasing: bytes[item.payload]), what: "the envelope's event item \(index)")
+                    UnsafeBufferPointer(rebasing: bytes[item.payload]), what: "the envelope's event item \(index)", context: context)
             } catch {
                 throw RejectionError(
                     .invalidEnvelope,
@@ -70,9 +72,10 @@ enum SentryEnvelopeParser {
     /// The envelope's header and its items' types and sizes, without parsing any item.
     /// - Throws: `RejectionError` (`invalid-envelope`) when the framing is broken.
     static func summary(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> SentryEnvelopeSummary {
+        let context = ParseContext()
         let (headerLine, afterHeader) = line(in: bytes, from: 0)
-        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line")
-        let items = try frame(bytes, from: afterHeader)
+        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
+        let items = try frame(bytes, from: afterHeader, context: context)
         return SentryEnvelopeSummary(
             eventID: header.event_id, dsn: header.dsn, items: items.map { .init(type: $0.type, size: $0.payload.count) })
     }
@@ -80,16 +83,16 @@ enum SentryEnvelopeParser {
     /// Splits the items after the envelope header.
     /// - Throws: `RejectionError` (`invalid-envelope`) when an item header is not JSON or a `length` runs past
     ///   the end.
-    static func frame(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(RejectionError) -> [Item] {
+    static func frame(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, context: ParseContext) throws(RejectionError) -> [Item] {
         var items: [Item] = []
         var index = start
         while index < bytes.count {
             let (headerLine, afterHeader) = line(in: bytes, from: index)
-            if headerLine.allSatisfy({ TopLevelKeys.isWhitespace(bytes[$0]) }) {
+            if headerLine.allSatisfy({ JSONBytes.isWhitespace(bytes[$0]) }) {
                 index = afterHeader
                 continue
             }
-            let itemHeader = try decode(ItemHeader.self, bytes, headerLine, what: "the header of item \(items.count)")
+            let itemHeader = try decode(ItemHeader.self, bytes, headerLine, what: "the header of item \(items.count)", context: context)
             guard let type = itemHeader.type else {
                 throw RejectionError(.invalidEnvelope, "the header of envelope item \(items.count) has no \"type\"")
             }
@@ -122,10 +125,10 @@ enum SentryEnvelopeParser {
     }
 
     private static func decode<T: Decodable>(
-        _ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: String
+        _ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: String, context: ParseContext
     ) throws(RejectionError) -> T {
         do {
-            return try PayloadDecoder.decode(type, from: UnsafeBufferPointer(rebasing: bytes[range]), what: what)
+            return try PayloadDecoder.decode(type, from: UnsafeBufferPointer(rebasing: bytes[range]), what: what, context: context)
         } catch {
             throw RejectionError(.invalidEnvelope, "the Sentry envelope's framing is broken: \(error.message)")
         }

@@ -133,8 +133,10 @@ enum SentryEventParser {
     }
 
     /// - Throws: `RejectionError` when the JSON is broken.
-    static func parse(_ bytes: some Collection<UInt8>, what: String = "the Sentry event") throws(RejectionError) -> ParsedPayload {
-        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: what)
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, what: String = "the Sentry event", context: ParseContext
+    ) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: what, context: context)
         var parsed = ParsedPayload(format: .sentryEvent, payloadID: payload.event_id.flatMap(normalizedEventID))
         let contexts = payload.contexts?.value
         let app = contexts?.app?.value

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// A fast scan of a JSON object's top-level keys, without building values: enough to tell the formats apart
 /// before the one real parse.
 struct TopLevelKeys {
@@ -10,7 +12,7 @@ struct TopLevelKeys {
     /// there is no object there.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> TopLevelKeys? {
         var index = start
-        while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
         var keys: Set<String> = []
         var depth = 0
@@ -48,9 +50,5 @@ struct TopLevelKeys {
             index += 1
         }
         return TopLevelKeys(keys: keys, end: nil)
-    }
-
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

@@ -24,9 +24,10 @@ public struct IngestOptions: Sendable {
     public var maximumTrailSteps: Int
 
     public init(
-        inputs: [String], trailsDirectory: String? = nil, quarantineDirectory: String = "crashtrail-quarantine",
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256, joinTolerance: Int64 = 2000,
-        excludedFiles: [String] = [], maximumPayloadSize: Int = 64 << 20, maximumTrailSteps: Int = 100_000
+        inputs: [String], trailsDirectory: String? = nil, quarantineDirectory: String = IntakeDefaults.quarantineDirectory,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = IntakeDefaults.batchSize,
+        joinTolerance: Int64 = IntakeDefaults.joinTolerance, excludedFiles: [String] = [], maximumPayloadSize: Int = 64 << 20,
+        maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps
     ) {
         self.inputs = inputs
         self.trailsDirectory = trailsDirectory

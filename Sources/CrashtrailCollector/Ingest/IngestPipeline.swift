@@ -41,7 +41,7 @@ public struct IngestPipeline: Sendable {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
         let quarantine = Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory))
         quarantine.removeLeftovers()
-        let writer = BatchWriter(store: store, state: RunState(quarantine: quarantine, tracksMissing: options.trailsDirectory != nil))
+        let run = IngestRun(store: store, state: RunState(quarantine: quarantine, tracksMissing: options.trailsDirectory != nil))
         var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
         if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
         for file in options.excludedFiles + store.localFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }
@@ -57,8 +57,7 @@ public struct IngestPipeline: Sendable {
         // Parsing a batch overlaps with storing the one before; progress counts a batch once it is parsed.
         func flush() throws(IngestError) {
             guard !batch.isEmpty else { return }
-            let results = processBatch(batch, with: processor)
-            try writer.submit(results)
+            try run.store(processBatch(batch, with: processor))
             done += batch.count
             batch.removeAll(keepingCapacity: true)
             observer?.ingest(madeProgress: IngestProgress(done: done, total: total, elapsed: elapsed()))
@@ -73,28 +72,27 @@ public struct IngestPipeline: Sendable {
                 guard let line else {
                     let reason = RejectionError(
                         .tooLarge, "standard input line \(number) is over the \(options.maximumPayloadSize)-byte limit; it was skipped")
-                    try writer.withState { (state) throws(IngestError) in
-                        state.summary.inputs += 1
-                        try state.rejectReasonOnly(reason, source: "-:\(number)")
-                    }
+                    try run.rejectReasonOnly(reason, source: "-:\(number)")
                     continue
                 }
-                guard line.contains(where: { !TopLevelKeys.isWhitespace($0) }) else { continue }
+                guard line.contains(where: { !JSONBytes.isWhitespace($0) }) else { continue }
                 batch.append(.line(source: "-:\(number)", bytes: line))
                 if batch.count >= options.batchSize { try flush() }
             }
         }
         try flush()
         if let trails = options.trailsDirectory {
-            try joinTrails(from: trails, writer: writer)
+            try joinTrails(from: trails, run: run)
         }
-        store.compact()
-        return try writer.withState { (state) throws(IngestError) in
+        let summary = try run.finish { state in
             state.summary.trailsMissing -= state.joinedNew
             state.summary.trailsInferred -= state.joinedNewInferred
-            state.summary.seconds = elapsed()
             return state.summary
         }
+        store.compact()
+        var result = summary
+        result.seconds = elapsed()
+        return result
     }
 
     /// The processor for this run: ``processor``, whose lookup of stored digests first asks a set of the digests
@@ -107,13 +105,10 @@ public struct IngestPipeline: Sendable {
     /// most three quarters full); when it cannot be read, every payload is looked up as before.
     private func runProcessor() -> PayloadProcessor {
         guard let lookUp = processor.storedID, let prefixes = try? store.storedDigestPrefixes() else { return processor }
-        return PayloadProcessor(
-            decoder: processor.decoder,
-            storedID: { digest in
-                guard let prefix = ReportStore.digestPrefix(digest), prefixes.contains(prefix) else { return nil }
-                return lookUp(digest)
-            },
-            maximumTrailSteps: processor.maximumTrailSteps)
+        return processor.lookingUp { digest in
+            guard let prefix = ReportStore.digestPrefix(digest), prefixes.contains(prefix) else { return nil }
+            return lookUp(digest)
+        }
     }
 
     /// Parses a batch on `jobs` workers, keeping the input order.

@@ -59,3 +59,18 @@ struct LineReader {
         }
     }
 }
+
+extension LineReader {
+    /// Calls `body` with each line of `bytes` (without its newline) and its 1-based number.
+    static func forEachLine(in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        var start = 0
+        var number = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            number += 1
+            body(UnsafeBufferPointer(rebasing: bytes[start..<end]), number)
+            start = end + 1
+        }
+    }
+}

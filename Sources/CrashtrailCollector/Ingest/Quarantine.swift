@@ -16,7 +16,7 @@ public struct Quarantine: Sendable {
     /// It never ends in `.reason.txt`, the suffix of reason files, and the same input always gets the same name, so a
     /// re-run overwrites rather than piles up.
     static func quarantineName(_ source: String) -> String {
-        let digest = Array(source.utf8).withUnsafeBufferPointer { PayloadProcessor.sha256($0) }.prefix(12)
+        let digest = Array(source.utf8).withUnsafeBufferPointer { PayloadDigest.sha256($0) }.prefix(12)
         var name = sanitizedName(source)
         if name.count > 120 { name = String(name.suffix(120)) }
         if name.hasSuffix(".reason.txt") { name = String(name.dropLast(4)) + "_txt" }

@@ -1,8 +1,8 @@
 import CrashtrailStore
 import Foundation
 
-/// Counts and quarantine of one run, updated on the writing thread only.
-struct RunState {
+/// Counts and quarantine of one ingest run, updated as each batch's transaction commits.
+struct RunState: Sendable {
     var summary = IngestSummary()
     let quarantine: Quarantine
     let tracksMissing: Bool
@@ -12,76 +12,85 @@ struct RunState {
     /// How many of them a trail joined, apart by whether their trail had been inferred.
     var joinedNew = 0
     var joinedNewInferred = 0
+    /// What stopped the run: nothing more is stored after it.
+    var failure: IngestError?
 
     init(quarantine: Quarantine, tracksMissing: Bool) {
         self.quarantine = quarantine
         self.tracksMissing = tracksMissing
     }
 
-    mutating func store(_ results: [ParsedInput], in store: ReportStore) throws(IngestError) {
+    /// Counts a batch of parsed inputs whose reports were stored with `outcomes` (in order), and quarantines what it
+    /// refused.
+    /// - Throws: `IngestError` (`quarantine`) when a refused input cannot be kept.
+    mutating func count(_ results: [ParsedInput], outcomes: [ReportStore.InsertOutcome]) throws(IngestError) {
+        var outcomes = outcomes.makeIterator()
         var rejections: [(RejectionError, String, [UInt8])] = []
         var tooLarge: [(RejectionError, String)] = []
-        do {
-            let tracksMissing = self.tracksMissing
-            let before = (summary: self.summary, newMissing: self.newMissing)
-            var summary = before.summary
-            var newMissing = before.newMissing
-            try store.write { db in
-                // Each run of the transaction starts again from the state before it: a backend may run it again after
-                // a lost connection or a deadlock with another job.
-                summary = before.summary
-                newMissing = before.newMissing
-                rejections = []
-                tooLarge = []
-                // Every report of the batch in multi-row statements, then each outcome counted in input order.
-                let records = results.flatMap { result in
-                    result.steps.compactMap { step -> ReportRecord? in if case .outcome(.record(let record)) = step { record } else { nil }
-                    }
-                }
-                var outcomes = try ReportStore.insert(records, in: db).makeIterator()
-                for result in results {
-                    summary.inputs += result.inputs
-                    for step in result.steps {
-                        switch step {
-                        case .outcome(.record(let record)):
-                            guard let outcome = outcomes.next() else { continue }
-                            switch outcome {
-                            case .duplicate: summary.duplicates += 1
-                            case .stored(let id):
-                                summary.stored += 1
-                                switch record.trailSource {
-                                case .embedded: summary.trailsEmbedded += 1
-                                case .undecodable: summary.trailsUndecodable += 1
-                                case .inferred:
-                                    summary.trailsInferred += 1
-                                    if tracksMissing { newMissing[id] = true }
-                                case .missing, .joined:
-                                    summary.trailsMissing += 1
-                                    if tracksMissing { newMissing[id] = false }
-                                }
-                            }
-                        case .outcome(.rejected(let reason, let source, let bytes)):
-                            rejections.append((reason, source, bytes))
-                        case .outcome(.skipped(let count, _)):
-                            summary.skippedDiagnostics += count
-                        case .tooLarge(let reason, let source):
-                            tooLarge.append((reason, source))
-                        case .alreadyStored:
-                            summary.duplicates += 1
-                        }
-                    }
+        for result in results {
+            summary.inputs += result.inputs
+            for step in result.steps {
+                switch step {
+                case .outcome(.record(let record)):
+                    guard let outcome = outcomes.next() else { continue }
+                    count(outcome, trailSource: record.trailSource)
+                case .outcome(.rejected(let reason, let source, let bytes)):
+                    rejections.append((reason, source, bytes))
+                case .outcome(.skipped(let count, _)):
+                    summary.skippedDiagnostics += count
+                case .tooLarge(let reason, let source):
+                    tooLarge.append((reason, source))
+                case .alreadyStored:
+                    summary.duplicates += 1
                 }
             }
-            self.summary = summary
-            self.newMissing = newMissing
-        } catch {
-            throw IngestError(.store, "could not store a batch of reports: \(error)")
         }
-        for (reason, source, bytes) in rejections {
-            try reject(reason, source: source, bytes: bytes)
+        for (reason, source, bytes) in rejections { try reject(reason, source: source, bytes: bytes) }
+        for (reason, source) in tooLarge { try rejectReasonOnly(reason, source: source) }
+    }
+
+    /// Counts one stored report by where its trail came from.
+    private mutating func count(_ outcome: ReportStore.InsertOutcome, trailSource: TrailInfo.Source) {
+        switch outcome {
+        case .duplicate: summary.duplicates += 1
+        case .stored(let id):
+            summary.stored += 1
+            switch trailSource {
+            case .embedded: summary.trailsEmbedded += 1
+            case .undecodable: summary.trailsUndecodable += 1
+            case .inferred:
+                summary.trailsInferred += 1
+                if tracksMissing { newMissing[id] = true }
+            case .missing, .joined:
+                summary.trailsMissing += 1
+                if tracksMissing { newMissing[id] = false }
+            }
         }
-        for (reason, source) in tooLarge {
-            try rejectReasonOnly(reason, source: source)
+    }
+
+    /// Counts a batch of trail files, `joined` the reports those that were decoded joined (in order), and quarantines
+    /// the refused ones.
+    /// - Throws: `IngestError` (`quarantine`) when a refused file cannot be kept.
+    mutating func countTrails(
+        _ decoded: [(path: String, result: Result<JoinableTrail, RejectionError>)], joined: [String?], maximumSize: Int
+    ) throws(IngestError) {
+        summary.inputs += decoded.count
+        for id in joined.compactMap({ $0 }) {
+            summary.trailsJoined += 1
+            switch newMissing[id] {
+            case true?: joinedNewInferred += 1
+            case false?: joinedNew += 1
+            case nil: break
+            }
+        }
+        for (path, result) in decoded {
+            guard case .failure(let reason) = result else { continue }
+            guard reason.code != .tooLarge else {
+                try rejectReasonOnly(reason, source: path)
+                continue
+            }
+            let bytes = (try? InputFile.readOrRefuse(path, maximumSize: maximumSize, kind: .trail).get()) ?? []
+            try reject(reason, source: path, bytes: bytes)
         }
     }
 
@@ -98,6 +107,7 @@ struct RunState {
         }
     }
 
+    /// Counts a refusal and copies the refused bytes to the quarantine with their reason.
     mutating func reject(_ reason: RejectionError, source: String, bytes: [UInt8]) throws(IngestError) {
         summary.reject(reason.code)
         do {
@@ -108,5 +118,11 @@ struct RunState {
                 "could not copy the refused input \(source) to the quarantine folder \(quarantine.directory.path): \(error.localizedDescription)"
             )
         }
+    }
+
+    /// Runs `body` unless the run has stopped, keeping the failure it throws.
+    mutating func unlessStopped(_ body: (inout RunState) throws(IngestError) -> Void) {
+        guard failure == nil else { return }
+        do throws(IngestError) { try body(&self) } catch { failure = error }
     }
 }

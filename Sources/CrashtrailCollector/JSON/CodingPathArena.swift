@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The coding paths of one decoding, as a tree of nodes numbered in the order they were made.
 ///
 /// A node stores where its key came from rather than the key: an object member (its key text is in the document), an array

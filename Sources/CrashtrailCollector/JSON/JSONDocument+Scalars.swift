@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Reading strings, numbers and booleans with Foundation's `JSONDecoder` rules; a failure says why without a
 /// path, and the decoder adds it (`SkimmingDecoderImpl.decodingError`).
 extension JSONDocument {
@@ -25,79 +27,21 @@ extension JSONDocument {
     }
 
     /// The text of the string whose content (between the quotes) is `start..<end`.
-    /// - Throws: `ReadFailure.value` for invalid UTF-8 or a lone surrogate escape.
+    /// - Throws: `ReadFailure` for invalid UTF-8 or a lone surrogate escape.
     func text(between start: Int, and end: Int, escaped: Bool) throws(ReadFailure) -> String {
-        let content = UnsafeBufferPointer(start: base + start, count: end - start)
         guard escaped else {
-            guard let text = String(validating: content, as: UTF8.self) else {
+            guard let text = String(validating: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) else {
                 throw .invalidUTF8(offset: start - 1)
             }
             return text
         }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(content.count)
-        var index = 0
-        while index < content.count {
-            var run = index
-            while run < content.count, content[run] != .backslash { run += 1 }
-            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: content[index..<run]))
-            guard run < content.count else { break }
-            // The document is valid, so an escape is complete.
-            let escape = content[run + 1]
-            index = run + 2
-            switch escape {
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = Self.hex4(content, at: index)
-                index += 4
-                if scalar >= 0xD800, scalar < 0xE000 {
-                    let low =
-                        index + 6 <= content.count && content[index] == .backslash && content[index + 1] == UInt8(ascii: "u")
-                        ? Self.hex4(content, at: index + 2) : 0
-                    guard scalar < 0xDC00, low >= 0xDC00, low < 0xE000 else {
-                        throw .loneSurrogate(offset: start - 1, codeUnit: scalar)
-                    }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                }
-                Self.appendUTF8(scalar, to: &utf8)
-            default: utf8.append(escape)  // `"`, `\` and `/` stand for themselves.
-            }
-        }
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        do {
+            // The document is valid, so the string is whole and its escapes complete.
+            return try JSONString.read(UnsafeBufferPointer(start: base, count: count), from: start).text
+        } catch {
+            if case .loneSurrogate(_, let codeUnit) = error { throw .loneSurrogate(offset: start - 1, codeUnit: codeUnit) }
             throw .invalidUTF8(offset: start - 1)
         }
-        return text
-    }
-
-    /// Appends a scalar (never a surrogate here) as UTF-8.
-    private static func appendUTF8(_ scalar: UInt32, to utf8: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            utf8.append(UInt8(scalar))
-        case ..<0x800:
-            utf8.append(0xC0 | UInt8(scalar >> 6))
-            utf8.append(0x80 | UInt8(scalar & 0x3F))
-        case ..<0x10000:
-            utf8.append(0xE0 | UInt8(scalar >> 12))
-            utf8.append(0x80 | UInt8(scalar >> 6 & 0x3F))
-            utf8.append(0x80 | UInt8(scalar & 0x3F))
-        default:
-            utf8.append(0xF0 | UInt8(scalar >> 18))
-            utf8.append(0x80 | UInt8(scalar >> 12 & 0x3F))
-            utf8.append(0x80 | UInt8(scalar >> 6 & 0x3F))
-            utf8.append(0x80 | UInt8(scalar & 0x3F))
-        }
-    }
-
-    private static func hex4(_ content: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for offset in index..<index + 4 { value = value << 4 | UInt32(JSONBytes.hexValue(content[offset]) ?? 0) }
-        return value
     }
 
     // MARK: - Numbers

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The bytes of a validated JSON document and where its arrays and objects end.
 ///
 /// Plain pointers, so that the decoder's containers carry it and read values without any reference counting. Only valid while the

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Where a value of a validated document starts: the offset of its first byte and, for an array or object, its
 /// number in `JSONStructure.spans`.
 struct JSONPosition: Sendable {

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The shape of a validated JSON document: where each array and object ends, so decoding can step over any of
 /// them at once instead of scanning its content again.
 ///

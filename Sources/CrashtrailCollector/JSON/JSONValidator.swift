@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Checks that bytes are one JSON text (RFC 8259) in a single pass, without building any value, and records
 /// where every array and object ends (`JSONStructure`).
 ///
@@ -33,10 +35,11 @@ struct JSONValidator {
 
     /// Validates `bytes` as one JSON text, surrounded by optional whitespace.
     /// - Returns: where every array and object ends.
-    /// - Throws: `JSONSyntaxError` naming the offset, line and what was expected there.
-    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONStructure {
+    /// - Throws: `JSONParseError` (`syntax`, or `truncated` where the text ends early) naming the offset, line and what
+    ///   was expected there.
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONStructure {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw JSONSyntaxError("the text is empty where a JSON value was expected", at: 0, in: bytes, endsEarly: true)
+            throw JSONParseError(.truncated, "the text is empty where a JSON value was expected", at: 0, in: bytes)
         }
         var validator = JSONValidator(bytes, base: base)
         do {
@@ -67,7 +70,7 @@ struct JSONValidator {
     // MARK: - The document
 
     /// Validates the whole text and returns the offset of the root value.
-    private mutating func run() throws(JSONSyntaxError) -> Int {
+    private mutating func run() throws(JSONParseError) -> Int {
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
         skipWhitespace()
         let root = position
@@ -105,7 +108,7 @@ struct JSONValidator {
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
             default:
-                throw failure("expected a value, found \(JSONSyntaxError.describe(byte))", at: position)
+                throw failure("expected a value, found \(JSONBytes.describe(byte))", at: position)
             }
 
             // After a value: a comma and the next member or element, or the closing bracket of the container.
@@ -114,7 +117,7 @@ struct JSONValidator {
                 guard depth > 0 else {
                     guard position == count else {
                         throw failure(
-                            "expected the end of the text after the JSON value, found \(JSONSyntaxError.describe(base[position]))",
+                            "expected the end of the text after the JSON value, found \(JSONBytes.describe(base[position]))",
                             at: position)
                     }
                     return root
@@ -135,7 +138,7 @@ struct JSONValidator {
                 }
                 guard next == (inObject ? UInt8.closeBrace : .closeBracket) else {
                     let expected = inObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
-                    throw failure("expected \(expected), found \(JSONSyntaxError.describe(next))", at: position)
+                    throw failure("expected \(expected), found \(JSONBytes.describe(next))", at: position)
                 }
                 position += 1
                 depth -= 1
@@ -147,20 +150,20 @@ struct JSONValidator {
 
     /// A member's key and colon, leaving `position` at its value.
     @inline(__always)
-    private mutating func member() throws(JSONSyntaxError) {
+    private mutating func member() throws(JSONParseError) {
         guard position < count else { throw truncated(expecting: "a key") }
         guard base[position] == .quote else {
             if base[position] == .closeBrace {
                 throw failure("expected a key after ',', found '}' (a trailing comma is not JSON)", at: position)
             }
-            throw failure("expected a key (a string), found \(JSONSyntaxError.describe(base[position]))", at: position)
+            throw failure("expected a key (a string), found \(JSONBytes.describe(base[position]))", at: position)
         }
         position += 1
         try skipString()
         skipWhitespace()
         guard position < count else { throw truncated(expecting: "':' after a key") }
         guard base[position] == .colon else {
-            throw failure("expected ':' after a key, found \(JSONSyntaxError.describe(base[position]))", at: position)
+            throw failure("expected ':' after a key, found \(JSONBytes.describe(base[position]))", at: position)
         }
         position += 1
         skipWhitespace()
@@ -178,7 +181,7 @@ struct JSONValidator {
     // MARK: - Scalars
 
     /// Steps over the rest of a string whose opening quote is just before `position`.
-    private mutating func skipString() throws(JSONSyntaxError) {
+    private mutating func skipString() throws(JSONParseError) {
         let start = position - 1
         while true {
             position = JSONBytes.stringStop(base, from: position, count: count)
@@ -192,7 +195,7 @@ struct JSONValidator {
                 try skipEscape()
             } else if byte < .space {
                 throw failure(
-                    "raw control character \(JSONSyntaxError.describe(byte)) in the string that starts at byte \(start) (it must be escaped)",
+                    "raw control character \(JSONBytes.describe(byte)) in the string that starts at byte \(start) (it must be escaped)",
                     at: position)
             } else {
                 position += 1
@@ -200,7 +203,7 @@ struct JSONValidator {
         }
     }
 
-    private mutating func skipEscape() throws(JSONSyntaxError) {
+    private mutating func skipEscape() throws(JSONParseError) {
         let start = position
         position += 1
         guard position < count else { throw truncated(expecting: "an escape after '\\'") }
@@ -213,7 +216,7 @@ struct JSONValidator {
             for _ in 0..<4 {
                 guard position < count else { throw truncated(expecting: "four hex digits after '\\u'") }
                 guard JSONBytes.hexValue(base[position]) != nil else {
-                    throw failure("expected four hex digits after '\\u', found \(JSONSyntaxError.describe(base[position]))", at: position)
+                    throw failure("expected four hex digits after '\\u', found \(JSONBytes.describe(base[position]))", at: position)
                 }
                 position += 1
             }
@@ -225,7 +228,7 @@ struct JSONValidator {
     }
 
     /// Steps over a number, checking the RFC 8259 grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func skipNumber() throws(JSONSyntaxError) {
+    private mutating func skipNumber() throws(JSONParseError) {
         let start = position
         if base[position] == .minus { position += 1 }
         guard position < count else { throw truncated(expecting: "a digit after '-'") }
@@ -238,7 +241,7 @@ struct JSONValidator {
             position += 1
             while position < count, JSONBytes.isDigit(base[position]) { position += 1 }
         } else {
-            throw failure("expected a digit after '-', found \(JSONSyntaxError.describe(base[position]))", at: position)
+            throw failure("expected a digit after '-', found \(JSONBytes.describe(base[position]))", at: position)
         }
         if position < count, base[position] == .period {
             position += 1
@@ -251,19 +254,19 @@ struct JSONValidator {
         }
         if position < count, JSONBytes.isNumberByte(base[position]) {
             let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-            throw failure("malformed number: \(JSONSyntaxError.describe(base[position])) after \(text)", at: position)
+            throw failure("malformed number: \(JSONBytes.describe(base[position])) after \(text)", at: position)
         }
     }
 
-    private mutating func digits(after what: String) throws(JSONSyntaxError) {
+    private mutating func digits(after what: String) throws(JSONParseError) {
         guard position < count else { throw truncated(expecting: "a digit after \(what)") }
         guard JSONBytes.isDigit(base[position]) else {
-            throw failure("expected a digit after \(what), found \(JSONSyntaxError.describe(base[position]))", at: position)
+            throw failure("expected a digit after \(what), found \(JSONBytes.describe(base[position]))", at: position)
         }
         while position < count, JSONBytes.isDigit(base[position]) { position += 1 }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
         let length = word.utf8CodeUnitCount
         for index in 0..<length {
             guard position + index < count else { throw truncated(expecting: "the literal \(word)") }
@@ -276,11 +279,11 @@ struct JSONValidator {
 
     // MARK: - Errors
 
-    private func failure(_ message: String, at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError(message, at: offset, in: bytes)
+    private func failure(_ message: String, at offset: Int) -> JSONParseError {
+        JSONParseError(.syntax, message, at: offset, in: bytes)
     }
 
-    private func truncated(expecting what: String) -> JSONSyntaxError {
-        JSONSyntaxError("the text ends where \(what) was expected", at: count, in: bytes, endsEarly: true)
+    private func truncated(expecting what: String) -> JSONParseError {
+        JSONParseError(.truncated, "the text ends where \(what) was expected", at: count, in: bytes)
     }
 }

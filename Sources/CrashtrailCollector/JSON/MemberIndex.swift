@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The members of every object a decoding has opened, in one growing list: an object's keyed container owns a
 /// range of it, so opening an object allocates nothing of its own.
 ///

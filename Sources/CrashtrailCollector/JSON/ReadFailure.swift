@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Why a string, number or boolean could not be read, before it is turned into a `DecodingError` with its
 /// path and message (only then: a failure is a few integers, so trying a type costs nothing when it fails).
 enum ReadFailure: Error {

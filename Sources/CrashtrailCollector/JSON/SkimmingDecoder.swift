@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Decodes narrow `Decodable` views of large JSON documents, reading only what the types ask for.
 ///
 /// Foundation's `JSONDecoder` turns the whole document into a map of every value before the first
@@ -26,9 +28,12 @@
 /// No decoding strategies: `Date`, `Data` and `URL` decode through their own `Decodable` conformances
 /// (Foundation's `.deferredToDate`, `.deferredToData`), which no crashtrail payload type uses.
 struct SkimmingDecoder {
+    /// What the decoded types' `init(from:)` read as `Decoder.userInfo` (``ParseContext/userInfo``).
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
     /// Decodes a `T` from `bytes`, one JSON text with optional whitespace around it.
     /// - Throws: `DecodingError.dataCorrupted` with an empty coding path when the bytes are not JSON (its
-    ///   underlying error a `JSONSyntaxError` naming the offset, line and what was expected) or when a value read
+    ///   underlying error a `JSONParseError` naming the offset, line and what was expected) or when a value read
     ///   cannot be held by its Swift type (a `JSONValueError`); `keyNotFound`, `typeMismatch` and
     ///   `valueNotFound` with the coding path when the JSON does not have the shape `T` needs; and whatever `T`'s
     ///   own `init(from:)` throws.
@@ -49,7 +54,8 @@ struct SkimmingDecoder {
         // A valid document is never empty.
         guard let base = bytes.baseAddress else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no bytes")) }
         let decoder = SkimmingDecoderImpl(
-            base: base, count: bytes.count, structure: structure, current: JSONPosition(offset: structure.root, span: 0))
+            base: base, count: bytes.count, structure: structure, current: JSONPosition(offset: structure.root, span: 0),
+            userInfo: userInfo)
         // The containers do not retain the decoder: it must live until the decoding ends.
         return try withExtendedLifetime(decoder) { try T(from: decoder) }
     }

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 extension SkimmingDecoderImpl {
     // MARK: - Errors
 
@@ -34,7 +36,7 @@ extension SkimmingDecoderImpl {
 
     /// "line 3, byte 120 (frames[0].imageOffset)".
     private func place(_ offset: Int, _ node: Int, _ key: (some CodingKey)?) -> String {
-        let line = JSONSyntaxError("", at: offset, in: document.bytes).line
+        let line = JSONParseError(.syntax, "", at: offset, in: document.bytes).line
         let field = CodingPathArena.dotted(path(node, key))
         return "line \(line), byte \(offset)" + (field.isEmpty ? "" : " (\(field))")
     }

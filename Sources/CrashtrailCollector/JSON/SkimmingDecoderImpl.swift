@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The `Decoder` over one validated document, shared by every value of one decoding.
 ///
 /// As with Foundation's `JSONDecoderImpl`, decoding a nested value points `current` at it for the time of its `init(from:)` and
@@ -25,8 +27,13 @@ final class SkimmingDecoderImpl: Decoder {
     /// not retain them.
     private var superDecoders: [SkimmingDecoderImpl] = []
 
-    init(base: UnsafePointer<UInt8>, count: Int, structure: JSONStructure, current: JSONPosition) {
+    init(
+        base: UnsafePointer<UInt8>, count: Int, structure: JSONStructure, current: JSONPosition,
+        userInfo: [CodingUserInfoKey: any Sendable]
+    ) {
         self.document = JSONDocument(base: base, count: count, spans: structure.spans)
+        sendableUserInfo = userInfo
+        self.userInfo = userInfo
         self.structure = structure
         state = .allocate(capacity: 1)
         state.initialize(to: State(current: current, node: CodingPathArena.root))
@@ -44,7 +51,9 @@ final class SkimmingDecoderImpl: Decoder {
     /// after another through errors.
     var currentPosition: JSONPosition { state.pointee.current }
 
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfo: [CodingUserInfoKey: Any]
+    /// The same, as the decoders handed out by `superDecoder` take it.
+    private let sendableUserInfo: [CodingUserInfoKey: any Sendable]
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(try keyedContainer(Key.self, at: state.pointee.current, node: state.pointee.node))
@@ -116,7 +125,9 @@ final class SkimmingDecoderImpl: Decoder {
     /// A decoder of its own for the value at `position` (whose coding path is `node`), for `superDecoder()`: it
     /// may be kept and used after this decoder has moved on (but not after the decoding ends).
     func superDecoder(at position: JSONPosition, node: Int) -> SkimmingDecoderImpl {
-        let decoder = SkimmingDecoderImpl(base: document.base, count: document.count, structure: structure, current: position)
+        let decoder = SkimmingDecoderImpl(
+            base: document.base, count: document.count, structure: structure, current: position,
+            userInfo: sendableUserInfo)
         var copied = CodingPathArena.root
         for key in path(node, SkimmedCodingKey?.none) { copied = decoder.state.pointee.paths.explicit(key, under: copied) }
         decoder.state.pointee.node = copied

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The members of one object, looked up by comparing key bytes with `CodingKey.stringValue`.
 ///
 /// No key is made into a `String` unless it is written with escapes. When a key repeats, its first value wins, as in

@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The elements of one array, walked in order.
 ///
 /// An element that fails to decode is not consumed (the next `decode` reads it again), as in Foundation's

@@ -1,4 +1,5 @@
-/// Why a JSON text was refused, with the byte offset and line where the problem was found.
+/// Why a JSON text was refused, with the byte offset and line where the problem was found: the one syntax error of
+/// crashtrail's JSON readers, the strict ``JSONParser`` and the collector's skimming decoder.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it was.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -22,5 +23,19 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     /// 1-based line of the problem.
     public var line: Int
 
-    public var description: String { "line \(line): \(message)" }
+    /// Whether the text ended where more was expected: the mark of a truncated document.
+    public var endsEarly: Bool { code == .truncated }
+
+    /// Where and what: `line 1, byte 8: expected a value after ',', found '}'`.
+    public var description: String { "line \(line), byte \(offset): \(message)" }
+
+    /// The problem at `offset` of `bytes`, its line counted from the start.
+    package init(_ code: Code, _ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        self.code = code
+        self.message = message
+        self.offset = min(offset, bytes.count)
+        var line = 1
+        for index in 0..<self.offset where bytes[index] == .newline { line += 1 }
+        self.line = line
+    }
 }

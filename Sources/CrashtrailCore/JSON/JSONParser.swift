@@ -46,19 +46,11 @@ private struct Parser {
     }
 
     func error(_ code: JSONParseError.Code, _ message: String, at offset: Int? = nil) -> JSONParseError {
-        let offset = min(offset ?? position, bytes.count)
-        var line = 1
-        for index in 0..<offset where bytes[index] == 0x0A { line += 1 }
-        return JSONParseError(code: code, message: message, offset: offset, line: line)
+        JSONParseError(code, message, at: offset ?? position, in: bytes)
     }
 
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
+        while position < bytes.count, JSONBytes.isWhitespace(bytes[position]) { position += 1 }
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -81,10 +73,7 @@ private struct Parser {
         }
     }
 
-    func describe(_ byte: UInt8) -> String {
-        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x" + String(byte, radix: 16, uppercase: true)
-    }
+    func describe(_ byte: UInt8) -> String { JSONBytes.describe(byte) }
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
@@ -197,95 +186,22 @@ private struct Parser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         let start = position
-        position += 1
-        // Fast path: no escapes.
-        var scan = position
-        while scan < bytes.count {
-            let byte = bytes[scan]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[position..<scan])
-                guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw error(.invalidUnicode, "string is not valid UTF-8", at: start)
-                }
-                position = scan + 1
-                return string
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error(.syntax, "unescaped control character in a string", at: scan) }
-            scan += 1
-        }
-        var utf8: [UInt8] = []
-        utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<scan]))
-        position = scan
-        while true {
-            guard position < bytes.count else { throw error(.truncated, "the JSON text ends inside a string", at: start) }
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                position += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else {
-                    throw error(.invalidUnicode, "string is not valid UTF-8", at: start)
-                }
-                return string
-            case UInt8(ascii: "\\"):
-                position += 1
-                guard position < bytes.count else { throw error(.truncated, "the JSON text ends inside a string", at: start) }
-                let escape = bytes[position]
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""): utf8.append(0x22)
-                case UInt8(ascii: "\\"): utf8.append(0x5C)
-                case UInt8(ascii: "/"): utf8.append(0x2F)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if scalar >= 0xD800 && scalar < 0xDC00 {
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                            bytes[position + 1] == UInt8(ascii: "u")
-                        else { throw error(.invalidUnicode, "lone surrogate escape in a string", at: position) }
-                        position += 2
-                        let low = try parseHex4()
-                        guard low >= 0xDC00 && low < 0xE000 else {
-                            throw error(.invalidUnicode, "lone surrogate escape in a string", at: position)
-                        }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                        throw error(.invalidUnicode, "lone surrogate escape in a string", at: position)
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else {
-                        throw error(.invalidUnicode, "invalid Unicode escape", at: position)
-                    }
-                    utf8.append(contentsOf: String(Character(unicode)).utf8)
-                default:
-                    throw error(.syntax, "invalid escape \\\(Character(Unicode.Scalar(escape)))", at: position - 2)
-                }
-            default:
-                if byte < 0x20 { throw error(.syntax, "unescaped control character in a string", at: position) }
-                utf8.append(byte)
-                position += 1
+        do {
+            let (text, end) = try JSONString.read(bytes, from: position + 1)
+            position = end
+            return text
+        } catch {
+            switch error {
+            case .truncated(let inEscape):
+                throw self.error(
+                    .truncated, inEscape ? "the JSON text ends inside a \\u escape" : "the JSON text ends inside a string", at: start)
+            case .controlCharacter(let offset): throw self.error(.syntax, "unescaped control character in a string", at: offset)
+            case .invalidEscape(let offset, let byte):
+                throw self.error(.syntax, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: offset)
+            case .invalidHexDigit(let offset): throw self.error(.syntax, "invalid hex digit in a \\u escape", at: offset)
+            case .loneSurrogate(let offset, _): throw self.error(.invalidUnicode, "lone surrogate escape in a string", at: offset)
+            case .invalidUTF8: throw self.error(.invalidUnicode, "string is not valid UTF-8", at: start)
             }
         }
-    }
-
-    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error(.truncated, "the JSON text ends inside a \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error(.syntax, "invalid hex digit in a \\u escape")
-            }
-            value = value << 4 | digit
-            position += 1
-        }
-        return value
     }
 }

@@ -1,4 +1,4 @@
-import CrashtrailCollector
+@_spi(Fuzzing) import CrashtrailCollector
 import CrashtrailStore
 import FuzzDriver
 import FuzzSupport

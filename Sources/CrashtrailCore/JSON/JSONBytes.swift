@@ -1,20 +1,34 @@
-/// Byte-level helpers shared by the validator and the decoder: character classes and fast scans inside strings.
-enum JSONBytes {
+/// The JSON byte layer under both of crashtrail's JSON readers, the strict ``JSONParser`` (trails, manifests) and the
+/// collector's lenient skimming decoder (crash payloads): character classes, hex digits, how a byte is named in a
+/// message, and fast scans inside strings.
+package enum JSONBytes {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
+    package static func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
 
     /// Whether a byte can be part of a number: a digit, `-`, `+`, `.`, `e` or `E`.
     @inline(__always)
-    static func isNumberByte(_ byte: UInt8) -> Bool {
+    package static func isNumberByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || byte == .minus || byte == .plus || byte == .period || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+
+    /// Whether a byte is JSON whitespace: space, tab, line feed or carriage return.
+    @inline(__always)
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab
+    }
+
+    /// A byte as a reader would name it in a message: `'x'` when printable ASCII, else `byte 0xNN`.
+    package static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
     /// The value of a hex digit, or nil.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case .zero ... .nine: byte - .zero
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -47,7 +61,7 @@ enum JSONBytes {
     /// The first index at or after `start` holding `"`, `\` or a control character (below 0x20), or `count`:
     /// eight bytes at a time, then byte by byte.
     @inline(__always)
-    static func stringStop(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    package static func stringStop(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
         // Sixteen bytes at a time (SSE2 / NEON) while none stops the string.
         while index + 16 <= count {
@@ -75,7 +89,7 @@ enum JSONBytes {
     /// Where a string of a validated document ends, given the index just after its opening quote.
     /// - Returns: the index of the closing quote, whether the string holds escapes, and whether it is all ASCII.
     @inline(__always)
-    static func scanString(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, escaped: Bool, ascii: Bool) {
+    package static func scanString(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, escaped: Bool, ascii: Bool) {
         var index = start
         var escaped = false
         var seen: UInt64 = 0
@@ -117,22 +131,22 @@ enum JSONBytes {
 
 /// The bytes JSON syntax is made of, as constants that fold at compile time.
 extension UInt8 {
-    static var tab: UInt8 { 0x09 }
-    static var newline: UInt8 { 0x0A }
-    static var carriageReturn: UInt8 { 0x0D }
-    static var space: UInt8 { 0x20 }
-    static var quote: UInt8 { 0x22 }
-    static var backslash: UInt8 { 0x5C }
-    static var slash: UInt8 { 0x2F }
-    static var comma: UInt8 { 0x2C }
-    static var colon: UInt8 { 0x3A }
-    static var period: UInt8 { 0x2E }
-    static var plus: UInt8 { 0x2B }
-    static var minus: UInt8 { 0x2D }
-    static var zero: UInt8 { 0x30 }
-    static var nine: UInt8 { 0x39 }
-    static var openBrace: UInt8 { 0x7B }
-    static var closeBrace: UInt8 { 0x7D }
-    static var openBracket: UInt8 { 0x5B }
-    static var closeBracket: UInt8 { 0x5D }
+    package static var tab: UInt8 { 0x09 }
+    package static var newline: UInt8 { 0x0A }
+    package static var carriageReturn: UInt8 { 0x0D }
+    package static var space: UInt8 { 0x20 }
+    package static var quote: UInt8 { 0x22 }
+    package static var backslash: UInt8 { 0x5C }
+    package static var slash: UInt8 { 0x2F }
+    package static var comma: UInt8 { 0x2C }
+    package static var colon: UInt8 { 0x3A }
+    package static var period: UInt8 { 0x2E }
+    package static var plus: UInt8 { 0x2B }
+    package static var minus: UInt8 { 0x2D }
+    package static var zero: UInt8 { 0x30 }
+    package static var nine: UInt8 { 0x39 }
+    package static var openBrace: UInt8 { 0x7B }
+    package static var closeBrace: UInt8 { 0x7D }
+    package static var openBracket: UInt8 { 0x5B }
+    package static var closeBracket: UInt8 { 0x5D }
 }

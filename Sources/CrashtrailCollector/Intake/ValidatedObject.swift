@@ -1,10 +1,11 @@
-/// A whole input already checked to be one JSON object (`JSONValidator`), with its top-level keys: what format
-/// detection needs, found by the same pass the parse needs, so a single-document payload is scanned once.
+import CrashtrailCore
+
+/// The validate stage of the intake path: a whole input checked to be one JSON object, with its top-level keys.
 ///
-/// Holds a pointer into the input: valid only while the caller's buffer is.
-struct ValidatedObject: @unchecked Sendable {
-    let base: UnsafePointer<UInt8>
-    let count: Int
+/// Format detection reads the keys, and the parse is handed the structure `JSONValidator` found
+/// (``ParseContext/structure``), so a single-document payload is scanned once.
+struct ValidatedObject {
+    /// Where each array and object of the input ends.
     let structure: JSONStructure
     /// The top-level keys as they are written between their quotes (escapes left as they are), as
     /// `TopLevelKeys` gives them.
@@ -15,18 +16,11 @@ struct ValidatedObject: @unchecked Sendable {
     /// order mark), so the caller falls back to detecting the input byte by byte.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress,
-            let first = bytes.firstIndex(where: { !TopLevelKeys.isWhitespace($0) }), bytes[first] == .openBrace,
+            let first = bytes.firstIndex(where: { !JSONBytes.isWhitespace($0) }), bytes[first] == .openBrace,
             let structure = try? JSONValidator.validate(bytes), structure.root == first
         else { return nil }
-        self.base = base
-        count = bytes.count
         self.structure = structure
         keys = Self.rootKeys(JSONDocument(base: base, count: bytes.count, spans: structure.spans), root: first)
-    }
-
-    /// Whether `buffer` is the very input this object was validated from.
-    func isValidation(of buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        buffer.baseAddress == base && buffer.count == count
     }
 
     /// The raw keys of the object at `root`, span 0 of a validated document.

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 
 /// Tells which crash format a payload is, by its content (SPEC section 7), never by its file name.
@@ -19,7 +20,7 @@ public enum FormatDetector {
     /// Detects the format of `bytes`.
     /// - Throws: `RejectionError`: `empty`, or `unrecognized-format`.
     public static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> Detection {
-        guard let firstByte = bytes.first(where: { !TopLevelKeys.isWhitespace($0) }) else {
+        guard let firstByte = bytes.first(where: { !JSONBytes.isWhitespace($0) }) else {
             throw RejectionError(.empty, "the input is empty")
         }
         if firstByte != UInt8(ascii: "{"), isAppleText(bytes) { return .single(.appleText) }
@@ -35,7 +36,7 @@ public enum FormatDetector {
         }
         // An .ips header says so itself: its body (most of the file) need not be scanned here.
         if let end = first.end, first.keys.contains("bug_type"),
-            let bodyStart = bytes[end...].firstIndex(where: { !TopLevelKeys.isWhitespace($0) })
+            let bodyStart = bytes[end...].firstIndex(where: { !JSONBytes.isWhitespace($0) })
         {
             // `bug_type` 109 puts a legacy text report under the header line.
             return .single(bytes[bodyStart] == UInt8(ascii: "{") ? .ips : .appleText)

@@ -1,0 +1,34 @@
+import CrashtrailStore
+
+/// The one place that decides what a batch of work does to the store, for `ingest` and `serve` alike: duplicates, IDs
+/// taken by other bytes, and trail joins.
+package enum IntakeBatch {
+    /// Applies `works` in the transaction `db`: their reports first, then their trails, so a trail finds a crash
+    /// stored in the same batch.
+    ///
+    /// The reports go in multi-row statements, those whose ID decides (Sentry's protocol) apart from the others. It
+    /// starts from nothing each time: a backend may run the transaction again after a lost connection.
+    /// - Returns: each work's outcome, in order.
+    /// - Throws: the backend's error.
+    package static func apply(_ works: [IntakeWork], in db: any StoreTransaction) throws -> [IntakeOutcome] {
+        var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]
+        for idDecides in [true, false] {
+            let records = works.flatMap { work -> [ReportRecord] in
+                if case .reports(let records, idDecides) = work { records } else { [] }
+            }
+            guard !records.isEmpty else { continue }
+            inserted[idDecides] = try ReportStore.insert(records, idDecides: idDecides, in: db)[...]
+        }
+        return try works.map { work in
+            switch work {
+            case .reports(let records, let idDecides):
+                let outcomes = inserted[idDecides, default: []]
+                inserted[idDecides] = outcomes.dropFirst(records.count)
+                return .reports(Array(outcomes.prefix(records.count)))
+            case .trail(let trail, let tolerance, let answersRepeat):
+                if let joined = try trail.join(tolerance: tolerance, in: db) { return .trail(joined: joined) }
+                return .trail(joined: answersRepeat ? try trail.joinedBefore(tolerance: tolerance, in: db) : nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import CrashtrailStore
+
+/// What a request or an ingest batch asks of the store: reports to insert, or a separate trail to join.
+package enum IntakeWork: Sendable {
+    /// Reports to insert.
+    ///
+    /// With `idDecides`, a report whose ID is already stored is that report sent again (a Sentry SDK's retry of an
+    /// event, whose envelope header may differ): it counts as a duplicate. Without it, other bytes under a stored ID are
+    /// kept as `ID~HASH` (SPEC section 8).
+    case reports([ReportRecord], idDecides: Bool)
+    /// A separate trail file to join to the stored crash awaiting it.
+    ///
+    /// With `answersRepeat`, a trail that joins nothing because it was joined before is answered with the report it
+    /// joined then (a client's retry).
+    case trail(JoinableTrail, tolerance: Int64, answersRepeat: Bool)
+
+    /// How much of a batch the work takes: its reports, or one for a trail.
+    var weight: Int {
+        switch self {
+        case .reports(let records, _): max(1, records.count)
+        case .trail: 1
+        }
+    }
+}
+
+/// What became of an ``IntakeWork``.
+package enum IntakeOutcome: Sendable, Equatable {
+    /// Each report's outcome, in order.
+    case reports([ReportStore.InsertOutcome])
+    /// The report the trail joined, if any.
+    case trail(joined: String?)
+}
