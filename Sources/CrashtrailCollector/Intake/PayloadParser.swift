@@ -1,7 +1,7 @@
 import CrashtrailStore
 
 /// Runs the parser of a detected format over one payload.
-@_spi(Fuzzing) public enum PayloadParser {
+enum PayloadParser {
     /// Parses `bytes`, a single payload of `format`.
     /// - Parameters:
     ///   - bytes: the payload.
@@ -26,14 +26,15 @@ import CrashtrailStore
         case .appleText: ([try AppleTextParser.parse(bytes, context: context)], 0)
         }
     }
+}
 
-    /// Parses `bytes` as `format` the way ingest does when no manifest names screens: for the fuzzers, which reach
-    /// each format's parser past detection (`Tools/Fuzz`).
+/// Each format's parser, reached past detection: the way in for the fuzzers (`Tools/Fuzz`), which are another
+/// package.
+@_spi(Fuzzing) public enum FormatParsing {
+    /// Parses `bytes` as `format` the way ingest does when no manifest names screens.
     /// - Returns: the parsed payloads.
     /// - Throws: `RejectionError` saying what was wrong.
-    @_spi(Fuzzing) public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, as format: ReportFormat) throws(RejectionError)
-        -> [ParsedPayload]
-    {
-        try parse(bytes, as: format, context: ParseContext()).payloads
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, as format: ReportFormat) throws(RejectionError) -> [ParsedPayload] {
+        try PayloadParser.parse(bytes, as: format, context: ParseContext()).payloads
     }
 }

@@ -16,7 +16,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let format = formats[Int(selector) % formats.count]
     let payload = UnsafeBufferPointer(rebasing: bytes.dropFirst())
     _ = try? FormatDetector.detect(payload)
-    guard let parsed = try? PayloadParser.parse(payload, as: format) else { return 0 }
+    guard let parsed = try? FormatParsing.parse(payload, as: format) else { return 0 }
     fuzzRequire(!parsed.isEmpty, "\(format) accepted a payload but returned nothing")
     for item in parsed {
         if let range = item.identityRange {

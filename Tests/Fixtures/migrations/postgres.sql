@@ -1,0 +1,404 @@
+-- v1: reports, joined trails, manifests, reprocess cursor
+CREATE FUNCTION crashtrail_instant(value TEXT) RETURNS TIMESTAMPTZ LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN value::TIMESTAMPTZ;
+EXCEPTION WHEN OTHERS THEN
+    RETURN NULL;
+END
+$$;
+CREATE TABLE report (
+    id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+    format TEXT COLLATE "C" NOT NULL,
+    sha256 TEXT COLLATE "C" NOT NULL,
+    bundleID TEXT COLLATE "C",
+    appVersion TEXT COLLATE "C",
+    appBuild TEXT COLLATE "C",
+    osName TEXT COLLATE "C",
+    osVersion TEXT COLLATE "C",
+    device TEXT COLLATE "C",
+    time TEXT COLLATE "C",
+    exceptionType TEXT COLLATE "C",
+    exceptionCode TEXT COLLATE "C",
+    exceptionSignal TEXT COLLATE "C",
+    exceptionReason TEXT COLLATE "C",
+    frames TEXT COLLATE "C" NOT NULL,
+    signature TEXT COLLATE "C" NOT NULL,
+    trailSource TEXT COLLATE "C" NOT NULL,
+    trailSteps BIGINT,
+    trailError TEXT COLLATE "C",
+    trail TEXT COLLATE "C",
+    pid BIGINT,
+    launchTime BIGINT,
+    source TEXT COLLATE "C" NOT NULL,
+    payload BYTEA NOT NULL,
+    payloadSize BIGINT NOT NULL
+);
+CREATE INDEX report_signature ON report(signature);
+CREATE INDEX report_time ON report(time);
+CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource = 'missing';
+CREATE INDEX report_sha256 ON report(sha256);
+CREATE TABLE joinedTrail (
+    id TEXT COLLATE "C" PRIMARY KEY NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+    steps BIGINT NOT NULL,
+    trail TEXT COLLATE "C" NOT NULL
+);
+CREATE VIEW reportWithTrail AS
+    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+        r.frames, r.signature,
+        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+CREATE TABLE manifest (
+    dictionaryID TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+    app TEXT COLLATE "C" NOT NULL,
+    source TEXT COLLATE "C" NOT NULL,
+    text TEXT COLLATE "C" NOT NULL,
+    seq BIGSERIAL NOT NULL
+);
+CREATE TABLE reprocessCursor (
+    job TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+    lastID TEXT COLLATE "C" NOT NULL
+);
+
+-- v2: trail dictionary
+ALTER TABLE report ADD COLUMN trailDictionary TEXT COLLATE "C";
+ALTER TABLE joinedTrail ADD COLUMN dictionary TEXT COLLATE "C";
+DROP VIEW reportWithTrail;
+CREATE VIEW reportWithTrail AS
+    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+        r.frames, r.signature,
+        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+
+-- v3: inferred trails
+DROP INDEX report_join;
+CREATE INDEX report_join ON report(bundleID, pid) WHERE trailSource IN ('missing', 'inferred');
+
+-- v4: exception backtrace
+ALTER TABLE report ADD COLUMN exceptionFrames TEXT COLLATE "C" NOT NULL DEFAULT '[]';
+DROP VIEW reportWithTrail;
+CREATE VIEW reportWithTrail AS
+    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+        r.frames, r.exceptionFrames, r.signature,
+        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+
+-- v5: report details, screen paths, listing indexes
+ALTER TABLE report ADD COLUMN details TEXT COLLATE "C" NOT NULL DEFAULT '{}';
+ALTER TABLE report ADD COLUMN screenPath TEXT COLLATE "C";
+ALTER TABLE report ADD COLUMN pathManifest TEXT COLLATE "C";
+ALTER TABLE joinedTrail ADD COLUMN screenPath TEXT COLLATE "C";
+ALTER TABLE joinedTrail ADD COLUMN pathManifest TEXT COLLATE "C";
+DROP VIEW reportWithTrail;
+CREATE VIEW reportWithTrail AS
+    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+        r.frames, r.exceptionFrames, r.details, r.signature,
+        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+        CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
+        CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
+        r.pid, r.launchTime, r.source, r.payload, r.payloadSize
+    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+DROP INDEX report_signature;
+DROP INDEX report_time;
+CREATE INDEX report_recent ON report((time IS NULL), time DESC, id);
+CREATE INDEX report_group_recent ON report(signature, (time IS NULL), time DESC, id);
+
+-- v6: projects, payloads compressed once
+ALTER TABLE report ALTER COLUMN payload SET STORAGE EXTERNAL;
+CREATE TABLE project (
+    id BIGINT PRIMARY KEY NOT NULL,
+    name TEXT COLLATE "C" NOT NULL UNIQUE,
+    key TEXT COLLATE "C" NOT NULL UNIQUE,
+    revoked INTEGER NOT NULL DEFAULT 0
+);
+
+-- v7: group counts kept as reports arrive
+CREATE TABLE groupCount (signature TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL, withTrail BIGINT NOT NULL, inferred BIGINT NOT NULL);
+CREATE INDEX groupCount_signature ON groupCount(signature);
+CREATE TABLE groupVersionCount (signature TEXT COLLATE "C" NOT NULL, known INTEGER NOT NULL, version TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL);
+CREATE INDEX groupVersionCount_signature ON groupVersionCount(signature);
+CREATE TABLE groupDayCount (signature TEXT COLLATE "C" NOT NULL, day TEXT COLLATE "C" NOT NULL, reports BIGINT NOT NULL);
+CREATE INDEX groupDayCount_signature ON groupDayCount(signature);
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT signature, appVersion, time, trailSource AS src, 1 AS s FROM reportWithTrail) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+INSERT INTO groupVersionCount (signature, known, version, reports)
+SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
+FROM (SELECT signature, appVersion, time, trailSource AS src, 1 AS s FROM reportWithTrail) c GROUP BY 1, 2, 3 HAVING SUM(s) <> 0;
+INSERT INTO groupDayCount (signature, day, reports)
+SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
+FROM (SELECT signature, appVersion, time, trailSource AS src, 1 AS s FROM reportWithTrail) c GROUP BY 1, 2 HAVING SUM(s) <> 0;
+CREATE FUNCTION crashtrail_count_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+INSERT INTO groupVersionCount (signature, known, version, reports)
+SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2, 3 HAVING SUM(s) <> 0;
+INSERT INTO groupDayCount (signature, day, reports)
+SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_count_report_insert AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_count_report_insert();
+CREATE FUNCTION crashtrail_count_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM (SELECT OLD.id AS id, OLD.signature AS signature, OLD.appVersion AS appVersion, OLD.time AS time, OLD.trailSource AS trailSource) x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+INSERT INTO groupVersionCount (signature, known, version, reports)
+SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM (SELECT OLD.id AS id, OLD.signature AS signature, OLD.appVersion AS appVersion, OLD.time AS time, OLD.trailSource AS trailSource) x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2, 3 HAVING SUM(s) <> 0;
+INSERT INTO groupDayCount (signature, day, reports)
+SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM (SELECT OLD.id AS id, OLD.signature AS signature, OLD.appVersion AS appVersion, OLD.time AS time, OLD.trailSource AS trailSource) x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2 HAVING SUM(s) <> 0;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER crashtrail_count_report_delete BEFORE DELETE ON report FOR EACH ROW EXECUTE FUNCTION crashtrail_count_report_delete();
+CREATE FUNCTION crashtrail_count_report_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM old_rows x LEFT JOIN joinedTrail j ON j.id = x.id
+UNION ALL
+SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+INSERT INTO groupVersionCount (signature, known, version, reports)
+SELECT signature, CASE WHEN appVersion IS NULL THEN 0 ELSE 1 END, COALESCE(appVersion, ''), SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM old_rows x LEFT JOIN joinedTrail j ON j.id = x.id
+UNION ALL
+SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2, 3 HAVING SUM(s) <> 0;
+INSERT INTO groupDayCount (signature, day, reports)
+SELECT signature, CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END, SUM(s)
+FROM (SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, -1 AS s
+FROM old_rows x LEFT JOIN joinedTrail j ON j.id = x.id
+UNION ALL
+SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c GROUP BY 1, 2 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_count_report_update AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_count_report_update();
+CREATE FUNCTION crashtrail_count_joined_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT r.signature, r.appVersion, r.time, r.trailSource AS src, -1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.appVersion, r.time, 'joined' AS src, 1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_count_joined_insert AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_count_joined_insert();
+CREATE FUNCTION crashtrail_count_joined_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT r.signature, r.appVersion, r.time, 'joined' AS src, -1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.appVersion, r.time, r.trailSource AS src, 1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_count_joined_delete AFTER DELETE ON joinedTrail REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_count_joined_delete();
+CREATE FUNCTION crashtrail_count_joined_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(s), SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END), SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) FROM (SELECT r.signature, r.appVersion, r.time, 'joined' AS src, -1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.appVersion, r.time, r.trailSource AS src, 1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.appVersion, r.time, r.trailSource AS src, -1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.appVersion, r.time, 'joined' AS src, 1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id) c GROUP BY signature
+HAVING SUM(s) <> 0 OR SUM(CASE WHEN src IN ('embedded', 'joined', 'inferred') THEN s ELSE 0 END) <> 0 OR SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_count_joined_update AFTER UPDATE ON joinedTrail REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_count_joined_update();
+CREATE FUNCTION crashtrail_compact_counts() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(7166462237415994483) THEN
+        RETURN;
+    END IF;
+WITH moved AS (DELETE FROM groupCount RETURNING *)
+INSERT INTO groupCount (signature, reports, withTrail, inferred)
+SELECT signature, SUM(reports), SUM(withTrail), SUM(inferred) FROM moved GROUP BY signature HAVING SUM(reports) <> 0 OR SUM(withTrail) <> 0 OR SUM(inferred) <> 0;
+WITH moved AS (DELETE FROM groupVersionCount RETURNING *)
+INSERT INTO groupVersionCount (signature, known, version, reports)
+SELECT signature, known, version, SUM(reports) FROM moved GROUP BY signature, known, version HAVING SUM(reports) <> 0;
+WITH moved AS (DELETE FROM groupDayCount RETURNING *)
+INSERT INTO groupDayCount (signature, day, reports)
+SELECT signature, day, SUM(reports) FROM moved GROUP BY signature, day HAVING SUM(reports) <> 0;
+END
+$$;
+
+-- v8: trails compressed with lz4
+DO $$
+BEGIN
+    ALTER TABLE report ALTER COLUMN trail SET COMPRESSION lz4;
+    ALTER TABLE joinedTrail ALTER COLUMN trail SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+END
+$$;
+
+-- v9: path counts kept as reports arrive
+CREATE TABLE groupPathCount (
+    signature TEXT COLLATE "C" NOT NULL,
+    bundleID TEXT COLLATE "C" NOT NULL,
+    inferred INTEGER NOT NULL,
+    screenPath TEXT COLLATE "C" NOT NULL,
+    pathManifest TEXT COLLATE "C" NOT NULL,
+    reports BIGINT NOT NULL
+);
+CREATE INDEX groupPathCount_signature ON groupPathCount(signature);
+CREATE INDEX groupPathCount_removed ON groupPathCount(signature) WHERE reports < 0;
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT signature, bundleID, trailSource, screenPath, pathManifest, 1 AS s FROM reportWithTrail) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+CREATE FUNCTION crashtrail_path_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS trailSource,
+    CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
+    CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_path_report_insert AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_path_report_insert();
+CREATE FUNCTION crashtrail_path_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS trailSource,
+    CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
+    CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, -1 AS s
+FROM (SELECT OLD.id AS id, OLD.signature AS signature, OLD.bundleID AS bundleID, OLD.trailSource AS trailSource, OLD.screenPath AS screenPath, OLD.pathManifest AS pathManifest) x LEFT JOIN joinedTrail j ON j.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER crashtrail_path_report_delete BEFORE DELETE ON report FOR EACH ROW EXECUTE FUNCTION crashtrail_path_report_delete();
+CREATE FUNCTION crashtrail_path_report_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS trailSource,
+    CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
+    CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, -1 AS s
+FROM old_rows x LEFT JOIN joinedTrail j ON j.id = x.id
+UNION ALL
+SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS trailSource,
+    CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
+    CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, 1 AS s
+FROM new_rows x LEFT JOIN joinedTrail j ON j.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_path_report_update AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_path_report_update();
+CREATE FUNCTION crashtrail_path_joined_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT r.signature, r.bundleID, r.trailSource, r.screenPath, r.pathManifest, -1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.bundleID, 'joined' AS trailSource, x.screenPath, x.pathManifest, 1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_path_joined_insert AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_path_joined_insert();
+CREATE FUNCTION crashtrail_path_joined_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT r.signature, r.bundleID, 'joined' AS trailSource, x.screenPath, x.pathManifest, -1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.bundleID, r.trailSource, r.screenPath, r.pathManifest, 1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_path_joined_delete AFTER DELETE ON joinedTrail REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_path_joined_delete();
+CREATE FUNCTION crashtrail_path_joined_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+    COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
+FROM (SELECT r.signature, r.bundleID, 'joined' AS trailSource, x.screenPath, x.pathManifest, -1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.bundleID, r.trailSource, r.screenPath, r.pathManifest, 1 AS s
+FROM old_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.bundleID, r.trailSource, r.screenPath, r.pathManifest, -1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id
+UNION ALL
+SELECT r.signature, r.bundleID, 'joined' AS trailSource, x.screenPath, x.pathManifest, 1 AS s
+FROM new_rows x JOIN report r ON r.id = x.id) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER crashtrail_path_joined_update AFTER UPDATE ON joinedTrail REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crashtrail_path_joined_update();
+CREATE FUNCTION crashtrail_compact_path_counts() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(27994048714532979) THEN
+        RETURN;
+    END IF;
+    WITH touched AS (SELECT DISTINCT signature, bundleID, inferred, screenPath, pathManifest FROM groupPathCount WHERE reports < 0),
+    moved AS (DELETE FROM groupPathCount g USING touched t WHERE g.signature = t.signature AND g.bundleID = t.bundleID AND g.inferred = t.inferred AND g.screenPath = t.screenPath AND g.pathManifest = t.pathManifest RETURNING g.*)
+    INSERT INTO groupPathCount (signature, bundleID, inferred, screenPath, pathManifest, reports)
+    SELECT signature, bundleID, inferred, screenPath, pathManifest, SUM(reports) FROM moved GROUP BY signature, bundleID, inferred, screenPath, pathManifest HAVING SUM(reports) <> 0;
+END
+$$;
