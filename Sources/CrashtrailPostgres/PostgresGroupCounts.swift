@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// The text of PostgreSQL migration `v7: group counts kept as reports arrive`: the SQLite store's count tables
 /// (`SQLiteGroupCounts` in CrashtrailStore), kept so that workers writing at once never wait on each other.
 ///
@@ -23,30 +25,7 @@ enum PostgresGroupCounts {
         statements += counts(
             of: "SELECT signature, appVersion, time, trailSource AS src, 1 AS s FROM reportWithTrail",
             versionsAndDays: true)
-        statements += function(
-            "crashtrail_count_report_insert", "AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows",
-            [reportRows("new_rows", 1)])
-        // A delete is counted row by row, before it: after it, the joined trail that the delete removes with its report
-        // (ON DELETE CASCADE) is gone already. Nothing in crashtrail deletes reports; this keeps the counts right when
-        // someone does.
-        let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "appVersion", "time", "trailSource"])
-        statements += PostgresTriggerSQL.function(
-            "crashtrail_count_report_delete", "BEFORE DELETE ON report", counts(of: reportRows(deleted, -1), versionsAndDays: true),
-            eachRow: true)
-        statements += function(
-            "crashtrail_count_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
-            [reportRows("old_rows", -1), reportRows("new_rows", 1)])
-        // A joined trail changes only what its report counts for by trail: its source.
-        statements += function(
-            "crashtrail_count_joined_insert", "AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows",
-            [rawRows("new_rows", -1), joinedRows("new_rows", 1)], versionsAndDays: false)
-        statements += function(
-            "crashtrail_count_joined_delete", "AFTER DELETE ON joinedTrail REFERENCING OLD TABLE AS old_rows",
-            [joinedRows("old_rows", -1), rawRows("old_rows", 1)], versionsAndDays: false)
-        statements += function(
-            "crashtrail_count_joined_update", "AFTER UPDATE ON joinedTrail REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
-            [joinedRows("old_rows", -1), rawRows("old_rows", 1), rawRows("new_rows", -1), joinedRows("new_rows", 1)],
-            versionsAndDays: false)
+        for trigger in CountTriggers.triggers { statements += Self.trigger(trigger) }
         let compaction = tables.map { table in
             let sums = table.counts.map { "SUM(\($0))" }
             let changed = sums.map { "\($0) <> 0" }.joined(separator: " OR ")
@@ -98,7 +77,7 @@ enum PostgresGroupCounts {
     /// The rows of the transition table `table` of `report` as `reportWithTrail` shows them, with the sign `sign`.
     private static func reportRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS src, \(sign) AS s
+        SELECT x.signature, x.appVersion, x.time, CASE WHEN j.id IS NULL THEN x.trailSource ELSE \(TrailInfo.Source.joined.sqlLiteral) END AS src, \(sign) AS s
         FROM \(table) x LEFT JOIN joinedTrail j ON j.id = x.id
         """
     }
@@ -114,9 +93,33 @@ enum PostgresGroupCounts {
     /// The reports of the transition table `table` of `joinedTrail` as they show with those trails.
     private static func joinedRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT r.signature, r.appVersion, r.time, 'joined' AS src, \(sign) AS s
+        SELECT r.signature, r.appVersion, r.time, \(TrailInfo.Source.joined.sqlLiteral) AS src, \(sign) AS s
         FROM \(table) x JOIN report r ON r.id = x.id
         """
+    }
+
+    /// The trigger function of `trigger` and its trigger: statement-level, but for a report's delete, counted row by
+    /// row before it (after it, the joined trail the delete removes with its report, ON DELETE CASCADE, is gone already;
+    /// nothing in crashtrail deletes reports, this keeps the counts right when someone does).
+    private static func trigger(_ trigger: CountTriggers.Trigger) -> [String] {
+        let name = "crashtrail_count_\(trigger.table == .report ? "report" : "joined")_\(trigger.event.rawValue)"
+        let on = "\(trigger.event.keyword) ON \(trigger.table.rawValue)"
+        guard !trigger.runsBefore else {
+            let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "appVersion", "time", "trailSource"])
+            let rows = trigger.rows.map { select($0, from: deleted) }.joined(separator: "\nUNION ALL\n")
+            return PostgresTriggerSQL.function(name, "BEFORE \(on)", counts(of: rows, versionsAndDays: true), eachRow: true)
+        }
+        let rows = trigger.rows.map { select($0, from: $0.old ? "old_rows" : "new_rows") }
+        return function(name, "AFTER \(on) \(PostgresTriggerSQL.transitionTables(trigger))", rows, versionsAndDays: !trigger.movesTrailOnly)
+    }
+
+    /// The select of `rows`, from the transition table (or the one-row table) `table`.
+    private static func select(_ rows: CountTriggers.Rows, from table: String) -> String {
+        switch rows.view {
+        case .shown: reportRows(table, rows.sign)
+        case .withoutJoined: rawRows(table, rows.sign)
+        case .withJoined: joinedRows(table, rows.sign)
+        }
     }
 
     /// A trigger function that adds `rows` (selects of the columns `reportRows` names) to the counts, and its
@@ -127,9 +130,9 @@ enum PostgresGroupCounts {
 
     /// The statements that add one delta row per changed key of each count table, each of `rows` counting `s`.
     private static func counts(of rows: String, versionsAndDays: Bool) -> [String] {
-        let withTrail = "src IN ('embedded', 'joined', 'inferred')"
+        let withTrail = "src IN \(CountTriggers.trailedSources)"
         let trailed = "SUM(CASE WHEN \(withTrail) THEN s ELSE 0 END)"
-        let inferred = "SUM(CASE WHEN src = 'inferred' THEN s ELSE 0 END)"
+        let inferred = "SUM(CASE WHEN src = \(TrailInfo.Source.inferred.sqlLiteral) THEN s ELSE 0 END)"
         var statements = [
             """
             INSERT INTO groupCount (signature, reports, withTrail, inferred)

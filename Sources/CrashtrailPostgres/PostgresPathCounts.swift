@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// The text of PostgreSQL migration `v9: path counts kept as reports arrive`: the SQLite store's path counts
 /// (`SQLitePathCounts` in CrashtrailStore), kept as the group counts are (`PostgresGroupCounts`), so that workers
 /// writing at once never wait on each other.
@@ -34,26 +36,7 @@ enum PostgresPathCounts {
         ]
         // The reports already stored, counted once.
         statements.append(count(of: "SELECT signature, bundleID, trailSource, screenPath, pathManifest, 1 AS s FROM reportWithTrail"))
-        statements += function(
-            "crashtrail_path_report_insert", "AFTER INSERT ON report REFERENCING NEW TABLE AS new_rows", [reportRows("new_rows", 1)])
-        // A delete is counted row by row, before it: after it, the joined trail that the delete removes with its report
-        // (ON DELETE CASCADE) is gone already.
-        let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "bundleID", "trailSource", "screenPath", "pathManifest"])
-        statements += PostgresTriggerSQL.function(
-            "crashtrail_path_report_delete", "BEFORE DELETE ON report", [count(of: reportRows(deleted, -1))], eachRow: true)
-        statements += function(
-            "crashtrail_path_report_update", "AFTER UPDATE ON report REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
-            [reportRows("old_rows", -1), reportRows("new_rows", 1)])
-        // A joined trail replaces its report's trail source and path with its own.
-        statements += function(
-            "crashtrail_path_joined_insert", "AFTER INSERT ON joinedTrail REFERENCING NEW TABLE AS new_rows",
-            [rawRows("new_rows", -1), joinedRows("new_rows", 1)])
-        statements += function(
-            "crashtrail_path_joined_delete", "AFTER DELETE ON joinedTrail REFERENCING OLD TABLE AS old_rows",
-            [joinedRows("old_rows", -1), rawRows("old_rows", 1)])
-        statements += function(
-            "crashtrail_path_joined_update", "AFTER UPDATE ON joinedTrail REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
-            [joinedRows("old_rows", -1), rawRows("old_rows", 1), rawRows("new_rows", -1), joinedRows("new_rows", 1)])
+        for trigger in CountTriggers.triggers { statements += Self.trigger(trigger) }
         let keyList = keys.joined(separator: ", ")
         let matches = keys.map { "g.\($0) = t.\($0)" }.joined(separator: " AND ")
         statements.append(
@@ -76,7 +59,7 @@ enum PostgresPathCounts {
     /// The rows of the transition table `table` of `report` as `reportWithTrail` shows them, with the sign `sign`.
     private static func reportRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE 'joined' END AS trailSource,
+        SELECT x.signature, x.bundleID, CASE WHEN j.id IS NULL THEN x.trailSource ELSE \(TrailInfo.Source.joined.sqlLiteral) END AS trailSource,
             CASE WHEN j.id IS NULL THEN x.screenPath ELSE j.screenPath END AS screenPath,
             CASE WHEN j.id IS NULL THEN x.pathManifest ELSE j.pathManifest END AS pathManifest, \(sign) AS s
         FROM \(table) x LEFT JOIN joinedTrail j ON j.id = x.id
@@ -94,9 +77,32 @@ enum PostgresPathCounts {
     /// The reports of the transition table `table` of `joinedTrail` as they show with those trails.
     private static func joinedRows(_ table: String, _ sign: Int) -> String {
         """
-        SELECT r.signature, r.bundleID, 'joined' AS trailSource, x.screenPath, x.pathManifest, \(sign) AS s
+        SELECT r.signature, r.bundleID, \(TrailInfo.Source.joined.sqlLiteral) AS trailSource, x.screenPath, x.pathManifest, \(sign) AS s
         FROM \(table) x JOIN report r ON r.id = x.id
         """
+    }
+
+    /// The trigger function of `trigger` and its trigger: statement-level, but for a report's delete, counted row by
+    /// row before it (after it, the joined trail the delete removes with its report, ON DELETE CASCADE, is gone already).
+    private static func trigger(_ trigger: CountTriggers.Trigger) -> [String] {
+        let name = "crashtrail_path_\(trigger.table == .report ? "report" : "joined")_\(trigger.event.rawValue)"
+        let on = "\(trigger.event.keyword) ON \(trigger.table.rawValue)"
+        guard !trigger.runsBefore else {
+            let deleted = PostgresTriggerSQL.oldRow(["id", "signature", "bundleID", "trailSource", "screenPath", "pathManifest"])
+            let rows = trigger.rows.map { select($0, from: deleted) }.joined(separator: "\nUNION ALL\n")
+            return PostgresTriggerSQL.function(name, "BEFORE \(on)", [count(of: rows)], eachRow: true)
+        }
+        let rows = trigger.rows.map { select($0, from: $0.old ? "old_rows" : "new_rows") }
+        return function(name, "AFTER \(on) \(PostgresTriggerSQL.transitionTables(trigger))", rows)
+    }
+
+    /// The select of `rows`, from the transition table (or the one-row table) `table`.
+    private static func select(_ rows: CountTriggers.Rows, from table: String) -> String {
+        switch rows.view {
+        case .shown: reportRows(table, rows.sign)
+        case .withoutJoined: rawRows(table, rows.sign)
+        case .withJoined: joinedRows(table, rows.sign)
+        }
     }
 
     /// A trigger function that adds `rows` to the counts, and its statement-level trigger.
@@ -109,9 +115,9 @@ enum PostgresPathCounts {
     private static func count(of rows: String) -> String {
         """
         INSERT INTO groupPathCount (\(keys.joined(separator: ", ")), reports)
-        SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = 'inferred' THEN 1 ELSE 0 END,
+        SELECT signature, COALESCE(bundleID, ''), CASE WHEN trailSource = \(TrailInfo.Source.inferred.sqlLiteral) THEN 1 ELSE 0 END,
             COALESCE(screenPath, ''), COALESCE(pathManifest, ''), SUM(s)
-        FROM (\(rows)) c WHERE trailSource IN ('embedded', 'joined', 'inferred') GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0
+        FROM (\(rows)) c WHERE trailSource IN \(CountTriggers.trailedSources) GROUP BY 1, 2, 3, 4, 5 HAVING SUM(s) <> 0
         """
     }
 }

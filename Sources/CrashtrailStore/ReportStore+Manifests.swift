@@ -48,7 +48,7 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     public func decodePendingTrails(with deriver: any ReportDeriving) throws(StoreError) -> Int {
         let pending = try read { db in
-            try db.strings("SELECT id FROM report WHERE trailSource = 'undecodable' ORDER BY id")
+            try db.strings("SELECT id FROM report WHERE trailSource = ? ORDER BY id", [.text(TrailInfo.Source.undecodable.rawValue)])
         }
         var decoded = 0
         for id in pending {
@@ -60,11 +60,12 @@ extension ReportStore {
                     """
                     UPDATE report SET trailSource = ?, trailSteps = ?, trailError = NULL, trail = ?, trailDictionary = ?,
                         screenPath = ?, pathManifest = ?, signature = ?
-                    WHERE id = ? AND trailSource = 'undecodable'
+                    WHERE id = ? AND trailSource = ?
                     """,
                     [
                         .text(again.trailSource.rawValue), StoreValue(again.trailSteps), .text(trail), StoreValue(again.trailDictionary),
                         StoreValue(again.screenPath), StoreValue(again.pathManifest), .text(again.signature), .text(id),
+                        .text(TrailInfo.Source.undecodable.rawValue),
                     ])
             }
             decoded += 1

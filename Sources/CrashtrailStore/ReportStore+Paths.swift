@@ -125,12 +125,13 @@ extension ReportStore {
     public func forEachPathRow(_ filter: ReportFilter, keys: Set<PathKey>, _ body: (PathRow) throws -> Void) throws(StoreError) {
         guard !keys.isEmpty else { return }
         let (condition, arguments) = filter.sql(dialect)
+        let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
         try read { db in
             try db.forEachRow(
                 """
                 SELECT id, bundleID, trailSource, screenPath, pathManifest FROM reportWithTrail
-                WHERE \(condition) AND trailSource IN ('embedded', 'joined', 'inferred')
-                """, arguments
+                WHERE \(condition) AND trailSource IN \(withTrail.sql)
+                """, arguments + withTrail.values
             ) { row in
                 let key = PathKey(
                     bundleID: row.string("bundleID") ?? "", inferred: row.string("trailSource") == TrailInfo.Source.inferred.rawValue,

@@ -37,7 +37,7 @@ import Testing
         #expect(try store.countReportsAwaitingTrail() == 0)
         let trail = try #require(try joined[0].decodedTrail())
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined[0].id, in: db) }
+            try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: joined[0].id, in: db) }
                 == false)
         let first = trail.app.bundleID
         #expect(try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0).isEmpty)
@@ -75,7 +75,7 @@ import Testing
         let joined = try #require(current.first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) }
+            try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: joined.id, in: db) }
                 == false)
     }
 

@@ -69,7 +69,7 @@ struct GroupCountTests {
                     StoredScreenPath(screensJSON: screens, manifest: "m1")
                 }
                 try store.write { db in
-                    try ReportStore.attachTrail(DecodedTrail(trail), toReport: id, screenPath: path ?? nil, in: db)
+                    try ReportStore.attach(DecodedTrail(trail), toReport: id, screenPath: path ?? nil, in: db)
                     if random.next() % 2 == 0 {
                         try db.execute(
                             "UPDATE report SET signature = ? WHERE id = ?", [.text(signatures[Int(random.next() % 4)]), .text(id)])

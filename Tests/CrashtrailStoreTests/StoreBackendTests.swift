@@ -221,12 +221,12 @@ struct StoreBackendTests {
         let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
         let waiting = try #require(try store.allRecords().first { $0.trailSource == .missing })
-        #expect(try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) })
+        #expect(try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: waiting.id, in: db) })
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: waiting.id, in: db) }
+            try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: waiting.id, in: db) }
                 == false)
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: joined.id, in: db) }
+            try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: joined.id, in: db) }
                 == false)
         #expect(try store.record(id: waiting.id)?.trailSource == .joined)
         // A report whose trail was inferred from breadcrumbs takes a recorded one, and a crash without frames moves to
@@ -238,7 +238,7 @@ struct StoreBackendTests {
         try store.write { db in _ = try ReportStore.insert(inferred, in: db) }
         #expect(try store.record(id: inferred.id)?.trailSource == .inferred)
         #expect(
-            try store.write { db in try ReportStore.attachTrail(DecodedTrail(trail), toReport: inferred.id, crashScreen: "item", in: db) })
+            try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: inferred.id, crashScreen: "item", in: db) })
         let replaced = try #require(try store.record(id: inferred.id))
         #expect(replaced.trailSource == .joined && replaced.signature == "MemoryTermination/SIGKILL @ screen:item")
         // A trail file joins the waiting report of its app and pid launched closest to its session's start, in one

@@ -5,9 +5,8 @@
 /// Released with that migration: never edited. A later schema change is a migration of its own.
 ///
 /// What a report counts for is what `reportWithTrail` shows of it: its signature, app version, day and trail source
-/// (`joined` when a trail joined it). Each trigger takes
-/// away what a row counted for before the change and adds what it counts for after, so every writer (ingest, a join,
-/// reprocess, a copy, a hand-made `DELETE`) keeps the counts without knowing of them.
+/// (`joined` when a trail joined it). The triggers are ``CountTriggers``'s, as row triggers that update each count in
+/// place.
 enum SQLiteGroupCounts {
     /// The migration's statements, in order: the tables, their first counts from the reports already stored, and the
     /// triggers.
@@ -45,29 +44,7 @@ enum SQLiteGroupCounts {
             FROM reportWithTrail
             """
         statements += counts(of: stored, versionsAndDays: true, grouped: true)
-        statements += [
-            trigger("report_counted_insert", "AFTER INSERT ON report", newReportRow),
-            // Before the delete: after it, the joined trail that the delete removes with its report may be gone already.
-            trigger("report_counted_delete", "BEFORE DELETE ON report", reportRows("OLD", -1)),
-            trigger(
-                "report_counted_update",
-                """
-                AFTER UPDATE ON report WHEN OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
-                    OR OLD.appVersion IS NOT NEW.appVersion OR OLD.time IS NOT NEW.time OR OLD.trailSource IS NOT NEW.trailSource
-                """,
-                reportRows("OLD", -1), reportRows("NEW", 1)),
-            // A joined trail changes only what its report counts for by trail: its source.
-            trigger(
-                "joined_counted_insert", "AFTER INSERT ON joinedTrail", rawRows("NEW", -1), joinedRows("NEW", 1), versionsAndDays: false),
-            trigger(
-                "joined_counted_delete", "AFTER DELETE ON joinedTrail", joinedRows("OLD", -1), rawRows("OLD", 1), versionsAndDays: false),
-            trigger(
-                "joined_counted_update",
-                """
-                AFTER UPDATE ON joinedTrail WHEN OLD.id IS NOT NEW.id
-                """,
-                joinedRows("OLD", -1), rawRows("OLD", 1), rawRows("NEW", -1), joinedRows("NEW", 1), versionsAndDays: false),
-        ]
+        statements += CountTriggers.triggers.map(trigger)
         return statements.joined(separator: ";\n")
     }()
 
@@ -82,7 +59,7 @@ enum SQLiteGroupCounts {
     private static func reportRows(_ row: String, _ sign: Int) -> String {
         """
         SELECT \(row).signature AS signature, \(row).appVersion AS appVersion, \(row).time AS time,
-            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE 'joined' END AS src, \(sign) AS s
+            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE \(TrailInfo.Source.joined.sqlLiteral) END AS src, \(sign) AS s
         FROM (SELECT 1) LEFT JOIN joinedTrail j ON j.id = \(row).id
         """
     }
@@ -98,15 +75,43 @@ enum SQLiteGroupCounts {
     /// The report of the `joinedTrail` row `row` as it shows with that trail, with the sign `sign`.
     private static func joinedRows(_ row: String, _ sign: Int) -> String {
         """
-        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, 'joined' AS src, \(sign) AS s
+        SELECT r.signature AS signature, r.appVersion AS appVersion, r.time AS time, \(TrailInfo.Source.joined.sqlLiteral) AS src, \(sign) AS s
         FROM report r WHERE r.id = \(row).id
         """
     }
 
-    /// A trigger whose body adds each of `rows` (selects of the columns `reportRows` names) to the counts.
-    private static func trigger(_ name: String, _ event: String, _ rows: String..., versionsAndDays: Bool = true) -> String {
-        let body = rows.flatMap { counts(of: $0, versionsAndDays: versionsAndDays, grouped: false) }
+    /// The trigger of `trigger`: its body adds each of its rows (selects of the columns `reportRows` names) to the counts.
+    private static func trigger(_ trigger: CountTriggers.Trigger) -> String {
+        let name = "\(trigger.table == .report ? "report" : "joined")_counted_\(trigger.event.rawValue)"
+        var event = "\(trigger.runsBefore ? "BEFORE" : "AFTER") \(trigger.event.keyword) ON \(trigger.table.rawValue)"
+        if trigger.event == .update { event += " WHEN " + updateCondition(trigger.table) }
+        let body = trigger.rows.flatMap { rows in
+            counts(of: select(rows, of: trigger), versionsAndDays: !trigger.movesTrailOnly, grouped: false)
+        }
         return "CREATE TRIGGER \(name) \(event) BEGIN\n" + body.map { $0 + ";\n" }.joined() + "END"
+    }
+
+    /// When an update of `table` can move what its rows count for: a column the counts read changed.
+    private static func updateCondition(_ table: CountTriggers.Table) -> String {
+        switch table {
+        case .report:
+            """
+            OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
+                OR OLD.appVersion IS NOT NEW.appVersion OR OLD.time IS NOT NEW.time OR OLD.trailSource IS NOT NEW.trailSource
+            """
+        case .joinedTrail: "OLD.id IS NOT NEW.id"
+        }
+    }
+
+    /// The select of `rows`, the rows a trigger on `trigger`'s table counts.
+    private static func select(_ rows: CountTriggers.Rows, of trigger: CountTriggers.Trigger) -> String {
+        let row = rows.old ? "OLD" : "NEW"
+        switch rows.view {
+        case .shown where trigger.event == .insert: return newReportRow
+        case .shown: return reportRows(row, rows.sign)
+        case .withoutJoined: return rawRows(row, rows.sign)
+        case .withJoined: return joinedRows(row, rows.sign)
+        }
     }
 
     /// The statements that add `rows` to each count table, each row counting `s` (1 or -1); `grouped` sums the rows
@@ -114,12 +119,12 @@ enum SQLiteGroupCounts {
     private static func counts(of rows: String, versionsAndDays: Bool, grouped: Bool) -> [String] {
         func sum(_ value: String) -> String { grouped ? "SUM(\(value))" : value }
         func groupBy(_ keys: String) -> String { grouped ? " GROUP BY \(keys)" : "" }
-        let withTrail = "src IN ('embedded', 'joined', 'inferred')"
+        let withTrail = "src IN \(CountTriggers.trailedSources)"
         var statements = [
             """
             INSERT INTO groupCount (signature, reports, withTrail, inferred)
             SELECT signature, \(sum("s")), \(sum("CASE WHEN \(withTrail) THEN s ELSE 0 END")),
-                \(sum("CASE WHEN src = 'inferred' THEN s ELSE 0 END"))
+                \(sum("CASE WHEN src = \(TrailInfo.Source.inferred.sqlLiteral) THEN s ELSE 0 END"))
             FROM (\(rows)) WHERE true\(groupBy("signature"))
             ON CONFLICT (signature) DO UPDATE SET reports = reports + excluded.reports,
                 withTrail = withTrail + excluded.withTrail, inferred = inferred + excluded.inferred

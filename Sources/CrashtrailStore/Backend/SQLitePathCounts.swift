@@ -10,9 +10,8 @@
 ///
 /// A report counts for what `reportWithTrail` shows of it, when it has a trail: its signature, app, whether its
 /// trail was inferred, and its stored path and the fingerprint of the manifest that made it (empty texts for what it
-/// lacks); the key of `ReportStore.PathKey`. Each trigger takes away what a row counted for before the change and adds
-/// what it counts for after, as the group counts' triggers do (`SQLiteGroupCounts`), and removes the keys whose
-/// count falls to zero.
+/// lacks); the key of `ReportStore.PathKey`. The triggers are ``CountTriggers``'s, as the group counts' are
+/// (`SQLiteGroupCounts`), and each also removes the keys whose count falls to zero.
 enum SQLitePathCounts {
     /// The migration's statements, in order: the table, its first counts from the reports already stored, and the
     /// triggers.
@@ -34,40 +33,18 @@ enum SQLitePathCounts {
             // store of a million reports in sqlite3, against 13 MB this way.
             count(reportWithTrail, 1),
         ]
-        statements += [
-            trigger("report_paths_insert", "AFTER INSERT ON report", added: [newReportRow]),
-            // Before the delete: after it, the joined trail that the delete removes with its report may be gone already.
-            trigger("report_paths_delete", "BEFORE DELETE ON report", removed: [reportRow("OLD")]),
-            trigger(
-                "report_paths_update",
-                """
-                AFTER UPDATE ON report WHEN OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
-                    OR OLD.bundleID IS NOT NEW.bundleID OR OLD.trailSource IS NOT NEW.trailSource
-                    OR OLD.screenPath IS NOT NEW.screenPath OR OLD.pathManifest IS NOT NEW.pathManifest
-                """,
-                added: [reportRow("NEW")], removed: [reportRow("OLD")]),
-            // A joined trail replaces its report's trail source and path with its own.
-            trigger("joined_paths_insert", "AFTER INSERT ON joinedTrail", added: [joinedRow("NEW")], removed: [rawRow("NEW")]),
-            trigger("joined_paths_delete", "AFTER DELETE ON joinedTrail", added: [rawRow("OLD")], removed: [joinedRow("OLD")]),
-            trigger(
-                "joined_paths_update",
-                """
-                AFTER UPDATE ON joinedTrail WHEN OLD.id IS NOT NEW.id OR OLD.screenPath IS NOT NEW.screenPath
-                    OR OLD.pathManifest IS NOT NEW.pathManifest
-                """,
-                added: [rawRow("OLD"), joinedRow("NEW")], removed: [joinedRow("OLD"), rawRow("NEW")]),
-        ]
+        statements += CountTriggers.triggers.map(trigger)
         return statements.joined(separator: ";\n")
     }()
 
     /// The key columns of a row of `src` (columns named as in `reportWithTrail`), in the table's order.
     private static let keyColumns = """
-        src.signature, COALESCE(src.bundleID, ''), CASE WHEN src.trailSource = 'inferred' THEN 1 ELSE 0 END,
+        src.signature, COALESCE(src.bundleID, ''), CASE WHEN src.trailSource = \(TrailInfo.Source.inferred.sqlLiteral) THEN 1 ELSE 0 END,
             COALESCE(src.screenPath, ''), COALESCE(src.pathManifest, '')
         """
 
     /// Whether the row of `src` has a trail, and so counts.
-    private static let withTrail = "src.trailSource IN ('embedded', 'joined', 'inferred')"
+    private static let withTrail = "src.trailSource IN \(CountTriggers.trailedSources)"
 
     /// Every report as `reportWithTrail` shows it.
     private static let reportWithTrail = """
@@ -86,7 +63,7 @@ enum SQLitePathCounts {
     private static func reportRow(_ row: String) -> String {
         """
         SELECT \(row).signature AS signature, \(row).bundleID AS bundleID,
-            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE 'joined' END AS trailSource,
+            CASE WHEN j.id IS NULL THEN \(row).trailSource ELSE \(TrailInfo.Source.joined.sqlLiteral) END AS trailSource,
             CASE WHEN j.id IS NULL THEN \(row).screenPath ELSE j.screenPath END AS screenPath,
             CASE WHEN j.id IS NULL THEN \(row).pathManifest ELSE j.pathManifest END AS pathManifest
         FROM (SELECT 1) LEFT JOIN joinedTrail j ON j.id = \(row).id
@@ -105,15 +82,53 @@ enum SQLitePathCounts {
     /// The report of the `joinedTrail` row `row` as it shows with that trail.
     private static func joinedRow(_ row: String) -> String {
         """
-        SELECT r.signature AS signature, r.bundleID AS bundleID, 'joined' AS trailSource, \(row).screenPath AS screenPath,
+        SELECT r.signature AS signature, r.bundleID AS bundleID, \(TrailInfo.Source.joined.sqlLiteral) AS trailSource, \(row).screenPath AS screenPath,
             \(row).pathManifest AS pathManifest
         FROM report r WHERE r.id = \(row).id
         """
     }
 
+    /// The trigger of `trigger`: it takes away the rows it counts with -1 and adds those with 1.
+    private static func trigger(_ trigger: CountTriggers.Trigger) -> String {
+        let name = "\(trigger.table == .report ? "report" : "joined")_paths_\(trigger.event.rawValue)"
+        var event = "\(trigger.runsBefore ? "BEFORE" : "AFTER") \(trigger.event.keyword) ON \(trigger.table.rawValue)"
+        if trigger.event == .update { event += " WHEN " + updateCondition(trigger.table) }
+        return self.trigger(
+            name, event, added: trigger.rows.filter { $0.sign > 0 }.map { select($0, of: trigger) },
+            removed: trigger.rows.filter { $0.sign < 0 }.map { select($0, of: trigger) })
+    }
+
+    /// When an update of `table` can move what its rows count for: a column the counts read changed.
+    private static func updateCondition(_ table: CountTriggers.Table) -> String {
+        switch table {
+        case .report:
+            """
+            OLD.id IS NOT NEW.id OR OLD.signature IS NOT NEW.signature
+                OR OLD.bundleID IS NOT NEW.bundleID OR OLD.trailSource IS NOT NEW.trailSource
+                OR OLD.screenPath IS NOT NEW.screenPath OR OLD.pathManifest IS NOT NEW.pathManifest
+            """
+        case .joinedTrail:
+            """
+            OLD.id IS NOT NEW.id OR OLD.screenPath IS NOT NEW.screenPath
+                OR OLD.pathManifest IS NOT NEW.pathManifest
+            """
+        }
+    }
+
+    /// The select of `rows`, the rows a trigger on `trigger`'s table counts.
+    private static func select(_ rows: CountTriggers.Rows, of trigger: CountTriggers.Trigger) -> String {
+        let row = rows.old ? "OLD" : "NEW"
+        switch rows.view {
+        case .shown where trigger.event == .insert: return newReportRow
+        case .shown: return reportRow(row)
+        case .withoutJoined: return rawRow(row)
+        case .withJoined: return joinedRow(row)
+        }
+    }
+
     /// A trigger whose body takes away each of `removed` and adds each of `added` (selects of the columns `reportRow`
     /// names), then removes the keys that `removed` left at zero.
-    private static func trigger(_ name: String, _ event: String, added: [String] = [], removed: [String] = []) -> String {
+    private static func trigger(_ name: String, _ event: String, added: [String], removed: [String]) -> String {
         var body = removed.map { count($0, -1) } + added.map { count($0, 1) }
         body += removed.map { row in
             """

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Storing reports: each payload once, under its own ID (SPEC section 8).
+extension ReportStore {
+    /// What storing one payload did.
+    public enum InsertOutcome: Hashable, Sendable {
+        /// Stored under this ID (the payload's own, or `ID~hash` when that ID held other bytes).
+        case stored(String)
+        /// These bytes are already stored under this ID.
+        case duplicate(String)
+    }
+
+    /// Stores `record` unless its bytes are already stored; a payload whose ID is taken by other bytes is kept
+    /// under `ID~` plus the first 12 hex digits of its SHA-256 (SPEC section 8).
+    ///
+    /// The primary key decides, not a look-up before the insert: jobs storing the same report at the same moment
+    /// store it once, the others see a duplicate.
+    /// - Throws: the backend's error.
+    public static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
+        var values = record.storeValues
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(record.id) }
+        let existing = try db.value("SELECT sha256 FROM report WHERE id = ?", [.text(record.id)])?.text
+        if existing == record.sha256 { return .duplicate(record.id) }
+        let alternative = record.id + "~" + record.sha256.prefix(12)
+        values[0] = .text(alternative)
+        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(alternative) }
+        return .duplicate(alternative)
+    }
+
+    /// Stores `records` as ``insert(_:in:)`` stores each, in multi-row statements where the backend gains from them.
+    ///
+    /// `StoreDialect.rowsPerInsert` says where: on PostgreSQL, one round trip for up to 256 reports instead of one
+    /// each, which is what a worker's rate is made of. SQLite runs its prepared one-row statement for each.
+    ///
+    /// A report whose ID the statement did not insert (taken before, or twice in the batch) goes through
+    /// ``insert(_:in:)`` after, which tells a duplicate from other bytes under the same ID.
+    /// - Parameters:
+    ///   - records: the reports, in order.
+    ///   - idDecides: whether a taken ID means the same report sent again (a Sentry event's retry), counted as a
+    ///     duplicate whatever its bytes, instead of other bytes kept under `ID~HASH`.
+    ///   - rowsPerStatement: reports per statement; the backend's choice when nil.
+    ///   - db: the write transaction.
+    /// - Returns: each report's outcome, in order.
+    /// - Throws: the backend's error.
+    public static func insert(
+        _ records: [ReportRecord], idDecides: Bool = false, rowsPerStatement: Int? = nil, in db: any StoreTransaction
+    ) throws -> [InsertOutcome] {
+        let rowsPerStatement = max(1, rowsPerStatement ?? db.dialect.rowsPerInsert)
+        guard rowsPerStatement > 1 else { return try records.map { try insertAlone($0, idDecides: idDecides, in: db) } }
+        var outcomes: [InsertOutcome] = []
+        outcomes.reserveCapacity(records.count)
+        var start = 0
+        while start < records.count {
+            let slice = records[start..<min(records.count, start + rowsPerStatement)]
+            start = slice.endIndex
+            // An ID holding U+0000 does not come back from PostgreSQL's RETURNING as it went in (U+2400 is kept in
+            // its place): those go alone.
+            let batched = slice.filter { !$0.id.holdsNUL }
+            var inserted: Set<String> = []
+            if !batched.isEmpty {
+                let sql =
+                    "INSERT INTO report (\(ReportColumn.list)) VALUES "
+                    + Array(repeating: ReportRecord.valuesPlaceholders, count: batched.count).joined(separator: ", ")
+                    + " ON CONFLICT (id) DO NOTHING RETURNING id"
+                inserted = Set(try db.rows(sql, batched.flatMap(\.storeValues)).compactMap { $0.values.first?.text })
+            }
+            for record in slice {
+                if record.id.holdsNUL {
+                    outcomes.append(try insertAlone(record, idDecides: idDecides, in: db))
+                } else if inserted.remove(record.id) != nil {
+                    outcomes.append(.stored(record.id))
+                } else {
+                    // The statement found the ID taken: the same report again, or other bytes under its ID.
+                    outcomes.append(idDecides ? .duplicate(record.id) : try insert(record, in: db))
+                }
+            }
+        }
+        return outcomes
+    }
+
+    /// One report in its own statement: ``insert(_:in:)``, or, when the ID decides, stored or a duplicate.
+    private static func insertAlone(_ record: ReportRecord, idDecides: Bool, in db: any StoreTransaction) throws -> InsertOutcome {
+        guard idDecides else { return try insert(record, in: db) }
+        return try db.execute(ReportRecord.insertSQL, record.storeValues) > 0 ? .stored(record.id) : .duplicate(record.id)
+    }
+
+    /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
+    /// - Throws: `StoreError` (`database`).
+    public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
+        try read { db in try db.value("SELECT id FROM report WHERE sha256 = ? LIMIT 1", [.text(digest)])?.text }
+    }
+
+    /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly
+    /// not stored" for a new payload without a read transaction.
+    /// - Throws: `StoreError` (`database`).
+    public func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
+        try read { db in
+            var prefixes = Set<UInt64>()
+            try db.forEachRow("SELECT sha256 FROM report", []) { row in
+                if let digest = row[0].text, let prefix = Self.digestPrefix(digest) { prefixes.insert(prefix) }
+            }
+            return prefixes
+        }
+    }
+
+    /// The first sixteen hex digits of a digest as a number, or nil when they are not hex digits.
+    public static func digestPrefix(_ digest: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in digest.utf8.prefix(16) {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+            count += 1
+        }
+        return count == 16 ? value : nil
+    }
+}

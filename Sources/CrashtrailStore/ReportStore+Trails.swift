@@ -1,0 +1,171 @@
+import CrashtrailCore
+import CrashtrailEncoding
+
+/// Trails that arrive apart from their crashes, and the crashes awaiting them: joins by app, pid and launch time
+/// (SPEC section 7).
+extension ReportStore {
+    /// When a `report` row still awaits a recorded trail: stored without one (or with one inferred from breadcrumbs),
+    /// and none joined since (`joinedTrail`).
+    ///
+    /// The sources are written as literals, not bound: the join index (`report_join`) covers only these rows, and a
+    /// planner uses a partial index only for a condition it can see implies the index's.
+    private static let awaitsTrail =
+        "trailSource IN \(TrailInfo.Source.sqlList(TrailInfo.Source.awaitingRecorded)) AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
+
+    /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
+    /// - Throws: `StoreError` (`database`).
+    public func countReportsAwaitingTrail() throws(StoreError) -> Int {
+        try read { db in
+            try db.value(
+                """
+                SELECT COUNT(*) FROM report
+                WHERE \(Self.awaitsTrail) AND bundleID IS NOT NULL AND pid IS NOT NULL AND launchTime IS NOT NULL
+                """
+            )?.integer.map(Int.init) ?? 0
+        }
+    }
+
+    /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
+    /// within `tolerance` milliseconds of `started`.
+    /// - Throws: `StoreError` (`database`).
+    public func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String] {
+        try read { db in try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
+    }
+
+    /// Attaches a trail that arrived separately to a stored report.
+    /// - Parameters:
+    ///   - trail: the recorded trail.
+    ///   - id: the report's ID.
+    ///   - crashScreen: the screen on top at the crash by the trail, which names the group of a crash without frames.
+    ///   - screenPath: the trail's last screens as the app's manifest replays them, when a manifest is known.
+    /// - Throws: `StoreError` (`database`).
+    public func attachTrail(
+        _ trail: Trail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil
+    ) throws(StoreError) {
+        let decoded = DecodedTrail(trail)
+        _ = try write { db in try Self.attach(decoded, toReport: id, crashScreen: crashScreen, screenPath: screenPath, in: db) }
+    }
+
+    /// Attaches a separate trail (and the dictionary ID it was decoded with, if any) to a stored report still missing
+    /// a recorded one, inside a transaction; returns whether it did.
+    ///
+    /// Takes the trail with its canonical JSON already written, so the writer's transaction does no encoding. The
+    /// trail goes to a row of its own (`joinedTrail`), so the report row and its payload are not rewritten; its
+    /// primary key makes a second join of the same report, by this job or another, change nothing. A recorded trail
+    /// wins over one inferred from breadcrumbs (SPEC section 15): it is laid over it the same way. A crash without
+    /// frames moves to the group of `crashScreen`, the screen on top at the crash by this trail (its signature is the
+    /// one column of the report row rewritten, and only for such crashes).
+    /// - Parameters:
+    ///   - decoded: the trail, its canonical JSON written.
+    ///   - id: the report.
+    ///   - crashScreen: the screen on top at the crash by the trail.
+    ///   - screenPath: the trail's last screens as the app's manifest replays them.
+    ///   - db: the write transaction.
+    /// - Returns: whether the trail was attached.
+    /// - Throws: the backend's error.
+    @discardableResult
+    package static func attach(
+        _ decoded: DecodedTrail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil,
+        in db: any StoreTransaction
+    ) throws -> Bool {
+        let awaiting = TrailInfo.Source.bound(TrailInfo.Source.awaitingRecorded)
+        return try insertJoinedTrail(
+            decoded, from: "SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN \(awaiting.sql)",
+            [.text(id)] + awaiting.values, crashScreen: crashScreen, screenPath: screenPath, in: db) != nil
+    }
+
+    /// Inserts `decoded` into `joinedTrail` for the report `select` chooses (its columns: the report's ID, then five
+    /// placeholders for ``joinedTrailValues(_:screenPath:)``, then `arguments`), unless that report has one, and moves
+    /// the report when it is a crash without frames; returns its ID, or nil when nothing was inserted.
+    ///
+    /// The insert returns the report's signature too: one statement, which on PostgreSQL is one round trip.
+    private static func insertJoinedTrail(
+        _ decoded: DecodedTrail, from select: String, _ arguments: [StoreValue], crashScreen: String?,
+        screenPath: StoredScreenPath?, in db: any StoreTransaction
+    ) throws -> String? {
+        let rows = try db.rows(
+            """
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+            \(select)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id, (SELECT signature FROM report WHERE report.id = joinedTrail.id) AS signature
+            """, joinedTrailValues(decoded, screenPath: screenPath) + arguments)
+        guard let row = rows.first, let id = row.string("id") else { return nil }
+        if let signature = row.string("signature") { try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db) }
+        return id
+    }
+
+    /// The values of a `joinedTrail` row after its ID: steps, trail, dictionary, screen path and its manifest.
+    private static func joinedTrailValues(_ decoded: DecodedTrail, screenPath: StoredScreenPath?) -> [StoreValue] {
+        [
+            .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+            StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest),
+        ]
+    }
+
+    /// Moves a crash without frames, whose trail was just joined, to the group of the screen at the crash.
+    private static func moveIfStackless(_ id: String, signature: String, crashScreen: String?, in db: any StoreTransaction) throws {
+        let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
+        if renamed != signature { try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)]) }
+    }
+
+    /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
+    /// `started`), closest launch first, inside a transaction.
+    /// - Throws: the backend's error.
+    package static func idsAwaitingTrail(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> [String] {
+        try db.strings(
+            awaitingTrailSQL(columns: "id", limit: nil),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
+    }
+
+    /// Attaches a separate trail to the report ``idsAwaitingTrail(bundleID:pid:started:tolerance:in:)`` finds
+    /// first, as ``attach(_:toReport:crashScreen:screenPath:in:)`` does, inside a transaction; returns
+    /// its ID, or nil when no report awaits the trail.
+    ///
+    /// The closest report is chosen, the trail attached and the report's signature read in one statement (a round
+    /// trip on PostgreSQL, which a join of many trail files is made of); a crash without frames then moves to the
+    /// group of `crashScreen`.
+    /// - Throws: the backend's error.
+    package static func joinClosestReport(
+        _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
+        screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
+    ) throws -> String? {
+        try insertJoinedTrail(
+            decoded, from: awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance),
+            crashScreen: crashScreen, screenPath: screenPath, in: db)
+    }
+
+    private static func awaitingTrailSQL(columns: String, limit: Int?) -> String {
+        """
+        SELECT \(columns) FROM report
+        WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+        ORDER BY ABS(launchTime - ?), id\(limit.map { " LIMIT \($0)" } ?? "")
+        """
+    }
+
+    private static func awaitingTrailArguments(bundleID: String, pid: Int64, started: Int64, tolerance: Int64) -> [StoreValue] {
+        [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)]
+    }
+
+    /// The report that already has exactly this trail joined (same app and pid, launched within `tolerance` ms of
+    /// `started`), so a trail sent again joins nothing new and is answered with its report.
+    /// - Throws: the backend's error.
+    package static func reportJoined(
+        to decoded: DecodedTrail, started: Int64, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> String? {
+        try db.strings(
+            """
+            SELECT report.id FROM report JOIN joinedTrail ON joinedTrail.id = report.id
+            WHERE report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ? AND joinedTrail.trail = ?
+            ORDER BY report.id LIMIT 1
+            """,
+            [
+                .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
+                .integer(started + tolerance), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+            ]
+        ).first
+    }
+}
