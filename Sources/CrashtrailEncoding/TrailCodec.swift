@@ -223,12 +223,12 @@ public struct TrailCodec: Sendable {
         }
         let body: [UInt8]
         let consumed: Int
-        do throws(RawDeflate.Failure) {
+        do throws(RawDeflate.StreamError) {
             // Version 1's stream is the whole rest; version 2's is followed by the raw column.
             (body, consumed) = try RawDeflate.inflatePrefix(
                 Array(bytes[bodyStart...]), dictionary: dictionary?.presetDictionary ?? [], cap: limits.maximumInflatedSize)
             if header.version == 1, bodyStart + consumed < bytes.count {
-                throw RawDeflate.Failure.trailingBytes(bytes.count - bodyStart - consumed)
+                throw RawDeflate.StreamError.trailingBytes(bytes.count - bodyStart - consumed)
             }
         } catch {
             throw Self.inflateError(error, cap: limits.maximumInflatedSize)
@@ -288,7 +288,7 @@ public struct TrailCodec: Sendable {
         )
     }
 
-    private static func headerError(_ failure: TrailHeader.Failure) -> TrailCodecError {
+    private static func headerError(_ failure: TrailHeader.HeaderError) -> TrailCodecError {
         switch failure {
         case .wrongMagic:
             return TrailCodecError(.wrongMagic, "not a crashtrail binary trail: it does not start with the magic bytes C7 54")
@@ -307,7 +307,7 @@ public struct TrailCodec: Sendable {
         }
     }
 
-    private static func inflateError(_ failure: RawDeflate.Failure, cap: Int) -> TrailCodecError {
+    private static func inflateError(_ failure: RawDeflate.StreamError, cap: Int) -> TrailCodecError {
         switch failure {
         case .truncated:
             return TrailCodecError(.truncated, "the binary trail is truncated: the deflate stream ends early")

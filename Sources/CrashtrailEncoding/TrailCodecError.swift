@@ -1,13 +1,13 @@
 public import CrashtrailCore
 
 /// Why an encoded trail was refused, or a trail could not be encoded: each problem has its own ``Code``.
-public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TrailCodecError: CrashtrailError, Hashable {
     /// What kind of problem it was.
     ///
     /// Extensible: new codes may be added.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         /// The binary form does not start with crashtrail's magic bytes.
         public static let wrongMagic = Code(name: "wrong-magic")
@@ -59,6 +59,9 @@ public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The trail problem underneath an ``Code/invalidTrail`` error.
     public var trailError: TrailError?
 
+    /// The trail problem underneath, as the error's cause.
+    public var cause: (any Error & Sendable)? { trailError }
+
     /// An error with its code and a message that says what was wrong and how to fix it.
     /// - Parameters:
     ///   - code: the kind of problem.
@@ -70,5 +73,4 @@ public struct TrailCodecError: Error, Hashable, Sendable, CustomStringConvertibl
         self.trailError = trailError
     }
 
-    public var description: String { message }
 }

@@ -209,7 +209,7 @@ public final class PostgresBackend: StoreBackend {
                 return false
             }
         }
-        if error is PostgresTransaction.Unanswered { return true }
+        if error is PostgresTransaction.UnansweredError { return true }
         // A refused or reset connection while reconnecting.
         return error is IOError || error is ChannelError || error is NIOConnectionError
     }
@@ -219,7 +219,7 @@ public final class PostgresBackend: StoreBackend {
         if let error = error as? StoreError { return error }
         guard
             error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError
-                || error is PostgresTransaction.Unanswered
+                || error is PostgresTransaction.UnansweredError
         else { return error }
         let reason = describe(error)
         if retried {

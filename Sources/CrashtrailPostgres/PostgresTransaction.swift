@@ -49,13 +49,13 @@ final class PostgresTransaction: StoreTransaction {
     /// The server's answer to `query`, waited for on this thread for at most ``timeout``.
     ///
     /// A connection that a restarting server cut can leave a statement unanswered; the wait then ends with
-    /// ``Unanswered``, which the backend treats as a lost connection.
+    /// ``UnansweredError``, which the backend treats as a lost connection.
     private func answer(_ query: PostgresQuery) throws -> PostgresQueryResult {
         try connection.query(query, logger: logger).wait(atMost: timeout)
     }
 
     /// A statement the server did not answer in time.
-    struct Unanswered: Error, CustomStringConvertible {
+    struct UnansweredError: Error, CustomStringConvertible {
         let seconds: Int64
         var description: String { "the server did not answer a statement within \(seconds) s" }
     }
@@ -149,12 +149,12 @@ enum PlaceholderNumbering {
 
 extension EventLoopFuture where Value: Sendable {
     /// Waits on this thread for the value, for at most `limit`.
-    /// - Throws: the future's error, or ``PostgresTransaction/Unanswered`` when `limit` passed first.
+    /// - Throws: the future's error, or ``PostgresTransaction/UnansweredError`` when `limit` passed first.
     func wait(atMost limit: TimeAmount) throws -> Value {
         let promise = eventLoop.makePromise(of: Value.self)
         cascade(to: promise)
         let deadline = eventLoop.scheduleTask(in: limit) {
-            promise.fail(PostgresTransaction.Unanswered(seconds: limit.nanoseconds / 1_000_000_000))
+            promise.fail(PostgresTransaction.UnansweredError(seconds: limit.nanoseconds / 1_000_000_000))
         }
         defer { deadline.cancel() }
         return try promise.futureResult.wait()

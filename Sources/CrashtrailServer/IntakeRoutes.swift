@@ -38,7 +38,7 @@ struct IntakeRoutes: Sendable {
         }
         let project = try projects.authorize(projectID: projectID, key: sentryKey(request) ?? summary.dsn.flatMap(ProjectKey.fromDSN))
         for (index, item) in summary.items.enumerated() where item.type == "event" && item.size > options.limits.eventItem {
-            throw Refusal.tooLarge(
+            throw RequestError.tooLarge(
                 "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
             )
         }
@@ -86,11 +86,11 @@ struct IntakeRoutes: Sendable {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
         guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true)) else {
-            throw Refusal(.internalServerError, "the store answered a trail join with reports")
+            throw RequestError(.internalServerError, "the store answered a trail join with reports")
         }
         guard let joined else {
             let session = trail.decoded.trail.session
-            throw Refusal(
+            throw RequestError(
                 .notFound,
                 "no stored crash of \(trail.decoded.trail.app.bundleID) with pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started) awaits a trail; post the crash report first, then its trail"
             )
@@ -106,7 +106,7 @@ struct IntakeRoutes: Sendable {
     ///   - source: its name in the store and the quarantine.
     ///   - sentry: whether it came by Sentry's protocol, where an event ID already stored is a retry.
     /// - Returns: the stored reports' IDs (those already stored included).
-    /// - Throws: `Refusal`: 400 for a payload refused (kept in the quarantine), 429 when the backlog is full, 503 when
+    /// - Throws: `RequestError`: 400 for a payload refused (kept in the quarantine), 429 when the backlog is full, 503 when
     ///   the store failed.
     private func store(_ body: [UInt8], source: String, sentry: Bool) async throws -> [String] {
         let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
@@ -120,7 +120,7 @@ struct IntakeRoutes: Sendable {
         }
         guard !records.isEmpty else { return [] }
         guard case .reports(let inserted) = try await commit(.reports(records, idDecides: sentry)) else {
-            throw Refusal(.internalServerError, "the store answered reports with a trail join")
+            throw RequestError(.internalServerError, "the store answered reports with a trail join")
         }
         var stored = 0
         let ids = inserted.map { outcome -> String in
@@ -139,29 +139,30 @@ struct IntakeRoutes: Sendable {
     private func commit(_ work: IntakeWork) async throws -> IntakeOutcome {
         do {
             return try await committer.submit(work)
-        } catch let full as GroupCommitter.BacklogFull {
+        } catch let full as GroupCommitter.BacklogFullError {
             var headers = HTTPFields()
             headers[.retryAfter] = "1"
             headers[.sentryRateLimits] = "1::organization"
-            throw Refusal(
+            throw RequestError(
                 .tooManyRequests,
                 "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second",
                 headers: headers)
         } catch {
             logger.error("a group commit failed", metadata: ["error": "\(error)"])
-            throw Refusal(.serviceUnavailable, "the store could not be written (\(error)); nothing of this request was kept, send it again")
+            throw RequestError(
+                .serviceUnavailable, "the store could not be written (\(error)); nothing of this request was kept, send it again")
         }
     }
 
     /// Keeps a refused payload in the quarantine and makes the 400 answer that names why.
-    private func refuse(_ bytes: [UInt8], source: String, reason: RejectionError) throws -> Refusal {
+    private func refuse(_ bytes: [UInt8], source: String, reason: RejectionError) throws -> RequestError {
         do {
             try bytes.withUnsafeBufferPointer { try quarantine.keep($0, source: source, reason: reason) }
         } catch {
             logger.error("could not quarantine a refused payload", metadata: ["source": "\(source)", "error": "\(error)"])
         }
         logger.notice("refused a payload", metadata: ["source": "\(source)", "code": "\(reason.code)"])
-        return Refusal.badRequest("the payload was refused (\(reason.code)): \(reason.message)")
+        return RequestError.badRequest("the payload was refused (\(reason.code)): \(reason.message)")
     }
 
     // MARK: Requests

@@ -34,9 +34,9 @@ final class ProjectRegistry: @unchecked Sendable {
     }
 
     /// The project that `key` opens, checked against the project `projectID` of the request's path.
-    /// - Throws: `Refusal`: 401 without a key or with a key no project has (or a revoked one's), 403 for the key of
+    /// - Throws: `RequestError`: 401 without a key or with a key no project has (or a revoked one's), 403 for the key of
     ///   another project.
-    func authorize(projectID: String, key: String?) throws(Refusal) -> Project {
+    func authorize(projectID: String, key: String?) throws(RequestError) -> Project {
         guard let key, !key.isEmpty else {
             throw .unauthorized(
                 "no project key: send it as X-Sentry-Auth: Sentry sentry_key=KEY (a Sentry SDK does this with its DSN), "
@@ -50,7 +50,7 @@ final class ProjectRegistry: @unchecked Sendable {
             )
         }
         guard String(project.id) == projectID else {
-            throw Refusal(
+            throw RequestError(
                 .forbidden,
                 "the key belongs to project \(project.id) (\(project.name)), not to project \(projectID) of the URL; use the DSN of project \(project.id)"
             )

@@ -61,7 +61,9 @@ struct ReadRoutes: Sendable {
         api.get("paths") { request, _ in
             try await routes.json(request) { service in
                 let screens = request.uri.queryParameters.get("screens").flatMap(Int.init) ?? 5
-                guard screens >= 1 else { throw Refusal.badRequest("screens takes a number of screens, 1 or more, for example screens=5") }
+                guard screens >= 1 else {
+                    throw RequestError.badRequest("screens takes a number of screens, 1 or more, for example screens=5")
+                }
                 let group = request.uri.queryParameters.get("group")
                 return try service.paths(group: group, screens: screens, manifests: try service.store.storedManifests()).table.jsonValue
             }
@@ -71,7 +73,7 @@ struct ReadRoutes: Sendable {
     private func page(_ path: String, _ request: Request) async throws -> Response {
         try await answer(request) { service in
             guard let html = try service.sitePage(path) else {
-                throw Refusal(.notFound, "no page \(path) in the triage site; the index lists its groups")
+                throw RequestError(.notFound, "no page \(path) in the triage site; the index lists its groups")
             }
             return Self.body(html, type: "text/html; charset=utf-8")
         }
@@ -91,20 +93,20 @@ struct ReadRoutes: Sendable {
         }
         do {
             return try result.get()
-        } catch let refusal as Refusal {
+        } catch let refusal as RequestError {
             throw refusal
         } catch let error as StoreError where error.code == .notFound {
-            throw Refusal(.notFound, error.message)
+            throw RequestError(.notFound, error.message)
         } catch let error as StoreError where error.code == .ambiguous {
-            throw Refusal(.conflict, "\(error.message): \(error.candidates.joined(separator: ", "))")
-        } catch let error as ReplayFailure {
-            throw Refusal(.unprocessableContent, error.description)
+            throw RequestError(.conflict, "\(error.message): \(error.candidates.joined(separator: ", "))")
+        } catch let error as ReplayError {
+            throw RequestError(.unprocessableContent, error.description)
         } catch {
-            throw Refusal(.internalServerError, "\(error)")
+            throw RequestError(.internalServerError, "\(error)")
         }
     }
 
-    private func authorize(_ request: Request) throws(Refusal) {
+    private func authorize(_ request: Request) throws(RequestError) {
         guard let readToken else { return }
         let header = request.headers[.authorization] ?? ""
         if ProjectKey.fromBearer(header) == readToken { return }
@@ -114,15 +116,17 @@ struct ReadRoutes: Sendable {
         {
             return
         }
-        throw Refusal(
+        throw RequestError(
             .unauthorized,
             "the read side needs the read token crashtrail serve printed at start: Authorization: Bearer TOKEN, or the password of basic authentication",
             headers: [.wwwAuthenticate: "Basic realm=\"crashtrail\", charset=\"UTF-8\""])
     }
 
-    private static func limit(_ request: Request) throws(Refusal) -> Int? {
+    private static func limit(_ request: Request) throws(RequestError) -> Int? {
         guard let text = request.uri.queryParameters.get("limit") else { return nil }
-        guard let limit = Int(text), limit >= 1 else { throw Refusal.badRequest("limit takes a count of 1 or more, for example limit=20") }
+        guard let limit = Int(text), limit >= 1 else {
+            throw RequestError.badRequest("limit takes a count of 1 or more, for example limit=20")
+        }
         return limit
     }
 

@@ -14,7 +14,7 @@ enum RequestBodyReader {
     ///   - limits: the limits it must keep to.
     ///   - what: what the body is, for the answers (`a request`, `an event`).
     /// - Returns: the body, inflated when it was compressed.
-    /// - Throws: `Refusal`: 413 over a limit, 400 for an encoding it does not know or a body that does not inflate.
+    /// - Throws: `RequestError`: 413 over a limit, 400 for an encoding it does not know or a body that does not inflate.
     static func read(_ request: Request, limits: ServeOptions.Limits, what: String = "a request") async throws -> [UInt8] {
         let encoding = request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
         let wrapper: ZlibStream.Wrapper?
@@ -23,17 +23,17 @@ enum RequestBodyReader {
         case "gzip", "x-gzip": wrapper = .gzip
         case "deflate": wrapper = .deflate
         default:
-            throw Refusal.badRequest("Content-Encoding \(encoding) is not supported; send the body plain, gzip or deflate")
+            throw RequestError.badRequest("Content-Encoding \(encoding) is not supported; send the body plain, gzip or deflate")
         }
         let limit = wrapper == nil ? limits.decompressedBody : limits.compressedBody
         let limitText = wrapper == nil ? "\(limit) bytes for \(what)" : "\(limit) bytes for a compressed request"
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw Refusal.tooLarge("the body is \(declared) bytes, over the limit of \(limitText)")
+            throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limitText)")
         }
         var bytes: [UInt8] = []
         for try await chunk in request.body {
             guard bytes.count + chunk.readableBytes <= limit else {
-                throw Refusal.tooLarge("the body is over the limit of \(limitText)")
+                throw RequestError.tooLarge("the body is over the limit of \(limitText)")
             }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
@@ -41,12 +41,12 @@ enum RequestBodyReader {
         do {
             return try ZlibStream.inflated(bytes, wrapper: wrapper, cap: limits.decompressedBody)
         } catch {
-            if error.message.hasPrefix("over the limit") {
-                throw Refusal.tooLarge(
+            if error.code == .overCap {
+                throw RequestError.tooLarge(
                     "the \(encoding) body inflates to more than \(limits.decompressedBody) bytes, over the limit for \(what); it was not inflated further"
                 )
             }
-            throw Refusal.badRequest("the \(encoding) body could not be inflated: \(error.message)")
+            throw RequestError.badRequest("the \(encoding) body could not be inflated: \(error.message)")
         }
     }
 }

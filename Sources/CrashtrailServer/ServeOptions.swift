@@ -1,4 +1,5 @@
 import CrashtrailCollector
+import CrashtrailCore
 import CrashtrailStore
 import Foundation
 
@@ -89,6 +90,7 @@ public struct ServeOptions: Sendable {
         }
         guard let port = Int(portText), (0...65535).contains(port) else {
             throw ServeOptionsError(
+                .invalidOption,
                 "--listen \(text) is not HOST:PORT with a port from 0 to 65535 (for example 127.0.0.1:8000, or 0.0.0.0:8000 for every address)"
             )
         }
@@ -103,6 +105,7 @@ public struct ServeOptions: Sendable {
             parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         else {
             throw ServeOptionsError(
+                .invalidOption,
                 "--project \(text) is not ID=KEY with a positive number and a key of letters and digits (for example --project 1=\(Project.newKey()))"
             )
         }
@@ -111,7 +114,24 @@ public struct ServeOptions: Sendable {
 }
 
 /// A `serve` option that cannot be used, named with what to give instead.
-public struct ServeOptionsError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct ServeOptionsError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
+
+        /// An option's value that cannot be used.
+        public static let invalidOption = Code(name: "invalid-option")
+    }
+
+    public var code: Code
+    public var message: String
+
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: the option and value, and what to give instead.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
 }

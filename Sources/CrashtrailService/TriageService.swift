@@ -26,8 +26,8 @@ public final class TriageService: Sendable {
     /// - Parameters:
     ///   - location: where the store is.
     ///   - creating: whether a missing SQLite file is made (commands that write), or refused (commands that read,
-    ///     with ``MissingStore``).
-    /// - Throws: ``MissingStore``, or `StoreError` naming the store.
+    ///     with ``StoreLocationError``).
+    /// - Throws: ``StoreLocationError``, or `StoreError` naming the store.
     public convenience init(location: StoreLocation, creating: Bool) throws {
         let store = creating ? try location.openOrCreate() : try location.openExisting()
         self.init(store: store, location: location)

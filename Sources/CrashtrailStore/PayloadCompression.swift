@@ -10,12 +10,6 @@ import Foundation
 /// Stores written before kept zlib streams (RFC 1950); readers tell the two apart by their first bytes (see
 /// ``StoredFormat``), so every store stays readable.
 public enum PayloadCompression {
-    /// Why a stored payload could not be restored.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-    }
-
     /// How a stored stream is framed, told by its first bytes.
     public enum StoredFormat: Hashable, Sendable {
         /// A zstd frame: starts with the magic number 28 B5 2F FD. What this version writes.
@@ -46,8 +40,8 @@ public enum PayloadCompression {
     }
 
     /// Restores `size` bytes from a stored zstd frame or zlib stream.
-    /// - Throws: `Failure` when the stream is neither, is corrupt, or does not restore exactly `size` bytes.
-    public static func decompressed(_ bytes: [UInt8], size: Int) throws(Failure) -> [UInt8] {
+    /// - Throws: `PayloadCompressionError` when the stream is neither, is corrupt, or does not restore exactly `size` bytes.
+    public static func decompressed(_ bytes: [UInt8], size: Int) throws(PayloadCompressionError) -> [UInt8] {
         guard size > 0 else { return [] }
         switch StoredFormat(of: bytes) {
         case .zstd:
@@ -56,7 +50,7 @@ public enum PayloadCompression {
             do {
                 return try ZlibStream.decompressed(bytes, size: size)
             } catch {
-                throw damaged(error.message)
+                throw damaged(error.message, cause: error)
             }
         case nil:
             throw damaged("it is neither a zstd frame nor a zlib stream")
@@ -64,7 +58,7 @@ public enum PayloadCompression {
     }
 
     /// Restores exactly `size` bytes from one complete zstd frame; never writes more than `size` bytes.
-    private static func zstdDecompressed(_ bytes: [UInt8], size: Int) throws(Failure) -> [UInt8] {
+    private static func zstdDecompressed(_ bytes: [UInt8], size: Int) throws(PayloadCompressionError) -> [UInt8] {
         let declared = ZSTD_getFrameContentSize(bytes, bytes.count)
         guard declared == UInt64(size) else {
             // The two "unknown" and "error" answers are the largest values, never a stored size.
@@ -87,8 +81,8 @@ public enum PayloadCompression {
         "zstd: " + String(cString: ZSTD_getErrorName(code))
     }
 
-    private static func damaged(_ reason: String) -> Failure {
-        Failure(message: "the stored payload is corrupt (\(reason)); the store file may be damaged")
+    private static func damaged(_ reason: String, cause: (any Error & Sendable)? = nil) -> PayloadCompressionError {
+        PayloadCompressionError(.damaged, "the stored payload is corrupt (\(reason)); the store file may be damaged", cause: cause)
     }
 
     /// Compression contexts are costly to set up (tables of a few hundred KB), so ingest workers reuse them.

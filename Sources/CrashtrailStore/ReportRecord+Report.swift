@@ -30,8 +30,8 @@ extension ReportRecord {
     }
 
     /// The raw payload, restored byte for byte.
-    /// - Throws: `PayloadCompression.Failure` when the stored stream is damaged.
-    public func rawPayload() throws(PayloadCompression.Failure) -> [UInt8] {
+    /// - Throws: `PayloadCompressionError` when the stored stream is damaged.
+    public func rawPayload() throws(PayloadCompressionError) -> [UInt8] {
         try PayloadCompression.decompressed([UInt8](payload), size: payloadSize)
     }
 

@@ -57,7 +57,7 @@ public final class ReportStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.database, "writing to the crash store \(location) failed: \(error)")
+            throw StoreError(.database, "writing to the crash store \(location) failed: \(error)", cause: error)
         }
     }
 
@@ -75,7 +75,7 @@ public final class ReportStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.database, "reading the crash store \(location) failed: \(error)")
+            throw StoreError(.database, "reading the crash store \(location) failed: \(error)", cause: error)
         }
     }
 }

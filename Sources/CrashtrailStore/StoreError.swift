@@ -1,8 +1,12 @@
+import CrashtrailCore
+
 /// Why the store could not do what was asked.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct StoreError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
         public let name: String
-        public var description: String { name }
+        public init(name: String) { self.name = name }
+
         /// The store file could not be opened or migrated.
         public static let cannotOpen = Code(name: "cannot-open")
         /// No report has an ID starting with the prefix.
@@ -17,14 +21,20 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// For `ambiguous`, the matching IDs.
     public var candidates: [String]
+    /// The backend's error, when a database operation failed.
+    public var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String, candidates: [String] = []) {
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: what failed, naming the store or the ID, and what to do.
+    ///   - candidates: for `ambiguous`, the matching IDs.
+    ///   - cause: the backend's error, when one failed.
+    public init(_ code: Code, _ message: String, candidates: [String] = [], cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.candidates = candidates
+        self.cause = cause
     }
-
-    public var description: String { message }
 
     /// The store's schema has migrations this version does not know: a newer crashtrail wrote it.
     public static func newerSchema(_ unknown: [String]) -> StoreError {

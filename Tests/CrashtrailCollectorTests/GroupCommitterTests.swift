@@ -134,10 +134,10 @@ struct GroupCommitterTests {
         entered.wait()
         // When two reports come while the writer is busy, then one more
         try committer.submit([.reports([records[1], records[2]], idDecides: true)]) { _ in }
-        var refused: GroupCommitter.BacklogFull?
+        var refused: GroupCommitter.BacklogFullError?
         do {
             try committer.submit([.reports([records[3]], idDecides: true)]) { _ in }
-        } catch let full as GroupCommitter.BacklogFull {
+        } catch let full as GroupCommitter.BacklogFullError {
             refused = full
         }
         // Then the third is refused at once, naming what waits

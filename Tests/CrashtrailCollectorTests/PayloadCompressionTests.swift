@@ -158,7 +158,7 @@ import Testing
         let bytes = Array(String(repeating: "crashtrail ", count: 200).utf8)
         var compressed = [UInt8](bytes.withUnsafeBufferPointer { PayloadCompression.compressed($0) })
         compressed[compressed.count / 2] ^= 0xFF
-        #expect(throws: PayloadCompression.Failure.self) { try PayloadCompression.decompressed(compressed, size: bytes.count) }
+        #expect(throws: PayloadCompressionError.self) { try PayloadCompression.decompressed(compressed, size: bytes.count) }
         let valid = [UInt8](bytes.withUnsafeBufferPointer { PayloadCompression.compressed($0) })
         do {
             _ = try PayloadCompression.decompressed(valid, size: bytes.count + 1)
@@ -168,7 +168,7 @@ import Testing
         }
         var zlib = Self.libdeflateStream
         zlib[zlib.count / 2] ^= 0xFF
-        #expect(throws: PayloadCompression.Failure.self) { try PayloadCompression.decompressed(zlib, size: Self.libdeflateText.count) }
+        #expect(throws: PayloadCompressionError.self) { try PayloadCompression.decompressed(zlib, size: Self.libdeflateText.count) }
         do {
             _ = try PayloadCompression.decompressed(Array("{\"id\":1}".utf8), size: 8)
             Issue.record("bytes that are neither zstd nor zlib must be refused")

@@ -33,9 +33,9 @@ struct CodecPiecesTests {
             #expect(try reader.signed("v") == value)
         }
         var overlong = ByteReader([0x80, 0x00])
-        #expect(throws: ByteReader.Failure.self) { try overlong.varint("v") }
+        #expect(throws: ByteReader.ReadError.self) { try overlong.varint("v") }
         var tooLong = ByteReader([UInt8](repeating: 0xFF, count: 10) + [0x01])
-        #expect(throws: ByteReader.Failure.self) { try tooLong.varint("v") }
+        #expect(throws: ByteReader.ReadError.self) { try tooLong.varint("v") }
     }
 
     @Test("digit runs pack and unpack exactly, leading zeros included")

@@ -110,7 +110,7 @@ struct DecodedJSONTests {
             var independent = IndependentTrailDecoder(manifest: sample.dictionary?.manifest)
             var decoder = TrailBodyDecoder(version1Body: body, dictionary: sample.dictionary)
             let expected = Result { try independent.decode(version1Body: body) }
-            let actual: Result<DecodedTrail, ByteReader.Failure> = Result { () throws(ByteReader.Failure) in try decoder.decode() }
+            let actual: Result<DecodedTrail, ByteReader.ReadError> = Result { () throws(ByteReader.ReadError) in try decoder.decode() }
             // Then both accept it as the same trail, whose JSON is the reference writer's, or both refuse it
             switch (expected, actual) {
             case (.success(let trail), .success(let decoded)):

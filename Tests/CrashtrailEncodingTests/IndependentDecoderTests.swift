@@ -16,7 +16,7 @@ struct IndependentDecoderTests {
         let header = try IndependentTrailDecoder.header(binary)
         let manifest: Manifest? =
             header.hasDictionary ? manifests.first { ManifestDictionary(manifest: $0).id == header.dictionaryID } : nil
-        if header.hasDictionary, manifest == nil { throw IndependentTrailDecoder.Refusal(description: "no manifest with that id") }
+        if header.hasDictionary, manifest == nil { throw IndependentTrailDecoder.RequestError(description: "no manifest with that id") }
         // The deflate stream is RFC 1951's format, not this project's: inflated by zlib as the codec does.
         let (body, consumed) = try RawDeflate.inflatePrefix(
             Array(binary[header.bodyStart...]), dictionary: manifest.map { ManifestDictionary(manifest: $0).presetDictionary } ?? [],

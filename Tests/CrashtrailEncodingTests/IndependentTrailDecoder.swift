@@ -10,7 +10,7 @@ import Foundation
 /// inflate of the deflate stream (RFC 1951, not this project's format) comes from elsewhere (the caller hands it the
 /// inflated body).
 struct IndependentTrailDecoder {
-    struct Refusal: Error, CustomStringConvertible {
+    struct RequestError: Error, CustomStringConvertible {
         var description: String
     }
 
@@ -28,20 +28,20 @@ struct IndependentTrailDecoder {
     /// Reads the header of a binary trail.
     static func header(_ bytes: [UInt8]) throws -> Header {
         var cursor = Cursor(bytes)
-        guard try cursor.byte() == 0xC7, try cursor.byte() == 0x54 else { throw Refusal(description: "wrong magic") }
+        guard try cursor.byte() == 0xC7, try cursor.byte() == 0x54 else { throw RequestError(description: "wrong magic") }
         let version = try cursor.byte()
         let hasDictionary: Bool
         var length = 0
         switch version {
         case 1:
             let flags = try cursor.byte()
-            guard flags & ~1 == 0 else { throw Refusal(description: "unknown flags") }
+            guard flags & ~1 == 0 else { throw RequestError(description: "unknown flags") }
             hasDictionary = flags & 1 != 0
         case 2:
             let lengthAndFlag = try cursor.int()
             hasDictionary = lengthAndFlag % 2 == 1
             length = lengthAndFlag / 2
-        default: throw Refusal(description: "unknown version")
+        default: throw RequestError(description: "unknown version")
         }
         var dictionaryID: UInt32 = 0
         if hasDictionary {
@@ -119,7 +119,7 @@ struct IndependentTrailDecoder {
         var head = Cursor(body)
         let fields = try head.byte()
         let rawLength = try head.int()
-        guard rawLength <= body.count - head.offset else { throw Refusal(description: "raw column longer than the body") }
+        guard rawLength <= body.count - head.offset else { throw RequestError(description: "raw column longer than the body") }
         structure = Cursor(Array(body[head.offset..<(body.count - rawLength)]))
         raw = Cursor(Array(body[(body.count - rawLength)...]))
         return try decode(version: 1, fields: fields, forms: 0)
@@ -132,11 +132,11 @@ struct IndependentTrailDecoder {
         let fields = try self.structure.byte()
         if fields & 0x20 != 0 {
             // The raw column is inside the stream: its length follows the forms byte, and nothing follows the stream.
-            guard raw.isEmpty else { throw Refusal(description: "bytes after a stream holding the raw column") }
+            guard raw.isEmpty else { throw RequestError(description: "bytes after a stream holding the raw column") }
             let forms = try self.structure.byte()
             let rawLength = try self.structure.int()
             let rest = Array(structure[self.structure.offset...])
-            guard rawLength <= rest.count else { throw Refusal(description: "raw column longer than the body") }
+            guard rawLength <= rest.count else { throw RequestError(description: "raw column longer than the body") }
             self.structure = Cursor(Array(rest[..<(rest.count - rawLength)]))
             self.raw = Cursor(Array(rest[(rest.count - rawLength)...]))
             return try decode(version: 2, fields: fields, forms: forms)
@@ -146,8 +146,8 @@ struct IndependentTrailDecoder {
 
     private mutating func decode(version formatVersion: UInt8, fields: UInt8, forms: UInt8) throws -> Trail {
         let needsManifest: UInt8 = 0x04 | 0x40 | 0x80
-        if manifest == nil, fields & needsManifest != 0 { throw Refusal(description: "needs a manifest") }
-        if fields & 0x18 == 0x18 { throw Refusal(description: "UUID both cases") }
+        if manifest == nil, fields & needsManifest != 0 { throw RequestError(description: "needs a manifest") }
+        if fields & 0x18 == 0x18 { throw RequestError(description: "UUID both cases") }
 
         let bundleID = fields & 0x04 != 0 ? manifest?.app ?? "" : try structure.string()
         let version = try dotted(count: forms & 7)
@@ -173,28 +173,28 @@ struct IndependentTrailDecoder {
         case (_, 1):
             // 2020 to 2024: 366 + 365 + 365 + 365 days.
             let seconds = try structure.varint()
-            guard seconds < 1 << 62 else { throw Refusal(description: "start out of range") }
+            guard seconds < 1 << 62 else { throw RequestError(description: "start out of range") }
             started = try Self.dateText(secondsSince2020: Int64(seconds) + 1_461 * 86_400)
         case (_, 2):
             let milliseconds = try structure.varint()
             let text = try Self.dateText(secondsSince2020: Int64(milliseconds / 1_000) + 1_461 * 86_400)
             let fraction = String(milliseconds % 1_000)
             started = text.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
-        default: throw Refusal(description: "start form 3")
+        default: throw RequestError(description: "start form 3")
         }
         let pid = try structure.signed()
         let dropped = try structure.varint()
-        guard dropped <= UInt64(Int64.max) else { throw Refusal(description: "dropped overflows") }
+        guard dropped <= UInt64(Int64.max) else { throw RequestError(description: "dropped overflows") }
 
         var base: NavigationState?
         if fields & 0x01 != 0 {
             base = fields & 0x40 != 0 ? SpecEngine(manifest: try requireManifest()).state : try readState()
         } else if fields & 0x40 != 0 {
-            throw Refusal(description: "launch-state flag without a base")
+            throw RequestError(description: "launch-state flag without a base")
         }
 
         let count = try structure.int()
-        guard count <= structure.remaining else { throw Refusal(description: "more steps than bytes") }
+        guard count <= structure.remaining else { throw RequestError(description: "more steps than bytes") }
         var ops: [UInt8] = []
         for _ in 0..<count { ops.append(try structure.byte()) }
         var operations: [Step.Operation] = []
@@ -210,10 +210,10 @@ struct IndependentTrailDecoder {
         var replaySteps: [Step] = []
         var t: Int64 = 0
         for index in 0..<count {
-            guard highs[index] <= UInt64(Int64.max) >> 8 else { throw Refusal(description: "time overflows") }
+            guard highs[index] <= UInt64(Int64.max) >> 8 else { throw RequestError(description: "time overflows") }
             let delta = Int64(highs[index] << 8) | Int64(try raw.byte())
             let (sum, overflow) = t.addingReportingOverflow(delta)
-            guard !overflow else { throw Refusal(description: "time overflows") }
+            guard !overflow else { throw RequestError(description: "time overflows") }
             t = sum
             steps.append(Step(t: t, operations[index]))
             replaySteps.append(Step(t: t, replayOperations[index]))
@@ -230,9 +230,9 @@ struct IndependentTrailDecoder {
                 final = try readState()
             }
         } else if fields & 0x80 != 0 {
-            throw Refusal(description: "replayed-final flag without a final")
+            throw RequestError(description: "replayed-final flag without a final")
         }
-        guard structure.remaining == 0, raw.remaining == 0 else { throw Refusal(description: "bytes left over") }
+        guard structure.remaining == 0, raw.remaining == 0 else { throw RequestError(description: "bytes left over") }
         return Trail(
             app: .init(bundleID: bundleID, version: version, build: build), session: .init(id: sessionID, started: started, pid: pid),
             base: base, dropped: Int64(dropped), steps: steps, final: final)
@@ -247,7 +247,7 @@ struct IndependentTrailDecoder {
     }
 
     private func requireManifest() throws -> Manifest {
-        guard let manifest else { throw Refusal(description: "needs a manifest") }
+        guard let manifest else { throw RequestError(description: "needs a manifest") }
         return manifest
     }
 
@@ -264,14 +264,14 @@ struct IndependentTrailDecoder {
             case 31: index = try structure.int() + 30
             default: index = slot - 1
             }
-            guard index < destinations.count else { throw Refusal(description: "step \(step): no destination \(index)") }
+            guard index < destinations.count else { throw RequestError(description: "step \(step): no destination \(index)") }
             let destination = destinations[index]
             switch op >> 5 {
             case 0: return (.push(destination), .push(destination))
             case 1: return (.present(destination), .present(destination))
             case 2: return (.open(.destination(destination)), .open(.destination(destination)))
             default:
-                guard let url = manifest?.url(for: destination) else { throw Refusal(description: "step \(step): no printed URL") }
+                guard let url = manifest?.url(for: destination) else { throw RequestError(description: "step \(step): no printed URL") }
                 return (.open(.url(url)), .open(.destination(destination)))
             }
         }
@@ -299,15 +299,15 @@ struct IndependentTrailDecoder {
                 conditions.append(condition)
             case 15:
                 let index = try structure.int() + 14
-                guard index < conditions.count else { throw Refusal(description: "step \(step): no condition \(index)") }
+                guard index < conditions.count else { throw RequestError(description: "step \(step): no condition \(index)") }
                 condition = conditions[index]
             default:
-                guard n - 1 < conditions.count else { throw Refusal(description: "step \(step): no condition \(n - 1)") }
+                guard n - 1 < conditions.count else { throw RequestError(description: "step \(step): no condition \(n - 1)") }
                 condition = conditions[n - 1]
             }
             return op & 0xF0 == 0xA0 ? (.satisfy(condition), .satisfy(condition)) : (.revoke(condition), .revoke(condition))
         default:
-            throw Refusal(description: "step \(step): op byte \(op)")
+            throw RequestError(description: "step \(step): op byte \(op)")
         }
     }
 
@@ -316,13 +316,13 @@ struct IndependentTrailDecoder {
         let reference = try structure.varint()
         let flags = Int(reference % 4)
         let nameNumber = Int(reference / 4)
-        guard flags != 2 else { throw Refusal(description: "name flags 2") }
+        guard flags != 2 else { throw RequestError(description: "name flags 2") }
         let name: String
         if nameNumber == 0 {
             name = try structure.string()
             names.append(name)
         } else {
-            guard nameNumber - 1 < names.count else { throw Refusal(description: "no name \(nameNumber - 1)") }
+            guard nameNumber - 1 < names.count else { throw RequestError(description: "no name \(nameNumber - 1)") }
             name = names[nameNumber - 1]
         }
         let nameBytes = Array(name.utf8)
@@ -331,13 +331,13 @@ struct IndependentTrailDecoder {
             let shapeReference = try structure.int()
             if shapeReference == 0 {
                 let keyCount = try structure.int()
-                guard keyCount <= structure.remaining else { throw Refusal(description: "more keys than bytes") }
+                guard keyCount <= structure.remaining else { throw RequestError(description: "more keys than bytes") }
                 var newShape: [String] = []
                 for _ in 0..<keyCount { newShape.append(try interned(\.keys)) }
                 shapes.append(newShape)
                 expectedShape[nameBytes] = shapes.count - 1
             } else {
-                guard shapeReference - 1 < shapes.count else { throw Refusal(description: "no shape \(shapeReference - 1)") }
+                guard shapeReference - 1 < shapes.count else { throw RequestError(description: "no shape \(shapeReference - 1)") }
                 expectedShape[nameBytes] = shapeReference - 1
             }
             shape = shapes[expectedShape[nameBytes] ?? 0]
@@ -347,12 +347,12 @@ struct IndependentTrailDecoder {
             expectedShape[nameBytes] = index
             shape = shapes[index]
         }
-        if flags == 3, shape.isEmpty { throw Refusal(description: "numbered flags with no keys") }
+        if flags == 3, shape.isEmpty { throw RequestError(description: "numbered flags with no keys") }
         var payload: [String: JSONValue] = [:]
         for key in shape {
             let place = nameBytes + [0xFF] + Array(key.utf8)
             let value = flags == 3 ? try numberedLikeLast(place: place) : try readValue(place: place, depth: 1)
-            guard payload[key] == nil else { throw Refusal(description: "repeated key \(key)") }
+            guard payload[key] == nil else { throw RequestError(description: "repeated key \(key)") }
             payload[key] = value
         }
         let destination = Destination(name, payload)
@@ -361,7 +361,7 @@ struct IndependentTrailDecoder {
     }
 
     private mutating func readValue(place: [UInt8], depth: Int) throws -> JSONValue {
-        guard depth < 512 else { throw Refusal(description: "too deep") }
+        guard depth < 512 else { throw RequestError(description: "too deep") }
         let tag = try structure.byte()
         switch tag {
         case 0: return .null
@@ -374,22 +374,22 @@ struct IndependentTrailDecoder {
             return .string(string)
         case 5:
             let index = try structure.int()
-            guard index < strings.count else { throw Refusal(description: "no string \(index)") }
+            guard index < strings.count else { throw RequestError(description: "no string \(index)") }
             return .string(strings[index])
         case 6:
             let count = try structure.int()
-            guard count <= structure.remaining else { throw Refusal(description: "more keys than bytes") }
+            guard count <= structure.remaining else { throw RequestError(description: "more keys than bytes") }
             var object: [String: JSONValue] = [:]
             for _ in 0..<count {
                 let key = try interned(\.keys)
                 let value = try readValue(place: place + [0xFF] + Array(key.utf8), depth: depth + 1)
-                guard object[key] == nil else { throw Refusal(description: "repeated key \(key)") }
+                guard object[key] == nil else { throw RequestError(description: "repeated key \(key)") }
                 object[key] = value
             }
             return .object(object)
         case 7:
             let count = try structure.int()
-            guard count <= structure.remaining else { throw Refusal(description: "more values than bytes") }
+            guard count <= structure.remaining else { throw RequestError(description: "more values than bytes") }
             var array: [JSONValue] = []
             for _ in 0..<count { array.append(try readValue(place: place + [0xFE], depth: depth + 1)) }
             return .array(array)
@@ -400,12 +400,12 @@ struct IndependentTrailDecoder {
             lastNumbered[place] = (prefix, digits)
             return try numberedString(prefix: prefix, digits: digits)
         default:
-            throw Refusal(description: "value tag \(tag)")
+            throw RequestError(description: "value tag \(tag)")
         }
     }
 
     private mutating func numberedLikeLast(place: [UInt8]) throws -> JSONValue {
-        guard let (prefix, digits) = lastNumbered[place] else { throw Refusal(description: "no numbered string before") }
+        guard let (prefix, digits) = lastNumbered[place] else { throw RequestError(description: "no numbered string before") }
         return try numberedString(prefix: prefix, digits: digits)
     }
 
@@ -422,7 +422,7 @@ struct IndependentTrailDecoder {
         var packed: [UInt8] = []
         for _ in 0..<width { packed.append(try raw.byte()) }
         let number = Self.decimal(ofBytes: packed)
-        guard number.count <= digits else { throw Refusal(description: "more digits than declared") }
+        guard number.count <= digits else { throw RequestError(description: "more digits than declared") }
         let text = prefix + String(repeating: "0", count: digits - number.count) + number
         strings.append(text)
         return .string(text)
@@ -449,11 +449,11 @@ struct IndependentTrailDecoder {
         var parts: [[[Destination]]] = []
         for _ in 0..<2 {
             let count = try structure.int()
-            guard count <= structure.remaining else { throw Refusal(description: "more stacks than bytes") }
+            guard count <= structure.remaining else { throw RequestError(description: "more stacks than bytes") }
             var stacks: [[Destination]] = []
             for _ in 0..<count {
                 let depth = try structure.int()
-                guard depth <= structure.remaining else { throw Refusal(description: "more screens than bytes") }
+                guard depth <= structure.remaining else { throw RequestError(description: "more screens than bytes") }
                 var stack: [Destination] = []
                 for _ in 0..<depth { stack.append(try destinationReference()) }
                 stacks.append(stack)
@@ -461,7 +461,7 @@ struct IndependentTrailDecoder {
             parts.append(stacks)
         }
         let conditionCount = try structure.int()
-        guard conditionCount <= structure.remaining else { throw Refusal(description: "more conditions than bytes") }
+        guard conditionCount <= structure.remaining else { throw RequestError(description: "more conditions than bytes") }
         var satisfied: Set<String> = []
         for _ in 0..<conditionCount {
             let reference = try structure.int()
@@ -470,7 +470,7 @@ struct IndependentTrailDecoder {
                 conditions.append(condition)
                 satisfied.insert(condition)
             } else {
-                guard reference - 1 < conditions.count else { throw Refusal(description: "no condition \(reference - 1)") }
+                guard reference - 1 < conditions.count else { throw RequestError(description: "no condition \(reference - 1)") }
                 satisfied.insert(conditions[reference - 1])
             }
         }
@@ -481,9 +481,9 @@ struct IndependentTrailDecoder {
         case 1: pending = PendingDestination(try destinationReference(), mode: .push)
         case 2: pending = PendingDestination(try destinationReference(), mode: .present)
         case 3: pending = PendingDestination(try destinationReference(), mode: .open)
-        default: throw Refusal(description: "pending mode \(mode)")
+        default: throw RequestError(description: "pending mode \(mode)")
         }
-        guard tab <= UInt64(parts[0].count) else { throw Refusal(description: "tab out of range") }
+        guard tab <= UInt64(parts[0].count) else { throw RequestError(description: "tab out of range") }
         return NavigationState(
             tab: tab == 0 ? nil : Int(tab - 1), stacks: parts[0], modals: parts[1], conditions: satisfied, pending: pending)
     }
@@ -491,7 +491,7 @@ struct IndependentTrailDecoder {
     private mutating func destinationReference() throws -> Destination {
         let reference = try structure.int()
         if reference == 0 { return try readNewDestination() }
-        guard reference - 1 < destinations.count else { throw Refusal(description: "no destination \(reference - 1)") }
+        guard reference - 1 < destinations.count else { throw RequestError(description: "no destination \(reference - 1)") }
         return destinations[reference - 1]
     }
 
@@ -503,13 +503,13 @@ struct IndependentTrailDecoder {
             self[keyPath: table].append(string)
             return string
         }
-        guard reference - 1 < self[keyPath: table].count else { throw Refusal(description: "no table entry \(reference - 1)") }
+        guard reference - 1 < self[keyPath: table].count else { throw RequestError(description: "no table entry \(reference - 1)") }
         return self[keyPath: table][reference - 1]
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of seconds since 2020-01-01T00:00:00Z, counting days year by year and month by month.
     static func dateText(secondsSince2020 seconds: Int64) throws -> String {
-        guard seconds > -70_000_000_000, seconds < 260_000_000_000 else { throw Refusal(description: "start out of range") }
+        guard seconds > -70_000_000_000, seconds < 260_000_000_000 else { throw RequestError(description: "start out of range") }
         var days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let secondOfDay = seconds - days * 86_400
         func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
@@ -522,7 +522,7 @@ struct IndependentTrailDecoder {
             days -= isLeap(year) ? 366 : 365
             year += 1
         }
-        guard (0...9999).contains(year) else { throw Refusal(description: "start out of range") }
+        guard (0...9999).contains(year) else { throw RequestError(description: "start out of range") }
         let lengths: [Int64] = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         var month = 0
         while days >= lengths[month] {
@@ -545,7 +545,7 @@ struct IndependentTrailDecoder {
         var remaining: Int { bytes.count - offset }
 
         mutating func byte() throws -> UInt8 {
-            guard offset < bytes.count else { throw Refusal(description: "cut short") }
+            guard offset < bytes.count else { throw RequestError(description: "cut short") }
             defer { offset += 1 }
             return bytes[offset]
         }
@@ -557,12 +557,12 @@ struct IndependentTrailDecoder {
             while true {
                 let byte = try self.byte()
                 count += 1
-                guard shift < 64 else { throw Refusal(description: "varint too long") }
+                guard shift < 64 else { throw RequestError(description: "varint too long") }
                 let part = UInt64(byte & 0x7F)
-                guard shift == 63 ? part <= 1 : true else { throw Refusal(description: "varint overflows") }
+                guard shift == 63 ? part <= 1 : true else { throw RequestError(description: "varint overflows") }
                 value |= part << shift
                 if byte & 0x80 == 0 {
-                    guard count == 1 || byte != 0 else { throw Refusal(description: "overlong varint") }
+                    guard count == 1 || byte != 0 else { throw RequestError(description: "overlong varint") }
                     return value
                 }
                 shift += 7
@@ -572,7 +572,7 @@ struct IndependentTrailDecoder {
         /// A varint that must fit an `Int` (a count or an index).
         mutating func int() throws -> Int {
             let value = try varint()
-            guard value <= UInt64(Int32.max) else { throw Refusal(description: "count or index too large") }
+            guard value <= UInt64(Int32.max) else { throw RequestError(description: "count or index too large") }
             return Int(value)
         }
 
@@ -583,10 +583,10 @@ struct IndependentTrailDecoder {
 
         mutating func string() throws -> String {
             let length = try varint()
-            guard length <= UInt64(remaining) else { throw Refusal(description: "string longer than the bytes left") }
+            guard length <= UInt64(remaining) else { throw RequestError(description: "string longer than the bytes left") }
             let slice = Array(bytes[offset..<(offset + Int(length))])
             offset += Int(length)
-            guard let text = String(validating: slice, as: UTF8.self) else { throw Refusal(description: "not UTF-8") }
+            guard let text = String(validating: slice, as: UTF8.self) else { throw RequestError(description: "not UTF-8") }
             return text
         }
     }

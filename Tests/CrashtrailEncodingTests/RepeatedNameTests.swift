@@ -50,7 +50,7 @@ struct RepeatedNameTests {
             var independent = IndependentTrailDecoder(manifest: manifest)
             var decoder = TrailBodyDecoder(version1Body: body, dictionary: dictionary)
             let expected = Result { try independent.decode(version1Body: body) }
-            let actual: Result<DecodedTrail, ByteReader.Failure> = Result { () throws(ByteReader.Failure) in try decoder.decode() }
+            let actual: Result<DecodedTrail, ByteReader.ReadError> = Result { () throws(ByteReader.ReadError) in try decoder.decode() }
             // Then they agree
             switch (expected, actual) {
             case (.success(let trail), .success(let decoded)):

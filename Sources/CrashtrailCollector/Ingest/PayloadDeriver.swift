@@ -26,7 +26,7 @@ public struct PayloadDeriver: ReportDeriving {
         for outcome in outcomes {
             switch outcome {
             case .record(let record) where Self.record(record, derives: stored): return .record(record)
-            case .rejected(let error, _, _): refusal = refusal ?? "\(error)"
+            case .rejected(let error, _, _): refusal = refusal ?? "\(error.code): \(error.message)"
             default: continue
             }
         }

@@ -5,7 +5,7 @@ import CrashtrailCore
 extension JSONDocument {
     // MARK: - Booleans
 
-    func bool(at position: JSONPosition) throws(ReadFailure) -> Bool {
+    func bool(at position: JSONPosition) throws(ScalarReadError) -> Bool {
         guard position.offset >= 0 else { throw .kind(.null) }
         switch base[position.offset] {
         case UInt8(ascii: "t"): return true
@@ -16,7 +16,7 @@ extension JSONDocument {
 
     // MARK: - Strings
 
-    func string(at position: JSONPosition) throws(ReadFailure) -> String {
+    func string(at position: JSONPosition) throws(ScalarReadError) -> String {
         guard position.offset >= 0, base[position.offset] == .quote else { throw .kind(kind(of: position)) }
         let start = position.offset + 1
         let (end, escaped, ascii) = JSONBytes.scanString(base, from: start, count: count)
@@ -27,8 +27,8 @@ extension JSONDocument {
     }
 
     /// The text of the string whose content (between the quotes) is `start..<end`.
-    /// - Throws: `ReadFailure` for invalid UTF-8 or a lone surrogate escape.
-    func text(between start: Int, and end: Int, escaped: Bool) throws(ReadFailure) -> String {
+    /// - Throws: `ScalarReadError` for invalid UTF-8 or a lone surrogate escape.
+    func text(between start: Int, and end: Int, escaped: Bool) throws(ScalarReadError) -> String {
         guard escaped else {
             guard let text = String(validating: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) else {
                 throw .invalidUTF8(offset: start - 1)
@@ -49,7 +49,7 @@ extension JSONDocument {
     /// An integer, as Foundation reads one: digits that fit directly; otherwise (a fraction, an exponent, or too
     /// many digits) through `Double`, accepted when the `Double` is a whole number `T` holds, and re-read exactly
     /// from the digits at 2^53 and beyond, where a `Double` no longer tells integers apart.
-    func integer<T: FixedWidthInteger>(_ type: T.Type, at position: JSONPosition) throws(ReadFailure) -> T {
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at position: JSONPosition) throws(ScalarReadError) -> T {
         guard position.offset >= 0, case .number = kind(of: position) else { throw .kind(kind(of: position)) }
         let start = position.offset
         let end = numberEnd(from: start)
@@ -131,7 +131,7 @@ extension JSONDocument {
     /// A `Double` or `Float`, correctly rounded; refused when it overflows to infinity or a non-zero number rounds
     /// to zero, as Foundation refuses them.
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at position: JSONPosition)
-        throws(ReadFailure) -> T
+        throws(ScalarReadError) -> T
     {
         guard position.offset >= 0, case .number = kind(of: position) else { throw .kind(kind(of: position)) }
         let start = position.offset

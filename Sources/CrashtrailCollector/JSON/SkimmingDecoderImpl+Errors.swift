@@ -10,7 +10,7 @@ extension SkimmingDecoderImpl {
     /// lone surrogate escape, a number out of range or with a fraction) is `dataCorrupted` with an empty coding
     /// path, as Foundation reports it (so the payload counts as invalid JSON); its description names the byte
     /// offset and the field.
-    func decodingError(_ failure: ReadFailure, _ type: Any.Type, _ name: String, node: Int, key: (some CodingKey)?) -> DecodingError {
+    func decodingError(_ failure: ScalarReadError, _ type: Any.Type, _ name: String, node: Int, key: (some CodingKey)?) -> DecodingError {
         switch failure {
         case .kind(let kind):
             let context: DecodingError.Context

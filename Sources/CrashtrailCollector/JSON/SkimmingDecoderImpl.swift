@@ -154,7 +154,7 @@ final class SkimmingDecoderImpl: Decoder {
             let (keyEnd, escaped, ascii) = JSONBytes.scanString(document.base, from: keyStart, count: document.count)
             var unescapedKey: String?
             if escaped || !ascii {
-                do throws(ReadFailure) {
+                do throws(ScalarReadError) {
                     let text = try document.text(between: keyStart, and: keyEnd, escaped: escaped)
                     if escaped { unescapedKey = text }
                 } catch {
@@ -182,66 +182,66 @@ extension SkimmingDecoderImpl: SingleValueDecodingContainer {
     private var value: JSONPosition { state.pointee.current }
 
     /// Foundation's error for `failure` reading the current value.
-    private func failed(_ failure: ReadFailure, _ type: Any.Type, _ name: String) -> DecodingError {
+    private func failed(_ failure: ScalarReadError, _ type: Any.Type, _ name: String) -> DecodingError {
         decodingError(failure, type, name, node: state.pointee.node, key: SkimmedCodingKey?.none)
     }
 
     func decodeNil() -> Bool { document.kind(of: value) == .null }
 
     func decode(_ type: Bool.Type) throws -> Bool {
-        do throws(ReadFailure) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool") }
+        do throws(ScalarReadError) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool") }
     }
 
     func decode(_ type: String.Type) throws -> String {
-        do throws(ReadFailure) { return try document.string(at: value) } catch { throw failed(error, type, "String") }
+        do throws(ScalarReadError) { return try document.string(at: value) } catch { throw failed(error, type, "String") }
     }
 
     func decode(_ type: Double.Type) throws -> Double {
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double") }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double") }
     }
 
     func decode(_ type: Float.Type) throws -> Float {
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float") }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float") }
     }
 
     func decode(_ type: Int.Type) throws -> Int {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int") }
     }
 
     func decode(_ type: Int8.Type) throws -> Int8 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8") }
     }
 
     func decode(_ type: Int16.Type) throws -> Int16 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16") }
     }
 
     func decode(_ type: Int32.Type) throws -> Int32 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32") }
     }
 
     func decode(_ type: Int64.Type) throws -> Int64 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64") }
     }
 
     func decode(_ type: UInt.Type) throws -> UInt {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt") }
     }
 
     func decode(_ type: UInt8.Type) throws -> UInt8 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8") }
     }
 
     func decode(_ type: UInt16.Type) throws -> UInt16 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16") }
     }
 
     func decode(_ type: UInt32.Type) throws -> UInt32 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32") }
     }
 
     func decode(_ type: UInt64.Type) throws -> UInt64 {
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64") }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64") }
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }

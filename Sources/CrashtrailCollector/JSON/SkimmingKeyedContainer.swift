@@ -82,7 +82,7 @@ struct SkimmingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// Foundation's error for `failure` reading the value of `key`.
-    private func failed(_ failure: ReadFailure, _ type: Any.Type, _ name: String, _ key: Key) -> DecodingError {
+    private func failed(_ failure: ScalarReadError, _ type: Any.Type, _ name: String, _ key: Key) -> DecodingError {
         decoder.decodingError(failure, type, name, node: node, key: key)
     }
 
@@ -90,72 +90,72 @@ struct SkimmingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool", key) }
+        do throws(ScalarReadError) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool", key) }
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.string(at: value) } catch { throw failed(error, type, "String", key) }
+        do throws(ScalarReadError) { return try document.string(at: value) } catch { throw failed(error, type, "String", key) }
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double", key) }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double", key) }
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float", key) }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float", key) }
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int", key) }
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8", key) }
     }
 
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16", key) }
     }
 
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32", key) }
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64", key) }
     }
 
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt", key) }
     }
 
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8", key) }
     }
 
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16", key) }
     }
 
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32", key) }
     }
 
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
         let value = value(try required(key))
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64", key) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -169,85 +169,85 @@ struct SkimmingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool", key) }
+        do throws(ScalarReadError) { return try document.bool(at: value) } catch { throw failed(error, type, "Bool", key) }
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.string(at: value) } catch { throw failed(error, type, "String", key) }
+        do throws(ScalarReadError) { return try document.string(at: value) } catch { throw failed(error, type, "String", key) }
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double", key) }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Double", key) }
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float", key) }
+        do throws(ScalarReadError) { return try document.floatingPoint(type, at: value) } catch { throw failed(error, type, "Float", key) }
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int", key) }
     }
 
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int8", key) }
     }
 
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int16", key) }
     }
 
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int32", key) }
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "Int64", key) }
     }
 
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt", key) }
     }
 
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt8", key) }
     }
 
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt16", key) }
     }
 
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt32", key) }
     }
 
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
         guard let number = present(key) else { return nil }
         let value = value(number)
-        do throws(ReadFailure) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64", key) }
+        do throws(ScalarReadError) { return try document.integer(type, at: value) } catch { throw failed(error, type, "UInt64", key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

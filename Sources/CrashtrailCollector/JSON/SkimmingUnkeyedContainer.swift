@@ -94,7 +94,7 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     /// Foundation's error for `failure` reading the current element.
-    private func failed(_ failure: ReadFailure, _ type: Any.Type, _ name: String) -> DecodingError {
+    private func failed(_ failure: ScalarReadError, _ type: Any.Type, _ name: String) -> DecodingError {
         decoder.decodingError(failure, type, name, node: node, key: key)
     }
 
@@ -104,10 +104,10 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
     /// `type`.
     @inline(__always)
     private mutating func decodeScalar<T>(
-        _ type: T.Type, _ name: String, _ read: (JSONDocument, JSONPosition) throws(ReadFailure) -> T
+        _ type: T.Type, _ name: String, _ read: (JSONDocument, JSONPosition) throws(ScalarReadError) -> T
     ) throws -> T {
         let value = try current(type)
-        do throws(ReadFailure) {
+        do throws(ScalarReadError) {
             let decoded = try read(document, value)
             advance()
             return decoded
@@ -123,59 +123,59 @@ struct SkimmingUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        try decodeScalar(type, "Bool") { (document, value) throws(ReadFailure) in try document.bool(at: value) }
+        try decodeScalar(type, "Bool") { (document, value) throws(ScalarReadError) in try document.bool(at: value) }
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
-        try decodeScalar(type, "String") { (document, value) throws(ReadFailure) in try document.string(at: value) }
+        try decodeScalar(type, "String") { (document, value) throws(ScalarReadError) in try document.string(at: value) }
     }
 
     mutating func decode(_ type: Double.Type) throws -> Double {
-        try decodeScalar(type, "Double") { (document, value) throws(ReadFailure) in try document.floatingPoint(type, at: value) }
+        try decodeScalar(type, "Double") { (document, value) throws(ScalarReadError) in try document.floatingPoint(type, at: value) }
     }
 
     mutating func decode(_ type: Float.Type) throws -> Float {
-        try decodeScalar(type, "Float") { (document, value) throws(ReadFailure) in try document.floatingPoint(type, at: value) }
+        try decodeScalar(type, "Float") { (document, value) throws(ScalarReadError) in try document.floatingPoint(type, at: value) }
     }
 
     mutating func decode(_ type: Int.Type) throws -> Int {
-        try decodeScalar(type, "Int") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "Int") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int8.Type) throws -> Int8 {
-        try decodeScalar(type, "Int8") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "Int8") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int16.Type) throws -> Int16 {
-        try decodeScalar(type, "Int16") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "Int16") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int32.Type) throws -> Int32 {
-        try decodeScalar(type, "Int32") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "Int32") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: Int64.Type) throws -> Int64 {
-        try decodeScalar(type, "Int64") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "Int64") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt.Type) throws -> UInt {
-        try decodeScalar(type, "UInt") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "UInt") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
-        try decodeScalar(type, "UInt8") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "UInt8") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
-        try decodeScalar(type, "UInt16") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "UInt16") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
-        try decodeScalar(type, "UInt32") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "UInt32") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
-        try decodeScalar(type, "UInt64") { (document, value) throws(ReadFailure) in try document.integer(type, at: value) }
+        try decodeScalar(type, "UInt64") { (document, value) throws(ScalarReadError) in try document.integer(type, at: value) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {

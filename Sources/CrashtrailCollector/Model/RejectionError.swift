@@ -1,10 +1,11 @@
+import CrashtrailCore
+
 /// Why an input was refused: it goes to the quarantine folder with this reason beside it.
-public struct RejectionError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RejectionError: CrashtrailError, Hashable {
     /// The reason's short, stable name, counted in the summary's `rejectedByReason`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible, Comparable {
+    public struct Code: ErrorCode, Comparable {
         public let name: String
         public init(_ name: String) { self.name = name }
-        public var description: String { name }
         public static func < (lhs: Code, rhs: Code) -> Bool { lhs.name < rhs.name }
 
         /// The file could not be read.
@@ -35,6 +36,4 @@ public struct RejectionError: Error, Hashable, Sendable, CustomStringConvertible
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,10 +1,10 @@
 /// Why a JSON text was refused, with the byte offset and line where the problem was found: the one syntax error of
 /// crashtrail's JSON readers, the strict ``JSONParser`` and the collector's skimming decoder.
-public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct JSONParseError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         public static let syntax = Code(name: "syntax")
         public static let fractionalNumber = Code(name: "fractional-number")
@@ -26,8 +26,8 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     /// Whether the text ended where more was expected: the mark of a truncated document.
     public var endsEarly: Bool { code == .truncated }
 
-    /// Where and what: `line 1, byte 8: expected a value after ',', found '}'`.
-    public var description: String { "line \(line), byte \(offset): \(message)" }
+    /// Where: `line 1, byte 8`, so the description reads `line 1, byte 8: expected a value after ',', found '}'`.
+    public var location: String? { "line \(line), byte \(offset)" }
 
     /// The problem at `offset` of `bytes`, its line counted from the start.
     package init(_ code: Code, _ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {

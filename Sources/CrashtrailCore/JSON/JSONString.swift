@@ -5,7 +5,7 @@
 /// a lone surrogate escape or invalid UTF-8 is all that can still fail.
 package enum JSONString {
     /// Why a string could not be read, with where.
-    package enum Failure: Error, Equatable {
+    package enum ReadError: Error, Equatable {
         /// The text ends inside the string; `inEscape` when inside a `\u` escape.
         case truncated(inEscape: Bool)
         /// A raw control character (below 0x20) at this offset.
@@ -25,8 +25,8 @@ package enum JSONString {
     ///   - bytes: the JSON text.
     ///   - start: the index just after the opening quote.
     /// - Returns: the string's text, and the index just past its closing quote.
-    /// - Throws: ``Failure`` naming the problem and its offset.
-    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(Failure) -> (text: String, end: Int) {
+    /// - Throws: ``ReadError`` naming the problem and its offset.
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(ReadError) -> (text: String, end: Int) {
         guard let base = bytes.baseAddress else { throw .truncated(inEscape: false) }
         // Most strings hold no escape: one scan to the closing quote, then the bytes as they are.
         let stop = JSONBytes.stringStop(base, from: start, count: bytes.count)
@@ -86,7 +86,7 @@ package enum JSONString {
     }
 
     /// The four hex digits at `index`.
-    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(Failure) -> UInt32 {
+    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(ReadError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .truncated(inEscape: true) }
         var value: UInt32 = 0
         for offset in index..<index + 4 {

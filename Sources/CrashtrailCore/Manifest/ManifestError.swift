@@ -1,9 +1,9 @@
 /// Why a manifest was refused: the file, the line (for YAML), the destination and the problem.
-public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ManifestError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         public static let unreadable = Code(name: "unreadable")
         public static let invalidField = Code(name: "invalid-field")
@@ -40,10 +40,12 @@ public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
-    public var description: String {
+    /// Where the problem is: the source, its line when known, and the destination concerned
+    /// (`piratebay.yml:12: destination "item"`).
+    public var location: String? {
         var location = source
         if let line { location += ":\(line)" }
-        if let destination { return "\(location): destination \"\(destination)\": \(message)" }
-        return "\(location): \(message)"
+        if let destination { location += ": destination \"\(destination)\"" }
+        return location
     }
 }

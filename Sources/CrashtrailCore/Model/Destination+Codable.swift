@@ -14,13 +14,13 @@ extension Destination {
         do {
             data = try JSONEncoder().encode(value)
         } catch {
-            throw DestinationError("the value does not encode as JSON: \(error)")
+            throw DestinationError(.unencodable, "the value does not encode as JSON: \(error)", cause: error)
         }
         let json: JSONValue
         do {
             json = try JSONParser.parse(Array(data))
         } catch {
-            throw DestinationError("the value's JSON is not a destination: \(error.message)")
+            throw DestinationError(.unencodable, "the value's JSON is not a destination: \(error.message)", cause: error)
         }
         try self.init(jsonValue: json)
     }
@@ -31,7 +31,7 @@ extension Destination {
         do {
             return try JSONDecoder().decode(type, from: Data(CanonicalJSON.bytes(of: jsonValue)))
         } catch {
-            throw DestinationError("\(canonicalJSON) is not a \(type): \(error)")
+            throw DestinationError(.typeMismatch, "\(canonicalJSON) is not a \(type): \(error)", cause: error)
         }
     }
 }

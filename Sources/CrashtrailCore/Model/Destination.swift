@@ -23,14 +23,17 @@ public struct Destination: Hashable, Sendable {
     /// - Throws: `DestinationError` saying what the value was instead.
     public init(jsonValue: JSONValue) throws(DestinationError) {
         guard case .object(let object) = jsonValue else {
-            throw DestinationError("a destination must be an object such as {\"home\":{}}, found \(jsonValue.kindName)")
+            throw DestinationError(
+                .invalidDestination, "a destination must be an object such as {\"home\":{}}, found \(jsonValue.kindName)")
         }
         guard object.count == 1, let (name, payload) = object.first else {
             throw DestinationError(
+                .invalidDestination,
                 "a destination must be an object with exactly one key (the screen's case name), found \(object.count) keys")
         }
         guard case .object(let fields) = payload else {
             throw DestinationError(
+                .invalidDestination,
                 "the destination \"\(name)\" must map to an object of its parameters ({} when it has none), found \(payload.kindName)")
         }
         self.name = name
@@ -79,9 +82,32 @@ extension Destination: CustomStringConvertible {
     public var description: String { canonicalJSON }
 }
 
-/// A value that is not a destination.
-public struct DestinationError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A value that is not a destination, or a typed destination that does not turn into one.
+public struct DestinationError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
+
+        /// JSON that is not one case name mapped to an object of its parameters.
+        public static let invalidDestination = Code(name: "invalid-destination")
+        /// A typed destination whose value does not encode as one.
+        public static let unencodable = Code(name: "unencodable")
+        /// A destination that does not decode as the type asked for.
+        public static let typeMismatch = Code(name: "type-mismatch")
+    }
+
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    public var cause: (any Error & Sendable)?
+
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: what the value was instead, and what a destination is.
+    ///   - cause: the encoder's or decoder's error, when one failed.
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
 }

@@ -126,7 +126,7 @@ public struct RouteTemplate: Hashable, Sendable {
         // Delimiters are found among Unicode scalars, as `ParsedURL` finds them among UTF-8 bytes: a combining
         // mark after "?", "&", "=" or "/" must not hide the delimiter (Characters would join them).
         guard let schemeEnd = Self.scalarRange(of: "://", in: text[...]) else {
-            throw RouteTemplateError("\"\(text)\" has no scheme; write it as scheme://host/path, e.g. myapp://item/{id}")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has no scheme; write it as scheme://host/path, e.g. myapp://item/{id}")
         }
         let scheme = String(text[..<schemeEnd.lowerBound])
         let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
@@ -134,10 +134,12 @@ public struct RouteTemplate: Hashable, Sendable {
         guard let first = scheme.utf8.first, letters.contains(first),
             scheme.utf8.allSatisfy({ letters.contains($0) || others.contains($0) })
         else {
-            throw RouteTemplateError("\"\(text)\" has an invalid scheme \"\(scheme)\"")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has an invalid scheme \"\(scheme)\"")
         }
         var rest = text[schemeEnd.upperBound...]
-        if rest.unicodeScalars.contains("#") { throw RouteTemplateError("\"\(text)\" has a fragment; templates cannot name one") }
+        if rest.unicodeScalars.contains("#") {
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has a fragment; templates cannot name one")
+        }
         var queryText: Substring?
         if let questionMark = rest.unicodeScalars.firstIndex(of: "?") {
             queryText = rest[rest.unicodeScalars.index(after: questionMark)...]
@@ -146,10 +148,10 @@ public struct RouteTemplate: Hashable, Sendable {
         let rawSegments = rest.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
         let authority = rawSegments.first ?? ""
         if authority.unicodeScalars.contains("@") || authority.unicodeScalars.contains(":") {
-            throw RouteTemplateError("\"\(text)\" has a port or user info; deep links name neither")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has a port or user info; deep links name neither")
         }
         if authority.unicodeScalars.contains("{") || authority.unicodeScalars.contains("}") {
-            throw RouteTemplateError("\"\(text)\" has a placeholder in the host; the host must be literal")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has a placeholder in the host; the host must be literal")
         }
         var segments: [Part] = []
         var writtenSegments: [Substring?] = []
@@ -175,12 +177,13 @@ public struct RouteTemplate: Hashable, Sendable {
                     key = item
                     value = ""
                 }
-                if key.isEmpty { throw RouteTemplateError("\"\(text)\" has a query item without a key") }
+                if key.isEmpty { throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has a query item without a key") }
                 if key.unicodeScalars.contains("{") || key.unicodeScalars.contains("}") {
-                    throw RouteTemplateError("\"\(text)\" has a placeholder in a query key; placeholders fill query values")
+                    throw RouteTemplateError(
+                        .invalidTemplate, "\"\(text)\" has a placeholder in a query key; placeholders fill query values")
                 }
                 if query.contains(where: { $0.key == key }) {
-                    throw RouteTemplateError("\"\(text)\" names the query key \"\(key)\" twice")
+                    throw RouteTemplateError(.invalidTemplate, "\"\(text)\" names the query key \"\(key)\" twice")
                 }
                 let part = try Self.part(value, in: text)
                 query.append((String(key), part))
@@ -197,6 +200,7 @@ public struct RouteTemplate: Hashable, Sendable {
                 let shorter = min(placeholder.path.count, other.path.count)
                 if Array(placeholder.path.prefix(shorter)) == Array(other.path.prefix(shorter)) {
                     throw RouteTemplateError(
+                        .invalidTemplate,
                         "\"\(text)\" uses the placeholder {\(other.path.joined(separator: "."))} together with {\(placeholder.path.joined(separator: "."))}; each value can be filled once"
                     )
                 }
@@ -211,17 +215,17 @@ public struct RouteTemplate: Hashable, Sendable {
         let scalars = raw.unicodeScalars
         guard scalars.contains("{") || scalars.contains("}") else {
             guard let decoded = PercentEncoding.decode(raw) else {
-                throw RouteTemplateError("\"\(text)\" has a malformed percent escape in \"\(raw)\"")
+                throw RouteTemplateError(.invalidTemplate, "\"\(text)\" has a malformed percent escape in \"\(raw)\"")
             }
             return .literal(decoded)
         }
         guard scalars.first == "{", scalars.last == "}", scalars.count >= 2 else {
             throw RouteTemplateError(
-                "\"\(text)\": the placeholder in \"\(raw)\" must fill the whole path segment or query value")
+                .invalidTemplate, "\"\(text)\": the placeholder in \"\(raw)\" must fill the whole path segment or query value")
         }
         let inner = Substring(scalars.dropFirst().dropLast())
         if inner.unicodeScalars.contains("{") || inner.unicodeScalars.contains("}") {
-            throw RouteTemplateError("\"\(text)\": \"\(raw)\" holds more than one placeholder")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\": \"\(raw)\" holds more than one placeholder")
         }
         var keyText = inner
         var type = ValueType.string
@@ -230,6 +234,7 @@ public struct RouteTemplate: Hashable, Sendable {
             let typeName = inner[inner.unicodeScalars.index(after: colon)...]
             guard let declared = ValueType(rawValue: String(typeName)) else {
                 throw RouteTemplateError(
+                    .invalidTemplate,
                     "\"\(text)\": placeholder type \"\(typeName)\" is unknown; use {\(keyText)} for a string or {\(keyText):int} for an integer"
                 )
             }
@@ -237,7 +242,7 @@ public struct RouteTemplate: Hashable, Sendable {
         }
         let path = keyText.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String(Substring($0)) }
         guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0.isWhitespace }) }) else {
-            throw RouteTemplateError("\"\(text)\": \"\(raw)\" is not a valid placeholder key")
+            throw RouteTemplateError(.invalidTemplate, "\"\(text)\": \"\(raw)\" is not a valid placeholder key")
         }
         return .placeholder(Placeholder(path: path, type: type))
     }
@@ -262,8 +267,24 @@ public struct RouteTemplate: Hashable, Sendable {
 }
 
 /// A template that cannot be read.
-public struct RouteTemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RouteTemplateError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
+
+        /// Text that is not a deep-link template (SPEC section 3).
+        public static let invalidTemplate = Code(name: "invalid-template")
+    }
+
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: what is wrong with the template, quoting it.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
 }

@@ -1,9 +1,9 @@
 /// Why a trail was refused, naming where: `steps[3].to`, `base.tab`, `session.started`.
-public struct TrailError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TrailError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         /// Not JSON, or JSON crashtrail refuses (fractions, duplicate keys, invalid Unicode…).
         public static let invalidJSON = Code(name: "invalid-json")
@@ -44,11 +44,12 @@ public struct TrailError: Error, Hashable, Sendable, CustomStringConvertible {
         return Int(digits)
     }
 
-    public var description: String {
+    /// Where the problem is: `step 3, field to`, `step 3`, or the path (`base.tab`); nil for the whole document.
+    public var location: String? {
         if let step {
             let field = path.drop { $0 != "]" }.dropFirst().drop { $0 == "." }
-            return field.isEmpty ? "step \(step): \(message)" : "step \(step), field \(field): \(message)"
+            return field.isEmpty ? "step \(step)" : "step \(step), field \(field)"
         }
-        return path.isEmpty ? message : "\(path): \(message)"
+        return path.isEmpty ? nil : path
     }
 }

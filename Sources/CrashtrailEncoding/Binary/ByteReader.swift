@@ -7,7 +7,7 @@
 /// decoder allocate more than its input justifies.
 struct ByteReader {
     /// Why a read failed.
-    enum Failure: Error, Equatable {
+    enum ReadError: Error, Equatable {
         /// The data ended in the middle of a value.
         case truncated(String)
         /// The encoded input itself ended in the middle of a value: format version 2's raw column, the last bytes
@@ -33,13 +33,13 @@ struct ByteReader {
     var remainingBytes: ArraySlice<UInt8> { bytes[min(offset, bytes.count)...] }
     var isAtEnd: Bool { offset >= bytes.count }
 
-    mutating func byte(_ what: @autoclosure () -> String) throws(Failure) -> UInt8 {
+    mutating func byte(_ what: @autoclosure () -> String) throws(ReadError) -> UInt8 {
         guard offset < bytes.count else { throw .truncated("the data ends before \(what())") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func bytes(_ count: Int, _ what: @autoclosure () -> String) throws(Failure) -> ArraySlice<UInt8> {
+    mutating func bytes(_ count: Int, _ what: @autoclosure () -> String) throws(ReadError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
             throw .truncated("\(what()) needs \(count) bytes but only \(remaining) remain")
         }
@@ -48,7 +48,7 @@ struct ByteReader {
     }
 
     /// An unsigned LEB128 varint of at most ten bytes, refusing overlong forms so each value has one encoding.
-    mutating func varint(_ what: @autoclosure () -> String) throws(Failure) -> UInt64 {
+    mutating func varint(_ what: @autoclosure () -> String) throws(ReadError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -66,7 +66,7 @@ struct ByteReader {
     }
 
     /// A varint that must be a count of at most `limit`.
-    mutating func count(_ what: @autoclosure () -> String, atMost limit: Int) throws(Failure) -> Int {
+    mutating func count(_ what: @autoclosure () -> String, atMost limit: Int) throws(ReadError) -> Int {
         let value = try varint(what())
         guard value <= UInt64(max(limit, 0)) else {
             throw .invalid("\(what()) is \(value), more than the \(limit) the remaining data can hold")
@@ -75,30 +75,30 @@ struct ByteReader {
     }
 
     /// A varint index below `count`.
-    mutating func index(_ what: @autoclosure () -> String, below count: Int) throws(Failure) -> Int {
+    mutating func index(_ what: @autoclosure () -> String, below count: Int) throws(ReadError) -> Int {
         let value = try varint(what())
         guard value < UInt64(count) else { throw .invalid("\(what()) is \(value) but only \(count) are known") }
         return Int(value)
     }
 
     /// A zigzag-mapped signed integer.
-    mutating func signed(_ what: @autoclosure () -> String) throws(Failure) -> Int64 {
+    mutating func signed(_ what: @autoclosure () -> String) throws(ReadError) -> Int64 {
         let raw = try varint(what())
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
     /// A length-prefixed UTF-8 string, refusing bytes that are not UTF-8.
-    mutating func string(_ what: @autoclosure () -> String) throws(Failure) -> String {
+    mutating func string(_ what: @autoclosure () -> String) throws(ReadError) -> String {
         let length = try count("the length of \(what())", atMost: remaining)
         return try Self.utf8(try bytes(length, what()), what())
     }
 
-    static func utf8(_ slice: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws(Failure) -> String {
+    static func utf8(_ slice: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws(ReadError) -> String {
         guard let string = String(validating: slice, as: UTF8.self) else { throw .invalid("\(what()) is not valid UTF-8") }
         return string
     }
 
-    mutating func uint32(_ what: @autoclosure () -> String) throws(Failure) -> UInt32 {
+    mutating func uint32(_ what: @autoclosure () -> String) throws(ReadError) -> UInt32 {
         var value: UInt32 = 0
         for byte in try bytes(4, what()) { value = value << 8 | UInt32(byte) }
         return value

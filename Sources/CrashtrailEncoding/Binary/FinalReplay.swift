@@ -56,8 +56,8 @@ struct FinalReplay {
     }
 
     /// The replayed final state of `steps`, the steps applied.
-    /// - Throws: `ByteReader.Failure` when the step times are outside the replayable range or the base is invalid.
-    func final(of steps: [Step]) throws(ByteReader.Failure) -> NavigationState? {
+    /// - Throws: `ByteReader.ReadError` when the step times are outside the replayable range or the base is invalid.
+    func final(of steps: [Step]) throws(ByteReader.ReadError) -> NavigationState? {
         guard TrailBodyEncoder.canReplay(steps, manifest: manifest) else {
             throw .invalid("the final state is flagged as replayed but the step times are out of the replayable range")
         }

@@ -3,14 +3,14 @@ import CrashtrailCore
 /// The destinations and payload values a body spells out or refers to, and the tables they join.
 extension TrailBodyDecoder {
     /// A destination by reference: 0 spells out a new one, else the table's destination `reference - 1`.
-    mutating func readDestinationReference(_ what: @autoclosure () -> String) throws(Failure) -> Destination {
+    mutating func readDestinationReference(_ what: @autoclosure () -> String) throws(ReadError) -> Destination {
         let reference = try reader.index(what(), below: destinations.count + 1)
         return reference == 0 ? try readNewDestination(depth: 0) : destinations[reference - 1]
     }
 
     /// A destination spelled out: its name (new or by reference) with flags, its shape, its values; it joins the
     /// destination table.
-    mutating func readNewDestination(depth: Int) throws(Failure) -> Destination {
+    mutating func readNewDestination(depth: Int) throws(ReadError) -> Destination {
         let nameReference = try reader.varint("a destination name")
         let flags = Int(nameReference & 3)
         guard flags != 2 else { throw .invalid("a destination's name reference has flags 2, which no encoder writes") }
@@ -26,7 +26,7 @@ extension TrailBodyDecoder {
 
     /// A destination's name: spelled out when `number` is 0 (joining the name table), else the table's name
     /// `number - 1`; with the name's id, which names with the same bytes share.
-    private mutating func readName(number: UInt64) throws(Failure) -> (name: String, id: Int) {
+    private mutating func readName(number: UInt64) throws(ReadError) -> (name: String, id: Int) {
         guard number == 0 else {
             guard number <= UInt64(names.count) else {
                 throw .invalid("a destination names name \(number - 1) but only \(names.count) are known")
@@ -50,7 +50,7 @@ extension TrailBodyDecoder {
 
     /// The shape table index of a destination's payload: the one its name expects when the flags say so, else one
     /// given (new or by reference), which the name then expects.
-    private mutating func readShapeIndex(flags: Int, nameID: Int, name: String) throws(Failure) -> Int {
+    private mutating func readShapeIndex(flags: Int, nameID: Int, name: String) throws(ReadError) -> Int {
         if flags != 0 {
             if expectedShapes[nameID] < 0 { expectedShapes[nameID] = 0 }
             return expectedShapes[nameID]
@@ -71,7 +71,7 @@ extension TrailBodyDecoder {
     }
 
     /// The payload of a destination named `name`: a value for each key of `shape`, read as the name's `flags` say.
-    private mutating func readPayload(of name: String, shape: [String], flags: Int, depth: Int) throws(Failure) -> [String: JSONValue] {
+    private mutating func readPayload(of name: String, shape: [String], flags: Int, depth: Int) throws(ReadError) -> [String: JSONValue] {
         var payload: [String: JSONValue]
         if shape.count == 1 {
             // Most payloads have one key: a one-element literal is built in one sized allocation, where an insert
@@ -88,7 +88,7 @@ extension TrailBodyDecoder {
     }
 
     /// The value of a payload key at `place`, read as the destination's name `flags` say.
-    private mutating func readPayloadValue(flags: Int, depth: Int, place: Place) throws(Failure) -> JSONValue {
+    private mutating func readPayloadValue(flags: Int, depth: Int, place: Place) throws(ReadError) -> JSONValue {
         flags == BodyCode.NameFlag.allNumberedLikeLast
             ? try readNumberedLikeLast(place: place) : try readValue(depth: depth + 1, place: place)
     }
@@ -120,7 +120,7 @@ extension TrailBodyDecoder {
         }
     }
 
-    private mutating func readValue(depth: Int, place: Place) throws(Failure) -> JSONValue {
+    private mutating func readValue(depth: Int, place: Place) throws(ReadError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw .invalid("payload values nest deeper than \(Self.maximumDepth)") }
         let tag = try reader.byte("a value tag")
         switch BodyCode.Value(rawValue: tag) {
@@ -161,14 +161,14 @@ extension TrailBodyDecoder {
         }
     }
 
-    private mutating func readNumberedLikeLast(place: Place) throws(Failure) -> JSONValue {
+    private mutating func readNumberedLikeLast(place: Place) throws(ReadError) -> JSONValue {
         guard let last = lastNumbered[place.bytes] else {
             throw .invalid("a numbered string repeats the form of one never seen at its place")
         }
         return try readNumberedString(prefix: last.prefix, count: last.count)
     }
 
-    private mutating func readNumberedString(prefix: String, count: Int) throws(Failure) -> JSONValue {
+    private mutating func readNumberedString(prefix: String, count: Int) throws(ReadError) -> JSONValue {
         let packed = try rawBytes(DecimalDigits.width(ofDigits: count), "a string's digits")
         guard let digits = DecimalDigits.unpack(packed, count: count) else {
             throw .invalid("a string's packed number has more than \(count) digits")
@@ -180,14 +180,14 @@ extension TrailBodyDecoder {
 
     static func readInterned(
         _ table: inout [String], _ reader: inout ByteReader, _ what: @autoclosure () -> String
-    ) throws(Failure) -> String {
+    ) throws(ReadError) -> String {
         table[try readInternedIndex(&table, &reader, what())]
     }
 
     /// The table index of an interned string, reading a new one into the table.
     static func readInternedIndex(
         _ table: inout [String], _ reader: inout ByteReader, _ what: @autoclosure () -> String
-    ) throws(Failure) -> Int {
+    ) throws(ReadError) -> Int {
         let reference = try reader.index(what(), below: table.count + 1)
         if reference > 0 { return reference - 1 }
         let string = try reader.string(what())

@@ -14,7 +14,7 @@ extension TrailBodyDecoder {
 
     /// Reads the field flags and, in version 2, the forms byte, and moves a raw column held inside the stream into
     /// `raw`.
-    mutating func readFlags() throws(Failure) -> (fields: UInt8, forms: UInt8) {
+    mutating func readFlags() throws(ReadError) -> (fields: UInt8, forms: UInt8) {
         let fields = try reader.byte("the field flags")
         rawIsDeflated = formatVersion == 1 || fields & BodyCode.Field.rawIsDeflated != 0
         // Version 1: the raw column's length follows the fields byte. Version 2: the forms byte does, and then only
@@ -28,7 +28,7 @@ extension TrailBodyDecoder {
     }
 
     /// Refuses the flag combinations no encoder writes.
-    func checkFlags(_ fields: UInt8) throws(Failure) {
+    func checkFlags(_ fields: UInt8) throws(ReadError) {
         if dictionary == nil {
             let needsManifest = BodyCode.Field.bundleIDIsManifestApp | BodyCode.Field.baseIsLaunchState | BodyCode.Field.finalIsReplayed
             guard fields & needsManifest == 0 else { throw .invalid("the body refers to a manifest but names none") }
@@ -44,7 +44,7 @@ extension TrailBodyDecoder {
     }
 
     /// Reads the app, the session, the dropped count and the base state, as `fields` and `forms` say they are written.
-    mutating func readHead(fields: UInt8, forms: UInt8) throws(Failure) -> Head {
+    mutating func readHead(fields: UInt8, forms: UInt8) throws(ReadError) -> Head {
         let manifest = dictionary?.manifest
         let bundleID =
             if fields & BodyCode.Field.bundleIDIsManifestApp != 0, let manifest { manifest.app } else {
@@ -64,7 +64,7 @@ extension TrailBodyDecoder {
     }
 
     /// A version or build: `count` dotted decimal numbers, or a string when `count` is 0.
-    private mutating func readDotted(count: UInt8, _ what: @autoclosure () -> String) throws(Failure) -> String {
+    private mutating func readDotted(count: UInt8, _ what: @autoclosure () -> String) throws(ReadError) -> String {
         guard count > 0 else { return try reader.string(what()) }
         var numbers: [UInt64] = []
         for _ in 0..<count { numbers.append(try reader.varint(what())) }
@@ -72,7 +72,7 @@ extension TrailBodyDecoder {
     }
 
     /// The session ID: a UUID of 16 raw bytes, printed in the case the flags give, or a string.
-    private mutating func readSessionID(fields: UInt8) throws(Failure) -> String {
+    private mutating func readSessionID(fields: UInt8) throws(ReadError) -> String {
         guard fields & (BodyCode.Field.sessionIDUpperUUID | BodyCode.Field.sessionIDLowerUUID) != 0 else {
             return try reader.string("the session ID")
         }
@@ -80,7 +80,7 @@ extension TrailBodyDecoder {
     }
 
     /// Version 2's session start, in the form the forms byte names: text, or a number of a time unit.
-    private mutating func readVersion2Start(forms: UInt8) throws(Failure) -> String {
+    private mutating func readVersion2Start(forms: UInt8) throws(ReadError) -> String {
         guard let form = CompactFields.StartedForm(rawValue: forms >> BodyCode.Forms.startedShift) else {
             throw .invalid("the session start has form \(forms >> BodyCode.Forms.startedShift), which no encoder writes")
         }
@@ -92,7 +92,7 @@ extension TrailBodyDecoder {
     }
 
     /// Version 1's session start: whole seconds when the fields say so, else text.
-    private mutating func readVersion1Start(fields: UInt8) throws(Failure) -> String {
+    private mutating func readVersion1Start(fields: UInt8) throws(ReadError) -> String {
         guard fields & BodyCode.Field.startedIsSeconds != 0 else { return try reader.string("the session start") }
         guard let text = CompactFields.timestamp(ofSeconds: try reader.signed("the session start")) else {
             throw .invalid("the session start is outside years 0 to 9999")
@@ -101,7 +101,7 @@ extension TrailBodyDecoder {
     }
 
     /// The base state, when the fields say there is one: the manifest's launch state, or a state written in full.
-    private mutating func readBase(fields: UInt8) throws(Failure) -> NavigationState? {
+    private mutating func readBase(fields: UInt8) throws(ReadError) -> NavigationState? {
         guard fields & BodyCode.Field.hasBase != 0 else { return nil }
         if fields & BodyCode.Field.baseIsLaunchState != 0, let manifest = dictionary?.manifest { return manifest.launchState }
         return try readState("the base state")

@@ -2,7 +2,7 @@ import CrashtrailCore
 
 extension TrailBodyDecoder {
     /// A navigation state written in full (a base or final state), its destinations and conditions by reference.
-    mutating func readState(_ what: String) throws(Failure) -> NavigationState {
+    mutating func readState(_ what: String) throws(ReadError) -> NavigationState {
         let tabReference = try reader.varint("the tab of \(what)")
         var lists: [[[Destination]]] = []
         for part in ["stacks", "modals"] {
@@ -25,7 +25,7 @@ extension TrailBodyDecoder {
     }
 
     /// The satisfied conditions of a state, by reference or spelled out (joining the condition table).
-    private mutating func readSatisfiedConditions(_ what: String) throws(Failure) -> Set<String> {
+    private mutating func readSatisfiedConditions(_ what: String) throws(ReadError) -> Set<String> {
         let conditionCount = try reader.count("the condition count of \(what)", atMost: reader.remaining)
         var satisfied: Set<String> = []
         for _ in 0..<conditionCount {
@@ -42,7 +42,7 @@ extension TrailBodyDecoder {
     }
 
     /// The pending destination of a state and how it was requested, or nil.
-    private mutating func readPending(_ what: String) throws(Failure) -> PendingDestination? {
+    private mutating func readPending(_ what: String) throws(ReadError) -> PendingDestination? {
         let mode = try reader.byte("the pending mode of \(what)")
         switch mode {
         case BodyCode.noPending: return nil

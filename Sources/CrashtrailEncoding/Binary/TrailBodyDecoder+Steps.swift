@@ -3,7 +3,7 @@ import CrashtrailCore
 extension TrailBodyDecoder {
     /// Reads the step count, then each step's op byte and arguments, in order; the steps are built once their times
     /// are known.
-    mutating func readStepCodes() throws(Failure) -> [StepCode] {
+    mutating func readStepCodes() throws(ReadError) -> [StepCode] {
         let count = try reader.count("the step count", atMost: reader.remaining)
         guard count <= maximumSteps else { throw .tooManySteps(count, limit: maximumSteps) }
         let ops = Array(try reader.bytes(count, "the op bytes"))
@@ -16,7 +16,7 @@ extension TrailBodyDecoder {
     }
 
     /// Reads the high parts of `count` step time deltas (the low bytes are in the raw column).
-    mutating func readTimeHighParts(count: Int) throws(Failure) -> [Int64] {
+    mutating func readTimeHighParts(count: Int) throws(ReadError) -> [Int64] {
         var times: [Int64] = []
         times.reserveCapacity(count)
         for index in 0..<count {
@@ -34,7 +34,7 @@ extension TrailBodyDecoder {
     /// applied to `replay` before it moves into the array.
     mutating func buildSteps(
         _ codes: [StepCode], times: inout [Int64], lows: ArraySlice<UInt8>, replay: inout FinalReplay?
-    ) throws(Failure) -> [Step] {
+    ) throws(ReadError) -> [Step] {
         var steps: [Step] = []
         steps.reserveCapacity(codes.count)
         var t: Int64 = 0
@@ -52,7 +52,7 @@ extension TrailBodyDecoder {
 
     /// Reads the arguments of the step with op byte `op`, returning its code; the step is built once its time is
     /// known.
-    private mutating func readOperation(_ op: UInt8, step: Int) throws(Failure) -> StepCode {
+    private mutating func readOperation(_ op: UInt8, step: Int) throws(ReadError) -> StepCode {
         if op < 0x80 {
             let slot = op & 0x1F
             let tableIndex = try readDestinationSlot(slot, step: step)
@@ -116,7 +116,7 @@ extension TrailBodyDecoder {
     }
 
     /// The destination table index a step names, reading a new destination into the table.
-    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(Failure) -> Int {
+    private mutating func readDestinationSlot(_ slot: UInt8, step: Int) throws(ReadError) -> Int {
         switch slot {
         case BodyCode.newSlot:
             _ = try readNewDestination(depth: 0)
@@ -135,7 +135,7 @@ extension TrailBodyDecoder {
     }
 
     /// The condition table index a satisfy or revoke names, reading a new condition into the table.
-    private mutating func readConditionIndex(_ nibble: UInt8, step: Int) throws(Failure) -> Int {
+    private mutating func readConditionIndex(_ nibble: UInt8, step: Int) throws(ReadError) -> Int {
         switch nibble {
         case 0:
             let condition = try reader.string("the condition of step \(step)")

@@ -8,7 +8,7 @@ import CrashtrailCore
 /// written in full (`+State`), the raw column (`+RawColumn`), the replayed final state (``FinalReplay``) and the
 /// canonical JSON written from the step codes (`+JSON`).
 struct TrailBodyDecoder {
-    typealias Failure = ByteReader.Failure
+    typealias ReadError = ByteReader.ReadError
 
     /// Payload values nest at most this deep, as the JSON parser allows.
     static let maximumDepth = JSONParser.defaultMaximumDepth
@@ -75,8 +75,8 @@ struct TrailBodyDecoder {
     }
 
     /// The trail the body holds, with its canonical JSON written straight from the body's step codes.
-    /// - Throws: `ByteReader.Failure` saying what was cut short or invalid.
-    mutating func decode() throws(Failure) -> DecodedTrail {
+    /// - Throws: `ByteReader.ReadError` saying what was cut short or invalid.
+    mutating func decode() throws(ReadError) -> DecodedTrail {
         let (fields, forms) = try readFlags()
         try checkFlags(fields)
         let head = try readHead(fields: fields, forms: forms)
@@ -100,7 +100,7 @@ struct TrailBodyDecoder {
     }
 
     /// The final state, when the fields say there is one: replayed from the steps, or written in full.
-    private mutating func readFinal(fields: UInt8, steps: [Step], replay: FinalReplay?) throws(Failure) -> NavigationState? {
+    private mutating func readFinal(fields: UInt8, steps: [Step], replay: FinalReplay?) throws(ReadError) -> NavigationState? {
         guard fields & BodyCode.Field.hasFinal != 0 else { return nil }
         if let replay { return try replay.final(of: steps) }
         return try readState("the final state")

@@ -20,7 +20,7 @@ struct TrailHeader: Equatable {
     var checksum: UInt32
 
     /// Why a header was refused.
-    enum Failure: Error, Equatable {
+    enum HeaderError: Error, Equatable {
         case wrongMagic
         case truncated(String)
         case unsupportedVersion(UInt8)
@@ -43,7 +43,7 @@ struct TrailHeader: Equatable {
     }
 
     /// Reads a header and returns it with the offset where the deflate stream starts.
-    static func read(_ bytes: [UInt8]) throws(Failure) -> (TrailHeader, Int) {
+    static func read(_ bytes: [UInt8]) throws(HeaderError) -> (TrailHeader, Int) {
         for (index, expected) in magic.enumerated() {
             guard index < bytes.count else { throw .truncated("the data ends inside the magic bytes") }
             guard bytes[index] == expected else { throw .wrongMagic }
@@ -51,12 +51,12 @@ struct TrailHeader: Equatable {
         var reader = ByteReader(bytes, offset: magic.count)
         do {
             let version = try reader.byte("the format version")
-            guard readableVersions.contains(version) else { throw Failure.unsupportedVersion(version) }
+            guard readableVersions.contains(version) else { throw HeaderError.unsupportedVersion(version) }
             let hasDictionary: Bool
             var length: UInt64 = 0
             if version == 1 {
                 let flags = try reader.byte("the header flags")
-                guard flags & ~Self.hasDictionary == 0 else { throw Failure.unknownFlags(flags) }
+                guard flags & ~Self.hasDictionary == 0 else { throw HeaderError.unknownFlags(flags) }
                 hasDictionary = flags & Self.hasDictionary != 0
             } else {
                 let lengthAndFlag = try reader.varint("the body length")
@@ -69,11 +69,11 @@ struct TrailHeader: Equatable {
             let header = TrailHeader(
                 version: version, dictionaryID: dictionaryID, bodyLength: Int(clamping: length), checksum: checksum)
             return (header, reader.offset)
-        } catch let failure as Failure {
+        } catch let failure as HeaderError {
             throw failure
-        } catch ByteReader.Failure.truncated(let what) {
+        } catch ByteReader.ReadError.truncated(let what) {
             throw .truncated(what)
-        } catch ByteReader.Failure.invalid(let what) {
+        } catch ByteReader.ReadError.invalid(let what) {
             throw .invalid(what)
         } catch {
             throw .invalid("\(error)")

@@ -9,7 +9,7 @@ enum Base64URL {
     }()
 
     /// Why a text was refused.
-    enum Failure: Error, Equatable {
+    enum DecodeError: Error, Equatable {
         /// A character outside the alphabet, at this offset.
         case invalidCharacter(Character, offset: Int)
         /// A length no byte string encodes to (one character past a multiple of four).
@@ -39,7 +39,7 @@ enum Base64URL {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decode(_ text: some StringProtocol) throws(Failure) -> [UInt8] {
+    static func decode(_ text: some StringProtocol) throws(DecodeError) -> [UInt8] {
         let characters = Array(text.utf8)
         guard characters.count % 4 != 1 else { throw .impossibleLength(characters.count) }
         var out: [UInt8] = []

@@ -8,7 +8,7 @@ import CZlib
 /// checksum) over the system zlib, with an optional preset dictionary and a hard cap on inflated output.
 enum RawDeflate {
     /// Why inflating failed.
-    enum Failure: Error, Equatable {
+    enum StreamError: Error, Equatable {
         /// The stream is not valid deflate data (zlib's message).
         case corrupt(String)
         /// The input ended before the deflate stream did.
@@ -46,8 +46,8 @@ enum RawDeflate {
     }
 
     /// The smallest of the strategies' deflate streams of `input`.
-    /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
-    static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8], blockEnds: [Int] = []) throws(Failure) -> [UInt8] {
+    /// - Throws: `StreamError.zlib` when zlib cannot start or fails, which only happens when memory runs out.
+    static func smallestDeflate(_ input: [UInt8], dictionary: [UInt8], blockEnds: [Int] = []) throws(StreamError) -> [UInt8] {
         var best: [UInt8]?
         if !blockEnds.isEmpty {
             best = try deflate(input, dictionary: dictionary, blockEnds: blockEnds)
@@ -61,10 +61,10 @@ enum RawDeflate {
     }
 
     /// Deflates `input` with the largest window, priming the window with `dictionary`.
-    /// - Throws: `Failure.zlib` when zlib cannot start or fails, which only happens when memory runs out.
+    /// - Throws: `StreamError.zlib` when zlib cannot start or fails, which only happens when memory runs out.
     static func deflate(
         _ input: [UInt8], dictionary: [UInt8], strategy: Strategy = .standard, blockEnds: [Int] = []
-    ) throws(Failure) -> [UInt8] {
+    ) throws(StreamError) -> [UInt8] {
         var stream = z_stream()
         // windowBits -15: raw deflate with a 32 KiB window.
         var status = crashtrail_deflateInit2(&stream, strategy.level, Z_DEFLATED, -15, 9, strategy.zlibStrategy)
@@ -102,8 +102,8 @@ enum RawDeflate {
 
     /// Inflates a complete raw deflate stream, refusing trailing bytes and stopping as soon as the output would
     /// exceed `cap` bytes, so a deflate bomb costs at most `cap` bytes of memory.
-    /// - Throws: `Failure` saying whether the data was corrupt, truncated, over the cap or followed by bytes.
-    static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15) throws(Failure) -> [UInt8] {
+    /// - Throws: `StreamError` saying whether the data was corrupt, truncated, over the cap or followed by bytes.
+    static func inflate(_ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15) throws(StreamError) -> [UInt8] {
         let (output, consumed) = try inflatePrefix(input, dictionary: dictionary, cap: cap, windowBits: windowBits)
         guard consumed == input.count else { throw .trailingBytes(input.count - consumed) }
         return output
@@ -112,7 +112,7 @@ enum RawDeflate {
     /// Inflates the raw deflate stream at the start of `input`, which may be followed by other bytes, stopping as
     /// soon as the output would exceed `cap` bytes.
     /// - Returns: the inflated bytes and how many bytes of `input` the stream took.
-    /// - Throws: `Failure` saying whether the data was corrupt, truncated or over the cap.
+    /// - Throws: `StreamError` saying whether the data was corrupt, truncated or over the cap.
     /// - Parameters:
     ///   - input: the stream, possibly followed by other bytes.
     ///   - dictionary: the preset dictionary, or empty.
@@ -120,7 +120,7 @@ enum RawDeflate {
     ///   - windowBits: zlib's `windowBits`: -15 for raw deflate (the default), 15 + 32 for a zlib or gzip stream.
     static func inflatePrefix(
         _ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15
-    ) throws(Failure) -> (output: [UInt8], consumed: Int) {
+    ) throws(StreamError) -> (output: [UInt8], consumed: Int) {
         var stream = z_stream()
         var status = crashtrail_inflateInit2(&stream, windowBits)
         guard status == Z_OK else { throw .zlib("inflateInit2 returned \(status)") }
@@ -135,7 +135,7 @@ enum RawDeflate {
         var output: [UInt8] = []
         output.reserveCapacity(min(cap, max(256, input.count * 4)))
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        var failure: Failure?
+        var failure: StreamError?
         var consumed = 0
         input.withUnsafeBufferPointer { inBuffer in
             stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
@@ -205,12 +205,6 @@ public enum CRC32 {
 
 /// One-shot zlib streams (RFC 1950): how stores written before zstd kept the collector's raw crash payloads.
 public enum ZlibStream {
-    /// Why a stream could not be restored.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-    }
-
     /// The zlib stream of `bytes` at `level` (1, fastest, to 9, smallest).
     /// - Returns: the stream; empty only if zlib runs out of memory.
     public static func compressed(_ bytes: UnsafeBufferPointer<UInt8>, level: Int32 = 1) -> [UInt8] {
@@ -242,18 +236,17 @@ public enum ZlibStream {
     /// Inflates a compressed HTTP body, stopping as soon as the output would pass `cap` bytes, so a decompression
     /// bomb costs at most `cap` bytes of memory however far it would inflate.
     /// - Returns: the inflated bytes.
-    /// - Throws: `Failure` saying whether the body was corrupt, cut short, followed by bytes, or over `cap` (its
-    ///   message then starts with `over the limit`).
-    public static func inflated(_ bytes: [UInt8], wrapper: Wrapper, cap: Int) throws(Failure) -> [UInt8] {
+    /// - Throws: `ZlibError`: `corrupt`, `truncated`, `trailing-bytes`, or `over-cap` when it inflates past `cap`.
+    public static func inflated(_ bytes: [UInt8], wrapper: Wrapper, cap: Int) throws(ZlibError) -> [UInt8] {
         do {
             // 15 + 32: zlib or gzip, told apart by their headers.
             return try RawDeflate.inflate(bytes, dictionary: [], cap: cap, windowBits: 15 + 32)
         } catch .corrupt(let message) where wrapper == .deflate {
             // A raw stream has no header to recognize: try it as raw deflate before refusing it.
             if let raw = try? RawDeflate.inflate(bytes, dictionary: [], cap: cap, windowBits: -15) { return raw }
-            throw Failure(message: "the body is not a zlib or raw deflate stream (\(message))")
+            throw ZlibError(.corrupt, "the body is not a zlib or raw deflate stream (\(message))")
         } catch {
-            throw Failure(message: error.description(limit: cap))
+            throw ZlibError(error, limit: cap)
         }
     }
 
@@ -262,8 +255,8 @@ public enum ZlibStream {
     ///   - bytes: the stream.
     ///   - size: how many bytes it must inflate to; no more are ever allocated.
     /// - Returns: the inflated bytes.
-    /// - Throws: `Failure` when the stream is corrupt or does not inflate to exactly `size` bytes.
-    public static func decompressed(_ bytes: [UInt8], size: Int) throws(Failure) -> [UInt8] {
+    /// - Throws: `ZlibError` (`corrupt`) when the stream is corrupt or does not inflate to exactly `size` bytes.
+    public static func decompressed(_ bytes: [UInt8], size: Int) throws(ZlibError) -> [UInt8] {
         guard size > 0 else { return [] }
         var output = [UInt8](repeating: 0, count: size)
         var produced = uLong(size)
@@ -273,7 +266,7 @@ public enum ZlibStream {
             }
         }
         guard status == Z_OK, Int(produced) == size else {
-            throw Failure(message: "zlib status \(status), \(produced) of \(size) bytes")
+            throw ZlibError(.corrupt, "zlib status \(status), \(produced) of \(size) bytes")
         }
         return output
     }

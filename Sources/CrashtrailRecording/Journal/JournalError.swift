@@ -1,11 +1,13 @@
+import CrashtrailCore
+
 /// Why a journal could not be written or recovered.
 ///
 /// The message names the journal file and the problem; ``code`` is stable for programs.
-public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JournalError: CrashtrailError, Hashable {
     /// What went wrong, as a stable kebab-case name.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let name: String
-        public var description: String { name }
+        public init(name: String) { self.name = name }
 
         /// The file does not start like a crashtrail journal.
         public static let notAJournal = Code(name: "not-a-journal")
@@ -32,5 +34,6 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The journal's path.
+    public var location: String? { path }
 }

@@ -4,11 +4,29 @@ import CrashtrailCore
 /// (`crashtrail trail from-states`).
 public enum ObservationLog {
     /// A line of observations that is not valid, named by its source and line.
-    public struct LineError: Error, CustomStringConvertible {
-        public var description: String
+    public struct LineError: CrashtrailError, Hashable {
+        /// What kind of problem it was.
+        public struct Code: ErrorCode {
+            public let name: String
+            public init(name: String) { self.name = name }
 
-        public init(description: String) {
-            self.description = description
+            /// The line is not an observation, or one that cannot follow the one before.
+            public static let invalidObservation = Code(name: "invalid-observation")
+        }
+
+        public var code: Code
+        /// The source and line, as `states.ndjson, line 3`.
+        public var location: String?
+        public var message: String
+
+        /// - Parameters:
+        ///   - code: the kind of problem.
+        ///   - location: the source and line.
+        ///   - message: what is wrong with the line.
+        public init(_ code: Code, location: String, _ message: String) {
+            self.code = code
+            self.location = location
+            self.message = message
         }
     }
 
@@ -27,7 +45,7 @@ public enum ObservationLog {
         var steps: [Step] = []
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            func fail(_ message: String) -> LineError { LineError(description: "\(source), line \(number): \(message)") }
+            func fail(_ message: String) -> LineError { LineError(.invalidObservation, location: "\(source), line \(number)", message) }
             guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
             let value: JSONValue
             do {
@@ -61,7 +79,9 @@ public enum ObservationLog {
             previous = t
             last = state
         }
-        guard let base else { throw LineError(description: "\(source): no observation; give one {\"t\": MS, \"state\": STATE} a line") }
+        guard let base else {
+            throw LineError(.invalidObservation, location: source, "no observation; give one {\"t\": MS, \"state\": STATE} a line")
+        }
         return Trail(app: app, session: session, base: base == manifest.launchState ? nil : base, steps: steps, final: last)
     }
 }

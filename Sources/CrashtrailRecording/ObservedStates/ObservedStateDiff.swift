@@ -1,11 +1,11 @@
 import CrashtrailCore
 
 /// Why an observed state could not be turned into steps (SPEC section 11).
-public struct ObservedStateError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ObservedStateError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         /// The state breaks the manifest: an unknown destination, a wrong tab count, an invalid shape.
         public static let invalidState = Code(name: "invalid-state")
@@ -26,7 +26,6 @@ public struct ObservedStateError: Error, Hashable, Sendable, CustomStringConvert
         self.message = message
     }
 
-    public var description: String { message }
 }
 
 /// Turns the navigation states an app reports into the fewest steps that reach each (SPEC section 11), for apps that

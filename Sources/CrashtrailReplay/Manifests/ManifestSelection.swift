@@ -48,11 +48,11 @@ public struct ManifestSelection: Sendable {
 }
 
 /// Why no manifest could be chosen.
-public struct ManifestSelectionError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ManifestSelectionError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
         /// No manifest was given at all.
         public static let noManifest = Code(name: "no-manifest")
@@ -77,5 +77,4 @@ public struct ManifestSelectionError: Error, Hashable, Sendable, CustomStringCon
         self.message = message
     }
 
-    public var description: String { message }
 }

@@ -16,8 +16,23 @@ public struct JournalRecording {
     }
 
     /// A line that is not a valid step, or a step the recorder refused, named by its line.
-    public struct LineError: Error, CustomStringConvertible {
-        public var description: String
+    public struct LineError: CrashtrailError, Hashable {
+        /// What kind of problem it was.
+        public struct Code: ErrorCode {
+            public let name: String
+            public init(name: String) { self.name = name }
+
+            /// The line is not a step.
+            public static let invalidStep = Code(name: "invalid-step")
+            /// The recorder refused the step.
+            public static let refused = Code(name: "refused")
+        }
+
+        public var code: Code
+        /// The line, as `standard input, line N (…)`.
+        public var location: String?
+        public var message: String
+        public var cause: (any Error & Sendable)?
     }
 
     /// Records each line `lines` gives until it gives nil, calling `durable` with each line's zero-based number once
@@ -27,22 +42,24 @@ public struct JournalRecording {
         var index = 0
         while let line = lines() {
             defer { index += 1 }
-            func fail(_ message: String) -> LineError {
+            func fail(_ code: LineError.Code, _ message: String, cause: (any Error & Sendable)? = nil) -> LineError {
                 LineError(
-                    description:
-                        "standard input, line \(index) (zero-based; line \(index + 1) counting from 1): \(message); the \(index) steps before it are in \(journal)"
-                )
+                    code: code, location: "standard input, line \(index) (zero-based; line \(index + 1) counting from 1)",
+                    message: "\(message); the \(index) steps before it are in \(journal)", cause: cause)
             }
             let step: Step
             do {
                 step = try Step(jsonValue: try JSONParser.parse(Array(line.utf8)), path: "step")
             } catch {
-                throw fail(line.allSatisfy(\.isWhitespace) ? "an empty line, where a JSON step was expected" : "not a step: \(error)")
+                throw fail(
+                    .invalidStep,
+                    line.allSatisfy(\.isWhitespace) ? "an empty line, where a JSON step was expected" : "not a step: \(error)",
+                    cause: error)
             }
             do {
                 try recorder.record(step)
             } catch {
-                throw fail(error.description)
+                throw fail(.refused, error.description, cause: error)
             }
             if let failure = recorder.journalFailure { throw failure }
             durable(index)

@@ -19,7 +19,7 @@ public enum ReplayOperation {
     ///   - location: the store that holds stored reports and manifests.
     ///   - force: replay with another app's manifest rather than refuse.
     /// - Returns: the replay and the warnings for people.
-    /// - Throws: ``ReplayFailure``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
+    /// - Throws: ``ReplayError``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
     public static func replay(_ report: String, manifests given: [LoadedManifest], location: StoreLocation, force: Bool) throws
         -> ReplayOutcome
     {
@@ -39,7 +39,7 @@ public enum ReplayOperation {
     /// Replays the stored report `id` (or a unique prefix) of `service`'s store, with the manifests the store keeps.
     ///
     /// Only the store is looked in, never a file of that name: a service passes IDs its clients sent.
-    /// - Throws: ``ReplayFailure``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
+    /// - Throws: ``ReplayError``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
     public static func replay(storedReport id: String, service: TriageService) throws -> ReplayOutcome {
         let manifests = try service.manifests(given: [], for: "replay")
         return try replay(ReplaySource.fromStore(try service.store.record(matchingPrefix: id)), manifests: manifests, force: false)
@@ -53,7 +53,7 @@ public enum ReplayOperation {
         let app = source.trail.app.bundleID
         let selection = try ManifestSelection(choosingFrom: manifests, forApp: app)
         guard selection.manifest.app == app || force else {
-            throw ReplayFailure(
+            throw ReplayError(
                 .otherApp,
                 "the trail is from \(app), but the manifest \(selection.manifest.source) is for \(selection.manifest.app); "
                     + "pass the manifest of \(app) with --manifest, or add --force to replay with this one anyway")

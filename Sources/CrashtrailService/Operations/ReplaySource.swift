@@ -18,21 +18,21 @@ public struct ReplaySource: Sendable {
 
     /// Resolves REPORT: an existing file is read as a trail or a payload; anything else is a stored report ID (or a
     /// unique prefix of one) in the store `opener` opens, only then and once.
-    /// - Throws: ``ReplayFailure`` saying why there is no trail, or a `StoreError`.
+    /// - Throws: ``ReplayError`` saying why there is no trail, or a `StoreError`.
     static func resolve(_ report: String, manifests: [Manifest], opener: StoreOpener) throws -> ReplaySource {
         let location = opener.location
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else {
-                throw ReplayFailure(.unreadable, "\(report) is a folder; pass one trail file, crash payload file or stored report ID")
+                throw ReplayError(.unreadable, "\(report) is a folder; pass one trail file, crash payload file or stored report ID")
             }
             guard let data = FileManager.default.contents(atPath: report) else {
-                throw ReplayFailure(.unreadable, "cannot read \(report); check its permissions")
+                throw ReplayError(.unreadable, "cannot read \(report); check its permissions")
             }
             return try fromFile(Array(data), path: report, codec: TrailCodec(manifests: manifests))
         }
         guard location.mayExist else {
-            throw ReplayFailure(
+            throw ReplayError(
                 .notFound,
                 "\(report) is not a file, and there is no crash store at \(location.name) to look it up as a report ID; pass a trail or payload file, or --store with the store `crashtrail ingest` filled"
             )
@@ -44,7 +44,7 @@ public struct ReplaySource: Sendable {
     static func fromStore(_ record: ReportRecord) throws -> ReplaySource {
         guard let json = record.trail else {
             let why = record.trailError.map { ": \($0)" } ?? ""
-            throw ReplayFailure(
+            throw ReplayError(
                 .noTrail,
                 "report \(record.id) has no trail to replay (trail \(record.trailSource.rawValue)\(why)); re-run crashtrail ingest with --trails DIR when its trail file arrives"
             )
@@ -54,7 +54,7 @@ public struct ReplaySource: Sendable {
                 name: record.id, trail: try Trail(json: Array(json.utf8)), recordedDictionaryID: record.trailDictionary,
                 inferred: record.trailSource == .inferred)
         } catch {
-            throw ReplayFailure(.invalidTrail, "report \(record.id): its stored trail is not valid: \(error)")
+            throw ReplayError(.invalidTrail, "report \(record.id): its stored trail is not valid: \(error)")
         }
     }
 
@@ -66,7 +66,7 @@ public struct ReplaySource: Sendable {
             return ReplaySource(name: path, trail: decoded.trail, recordedDictionaryID: decoded.dictionaryID)
         } catch {
             // A trail file's own problem is the answer; otherwise it may be a crash payload.
-            if looksLikeTrail(bytes) { throw ReplayFailure(.invalidTrail, "\(path): not a valid trail: \(error)") }
+            if looksLikeTrail(bytes) { throw ReplayError(.invalidTrail, "\(path): not a valid trail: \(error)") }
             trailError = error
         }
         let outcomes = bytes.withUnsafeBufferPointer { buffer in
@@ -81,14 +81,14 @@ public struct ReplaySource: Sendable {
         }
         guard let record = records.first else {
             guard let rejection = rejections.first, rejection.code != .unrecognizedFormat else {
-                let payloadWhy = rejections.first.map { "\($0)" } ?? "no payload found"
-                throw ReplayFailure(.unrecognized, "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
+                let payloadWhy = rejections.first.map { "\($0.code): \($0.message)" } ?? "no payload found"
+                throw ReplayError(.unrecognized, "\(path) is neither a trail (\(trailError)) nor a crash payload (\(payloadWhy))")
             }
-            throw ReplayFailure(.unrecognized, "\(path) is a crash payload crashtrail cannot read: \(rejection)")
+            throw ReplayError(.unrecognized, "\(path) is a crash payload crashtrail cannot read: \(rejection.code): \(rejection.message)")
         }
         guard records.count == 1 else {
             let ids = records.prefix(5).map(\.id).joined(separator: ", ")
-            throw ReplayFailure(
+            throw ReplayError(
                 .severalPayloads,
                 "\(path) holds \(records.count) crash payloads (\(ids)\(records.count > 5 ? ", …" : "")); ingest it with crashtrail ingest and replay one stored report ID"
             )
@@ -99,7 +99,7 @@ public struct ReplaySource: Sendable {
                 record.trailSource == .missing && record.format == .ips
                 ? "; an .ips report's trail rides in a separate file: ingest both with crashtrail ingest --trails DIR and replay the stored report"
                 : ""
-            throw ReplayFailure(
+            throw ReplayError(
                 .noTrail, "the crash payload \(path) carries no usable trail (trail \(record.trailSource.rawValue)\(why))\(hint)")
         }
         do {
@@ -107,7 +107,7 @@ public struct ReplaySource: Sendable {
                 name: path, trail: try Trail(json: Array((record.trail ?? "").utf8)), recordedDictionaryID: record.trailDictionary,
                 inferred: record.trailSource == .inferred)
         } catch {
-            throw ReplayFailure(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
+            throw ReplayError(.invalidTrail, "\(path): the trail it carries is not valid: \(error)")
         }
     }
 

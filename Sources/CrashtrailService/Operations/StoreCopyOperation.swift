@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 import Foundation
 
@@ -18,28 +19,25 @@ public enum StoreCopyOperation {
         }
     }
 
-    /// Why a copy was refused or did not verify.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Copies the store at `from` (which must exist) into the one at `to` (made if missing) and verifies the copy.
     /// - Parameters:
     ///   - from: the store to copy.
     ///   - to: the store to copy into.
     ///   - progress: told how many reports were copied so far.
     /// - Returns: the verified copy's summary.
-    /// - Throws: ``Failure`` when FROM and TO are the same or the copy does not match its source; ``MissingStore``;
+    /// - Throws: ``StoreCopyError`` when FROM and TO are the same or the copy does not match its source; ``StoreLocationError``;
     ///   `StoreError`.
     public static func copy(from: StoreLocation, to: StoreLocation, progress: @escaping (Int) -> Void) throws -> Result {
-        guard from != to else { throw Failure(description: "FROM and TO are the same store (\(from)); name another store to copy into") }
+        guard from != to else {
+            throw StoreCopyError(.sameStore, "FROM and TO are the same store (\(from)); name another store to copy into")
+        }
         let source = try from.openExisting()
         let destination = try to.openOrCreate()
         let summary = try StoreCopy.copy(from: source, to: destination, progress: progress)
         guard summary.verified else {
-            throw Failure(
-                description:
-                    "the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
+            throw StoreCopyError(
+                .notVerified,
+                "the copy does not match its source: \(source.location) holds \(summary.source), \(destination.location) holds \(summary.destination); "
                     + "TO held other reports before the copy, or a job wrote to either store during it. Copy into an empty store.")
         }
         return Result(summary: summary, source: source.location, destination: destination.location)

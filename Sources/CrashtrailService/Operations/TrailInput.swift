@@ -16,7 +16,7 @@ public struct TrailInput: Sendable {
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             let exists = FileManager.default.fileExists(atPath: file)
-            throw TrailFileError(file, exists ? "cannot read the file; check its permissions" : "no such file")
+            throw TrailFileError(.unreadable, file, exists ? "cannot read the file; check its permissions" : "no such file")
         }
         return TrailInput(name: file, bytes: Array(data))
     }
@@ -33,20 +33,42 @@ public struct TrailInput: Sendable {
         do {
             return try body()
         } catch {
-            throw TrailFileError(name, error.description)
+            throw TrailFileError(.undecodable, name, error.description, cause: error)
         }
     }
 }
 
 /// A trail input that could not be read or decoded, named by its file.
-public struct TrailFileError: Error, CustomStringConvertible {
-    public let file: String
-    public let message: String
+public struct TrailFileError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
-    public init(_ file: String, _ message: String) {
-        self.file = file
-        self.message = message
+        /// The file does not exist or cannot be read.
+        public static let unreadable = Code(name: "unreadable")
+        /// The file is not a trail in any form.
+        public static let undecodable = Code(name: "undecodable")
     }
 
-    public var description: String { "\(file): \(message)" }
+    public var code: Code
+    /// The file, or `standard input`.
+    public var file: String
+    public var message: String
+    public var cause: (any Error & Sendable)?
+
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - file: the file, or `standard input`.
+    ///   - message: what is wrong with it.
+    ///   - cause: the decoder's error, when it refused the file.
+    public init(_ code: Code, _ file: String, _ message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.file = file
+        self.message = message
+        self.cause = cause
+    }
+
+    /// The file.
+    public var location: String? { file }
 }

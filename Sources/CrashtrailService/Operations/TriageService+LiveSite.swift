@@ -13,7 +13,7 @@ extension TriageService {
     ///   - path: the page's path in the site.
     ///   - screens: how many screens of each path the pages count.
     /// - Returns: the page, or nil when no group or report has that name.
-    /// - Throws: `StoreError`, or a `ReplayFailure` when a report's trail cannot be replayed.
+    /// - Throws: `StoreError`, or a `ReplayError` when a report's trail cannot be replayed.
     public func sitePage(_ path: String, screens: Int = 5) throws -> String? {
         let manifests = try store.storedManifests()
         if path.isEmpty || path == "index.html" {

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailPostgres
 import CrashtrailStore
 import Foundation
@@ -66,18 +67,40 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Opens a store that must exist: for commands that only read it (a missing SQLite file is not made).
-    /// - Throws: ``MissingStore`` naming the path and how to fill a store, or `StoreError`.
+    /// - Throws: ``StoreLocationError`` naming the path and how to fill a store, or `StoreError`.
     public func openExisting() throws -> ReportStore {
-        guard mayExist else { throw MissingStore(location: self) }
+        guard mayExist else { throw StoreLocationError.noStore(at: self) }
         return try openOrCreate()
     }
 }
 
-/// No store where a reading command looked.
-public struct MissingStore: Error, CustomStringConvertible {
-    public let location: StoreLocation
+/// A store that cannot be used where a command looked.
+public struct StoreLocationError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
 
-    public var description: String {
-        "there is no crash store at \(location.name); fill one with crashtrail ingest PATH…, or pass --store (or set $\(StoreLocation.environmentVariable)) to the store it filled"
+        /// No store where a reading command looked.
+        public static let noStore = Code(name: "no-store")
+    }
+
+    public var code: Code
+    public var message: String
+
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: where the command looked, and how to fill or name a store.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// No store at `location`.
+    static func noStore(at location: StoreLocation) -> StoreLocationError {
+        StoreLocationError(
+            .noStore,
+            "there is no crash store at \(location.name); fill one with crashtrail ingest PATH…, or pass --store (or set $\(StoreLocation.environmentVariable)) to the store it filled"
+        )
     }
 }

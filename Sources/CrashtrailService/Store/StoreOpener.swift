@@ -11,7 +11,7 @@ final class StoreOpener {
     }
 
     /// The store, opened the first time (it must exist).
-    /// - Throws: ``MissingStore`` or `StoreError`.
+    /// - Throws: ``StoreLocationError`` or `StoreError`.
     func store() throws -> ReportStore {
         if let opened { return opened }
         let store = try location.openExisting()

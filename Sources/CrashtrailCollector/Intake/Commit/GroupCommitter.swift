@@ -10,7 +10,7 @@ import Synchronization
 /// holds it has committed (with SQLite's WAL or PostgreSQL, a committed transaction survives the process being
 /// killed), on the writer's thread and in the order of submission. What differs between the jobs is a ``Policy``:
 /// `ingest` waits for room and stops at the first failure; `serve` refuses at once when its backlog is full
-/// (``BacklogFull``, answered 429) and fails only the batch a failure hit.
+/// (``BacklogFullError``, answered 429) and fails only the batch a failure hit.
 package final class GroupCommitter: Sendable {
     /// How a job uses the committer.
     package struct Policy: Sendable {
@@ -20,7 +20,7 @@ package final class GroupCommitter: Sendable {
         /// The most work one transaction stores (and at least one submission).
         package var maximumBatch: Int
         /// Whether a submission that does not fit waits for room (`ingest`, whose parsing then pauses) or is refused
-        /// at once with ``BacklogFull`` (`serve`).
+        /// at once with ``BacklogFullError`` (`serve`).
         package var waitsForRoom: Bool
         /// Whether a failed transaction stops the committer, so that everything submitted after fails with its error
         /// (`ingest`, which then stops), or fails only its own submissions (`serve`).
@@ -39,7 +39,7 @@ package final class GroupCommitter: Sendable {
     }
 
     /// The backlog is full: the caller answers 429.
-    package struct BacklogFull: Error, CustomStringConvertible {
+    package struct BacklogFullError: Error, CustomStringConvertible {
         /// How much work waited.
         package var waiting: Int
         package var description: String { "the backlog is full (\(waiting) reports wait to be stored)" }
@@ -88,7 +88,7 @@ package final class GroupCommitter: Sendable {
     /// - Parameters:
     ///   - works: what to store; all of it in one transaction.
     ///   - completion: told the outcomes once committed.
-    /// - Throws: ``BacklogFull`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
+    /// - Throws: ``BacklogFullError`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
     ///   committer, when it stops at failures. The completion is then never called.
     package func submit(_ works: [IntakeWork], completion: @escaping Completion) throws {
         let weight = works.reduce(0) { $0 + $1.weight }
@@ -120,7 +120,7 @@ package final class GroupCommitter: Sendable {
                 room.wait()
             case .full(let waiting):
                 outstanding.leave()
-                throw BacklogFull(waiting: waiting)
+                throw BacklogFullError(waiting: waiting)
             case .stopped(let failure):
                 outstanding.leave()
                 throw failure
@@ -129,7 +129,7 @@ package final class GroupCommitter: Sendable {
     }
 
     /// Stores `work` in the next group commit and returns its outcome once it has committed.
-    /// - Throws: ``BacklogFull`` at once when the backlog is full; `StoreError` when the transaction failed (nothing of
+    /// - Throws: ``BacklogFullError`` at once when the backlog is full; `StoreError` when the transaction failed (nothing of
     ///   the work was stored).
     package func submit(_ work: IntakeWork) async throws -> IntakeOutcome {
         try await withCheckedThrowingContinuation { continuation in

@@ -24,11 +24,11 @@ struct TrailStage: Sendable {
     private func embedded(_ carrier: TrailCarrier) -> DerivedTrail {
         do {
             if case .object(let value) = carrier, case .array(let steps)? = value["steps"], steps.count > maximumSteps {
-                throw TrailTooLong(count: steps.count, limit: maximumSteps)
+                throw TrailTooLongError(count: steps.count, limit: maximumSteps)
             }
             let decoded = try decoder.decodeTrail(carrier)
             guard decoded.trail.steps.count <= maximumSteps else {
-                throw TrailTooLong(count: decoded.trail.steps.count, limit: maximumSteps)
+                throw TrailTooLongError(count: decoded.trail.steps.count, limit: maximumSteps)
             }
             let trail = decoded.trail
             return DerivedTrail(
@@ -61,7 +61,7 @@ struct TrailStage: Sendable {
 }
 
 /// An embedded trail with more steps than the limit.
-struct TrailTooLong: Error, CustomStringConvertible {
+struct TrailTooLongError: Error, CustomStringConvertible {
     var count: Int
     var limit: Int
     var description: String {

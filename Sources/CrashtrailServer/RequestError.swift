@@ -5,20 +5,33 @@ import Hummingbird
 
 /// A request the service refuses, answered with its status and a JSON body `{"detail": "…"}` that names the problem
 /// (SPEC section 14).
-public struct Refusal: Error, HTTPResponseError, CustomStringConvertible {
+public struct RequestError: CrashtrailError, HTTPResponseError, Hashable {
+    /// What kind of problem it was: the answer's status, by its number (`400`, `413`, `429`).
+    public struct Code: ErrorCode {
+        public let name: String
+        public init(name: String) { self.name = name }
+    }
+
     public var status: HTTPResponse.Status
-    /// What was wrong and how to put it right.
+    /// What was wrong and how to put it right: the answer's `detail`.
     public var detail: String
     /// Headers the answer carries beside the body (`Retry-After` on a 429).
     public var headers: HTTPFields
 
+    /// - Parameters:
+    ///   - status: the answer's status.
+    ///   - detail: what was wrong and how to put it right.
+    ///   - headers: headers the answer carries beside the body.
     public init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
         self.status = status
         self.detail = detail
         self.headers = headers
     }
 
-    public var description: String { "\(status.code) \(detail)" }
+    /// The status, as its number.
+    public var code: Code { Code(name: String(status.code)) }
+    /// The answer's `detail`.
+    public var message: String { detail }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
@@ -28,9 +41,9 @@ public struct Refusal: Error, HTTPResponseError, CustomStringConvertible {
     }
 
     /// 401: no key, or a key no project has.
-    static func unauthorized(_ detail: String) -> Refusal { Refusal(.unauthorized, detail) }
+    static func unauthorized(_ detail: String) -> RequestError { RequestError(.unauthorized, detail) }
     /// 400: a body that cannot be read.
-    static func badRequest(_ detail: String) -> Refusal { Refusal(.badRequest, detail) }
+    static func badRequest(_ detail: String) -> RequestError { RequestError(.badRequest, detail) }
     /// 413: a body over one of Sentry's limits.
-    static func tooLarge(_ detail: String) -> Refusal { Refusal(.contentTooLarge, detail) }
+    static func tooLarge(_ detail: String) -> RequestError { RequestError(.contentTooLarge, detail) }
 }

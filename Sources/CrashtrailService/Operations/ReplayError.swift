@@ -1,9 +1,11 @@
+import CrashtrailCore
+
 /// Why `replay` could not replay REPORT: a code, and a message that says what to do.
-public struct ReplayFailure: Error, CustomStringConvertible, Sendable {
+public struct ReplayError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let name: String
-        public var description: String { name }
+        public init(name: String) { self.name = name }
 
         /// REPORT is a folder, or a file that cannot be read.
         public static let unreadable = Code(name: "unreadable")
@@ -21,9 +23,8 @@ public struct ReplayFailure: Error, CustomStringConvertible, Sendable {
         public static let otherApp = Code(name: "other-app")
     }
 
-    public let code: Code
-    public let message: String
-    public var description: String { message }
+    public var code: Code
+    public var message: String
 
     public init(_ code: Code, _ message: String) {
         self.code = code

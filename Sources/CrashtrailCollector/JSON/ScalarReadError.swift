@@ -2,7 +2,7 @@ import CrashtrailCore
 
 /// Why a string, number or boolean could not be read, before it is turned into a `DecodingError` with its
 /// path and message (only then: a failure is a few integers, so trying a type costs nothing when it fails).
-enum ReadFailure: Error {
+enum ScalarReadError: Error {
     /// The value is of another kind.
     case kind(JSONKind)
     /// The string at this offset is not valid UTF-8.
