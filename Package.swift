@@ -67,6 +67,13 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
+        // Only `crashtrail serve` uses it: request bodies sent with Content-Encoding: br, as Sentry's Python SDK sends
+        // them when the brotli module is installed.
+        .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]
+        ),
         .target(
             name: "CrashtrailCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
@@ -144,6 +151,7 @@ let package = Package(
         .target(
             name: "CrashtrailServer",
             dependencies: [
+                "CBrotli",
                 "CrashtrailCore",
                 "CrashtrailStore",
                 "CrashtrailCollector",

@@ -2,12 +2,18 @@ import CrashtrailEncoding
 import Hummingbird
 
 /// Reads a request's body whole within Sentry's limits, and inflates it when it was sent with
-/// `Content-Encoding: gzip` or `deflate`.
+/// `Content-Encoding: gzip`, `deflate` or `br`.
 ///
 /// A body is refused as soon as it passes a limit: a declared `Content-Length` over the limit before any byte is
 /// read, a streamed body at the first chunk past it, and a compressed body the moment its inflated bytes would pass
 /// the decompressed limit, so a decompression bomb costs at most that limit in memory.
 enum RequestBodyReader {
+    /// How a body was compressed (`Content-Encoding`).
+    enum Compression: Equatable {
+        case zlib(ZlibStream.Wrapper)
+        case brotli
+    }
+
     /// The body's bytes, inflated.
     /// - Parameters:
     ///   - request: the request.
@@ -17,16 +23,17 @@ enum RequestBodyReader {
     /// - Throws: `RequestError`: 413 over a limit, 400 for an encoding it does not know or a body that does not inflate.
     static func read(_ request: Request, limits: ServeOptions.Limits, what: String = "a request") async throws -> [UInt8] {
         let encoding = request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
-        let wrapper: ZlibStream.Wrapper?
+        let compression: Compression?
         switch encoding {
-        case "", "identity": wrapper = nil
-        case "gzip", "x-gzip": wrapper = .gzip
-        case "deflate": wrapper = .deflate
+        case "", "identity": compression = nil
+        case "gzip", "x-gzip": compression = .zlib(.gzip)
+        case "deflate": compression = .zlib(.deflate)
+        case "br": compression = .brotli
         default:
-            throw RequestError.badRequest("Content-Encoding \(encoding) is not supported; send the body plain, gzip or deflate")
+            throw RequestError.badRequest("Content-Encoding \(encoding) is not supported; send the body plain, gzip, deflate or br")
         }
-        let limit = wrapper == nil ? limits.decompressedBody : limits.compressedBody
-        let limitText = wrapper == nil ? "\(limit) bytes for \(what)" : "\(limit) bytes for a compressed request"
+        let limit = compression == nil ? limits.decompressedBody : limits.compressedBody
+        let limitText = compression == nil ? "\(limit) bytes for \(what)" : "\(limit) bytes for a compressed request"
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limitText)")
         }
@@ -37,16 +44,29 @@ enum RequestBodyReader {
             }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
-        guard let wrapper else { return bytes }
-        do {
-            return try ZlibStream.inflated(bytes, wrapper: wrapper, cap: limits.decompressedBody)
-        } catch {
-            if error.code == .overCap {
-                throw RequestError.tooLarge(
-                    "the \(encoding) body inflates to more than \(limits.decompressedBody) bytes, over the limit for \(what); it was not inflated further"
-                )
+        guard let compression else { return bytes }
+        let overCap = RequestError.tooLarge(
+            "the \(encoding) body inflates to more than \(limits.decompressedBody) bytes, over the limit for \(what); it was not inflated further"
+        )
+        switch compression {
+        case .zlib(let wrapper):
+            do {
+                return try ZlibStream.inflated(bytes, wrapper: wrapper, cap: limits.decompressedBody)
+            } catch  where error.code == .overCap {
+                throw overCap
+            } catch {
+                throw RequestError.badRequest("the \(encoding) body could not be inflated: \(error.message)")
             }
-            throw RequestError.badRequest("the \(encoding) body could not be inflated: \(error.message)")
+        case .brotli:
+            do {
+                return try BrotliBody.inflated(bytes, cap: limits.decompressedBody)
+            } catch .overCap {
+                throw overCap
+            } catch .truncated {
+                throw RequestError.badRequest("the br body could not be inflated: it ends before its stream does, or bytes follow it")
+            } catch .corrupt(let reason) {
+                throw RequestError.badRequest("the br body could not be inflated: it is not a Brotli stream (\(reason))")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import CrashtrailEncoding
 import CrashtrailStore
+import CrashtrailTestSupport
 import Foundation
 import GRDB
 import HTTPTypes
@@ -73,6 +74,35 @@ struct IntakeRouteTests {
         #expect(Set(records.map(\.format.rawValue)) == ["sentry-event", "sentry-envelope"])
         #expect(records.count == 3, "the zlib and raw deflate bodies are the same event, stored once")
         #expect(records.allSatisfy { $0.trailSource == .embedded })
+    }
+
+    @Test("A body sent br, as Sentry's Python SDK sends it when brotli is installed, is stored; a br bomb is 413 at the limit")
+    func brotliBodies() async throws {
+        // Given a sample event compressed by Python's brotli module, and 50 MiB of spaces in 93 bytes
+        let fixture = try ServerFixture(limits: ServeOptions.Limits(decompressedBody: 256 << 10))
+        defer { fixture.remove() }
+        let folder = PackageRoot.url.appendingPathComponent("Tests/Fixtures/brotli")
+        let event = Array(try Data(contentsOf: folder.appendingPathComponent("sentry-event-contexts-ct1.json.br")))
+        let bomb = Array(try Data(contentsOf: folder.appendingPathComponent("bomb-50MiB.br")))
+        let plain = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+
+        // When
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/store/", event, headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "br"]),
+                try await client.post("/api/1/store/", bomb, headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "br"]),
+                try await client.post(
+                    "/api/1/store/", Array(event.dropLast(9)), headers: sentryAuth(ServerFixture.key) + [.contentEncoding: "br"]),
+            ]
+        }
+
+        // Then the event is stored with the bytes it was compressed from, the bomb stops at the limit, a cut stream is 400
+        #expect(answers.map(\.status) == [.ok, .contentTooLarge, .badRequest])
+        #expect(answers[1].detail.contains("inflates to more than 262144 bytes"))
+        #expect(answers[2].detail.contains("the br body could not be inflated"))
+        let records = try fixture.service.store.allRecords()
+        #expect(records.count == 1)
+        #expect(try records.first?.rawPayload() == plain)
     }
 
     @Test("Envelopes of sessions, transactions and client reports are accepted and not stored")
@@ -179,7 +209,7 @@ struct IntakeRouteTests {
         #expect(answers[0].detail.contains("(invalid-json)"))
         #expect(answers[1].detail.contains("(invalid-envelope)"))
         #expect(answers[2].detail.contains("could not be inflated"))
-        #expect(answers[3].detail.contains("Content-Encoding br is not supported"))
+        #expect(answers[3].detail.contains("the br body could not be inflated"))
         let kept = fixture.quarantined
         #expect(kept.count == 4, "two payloads, each with its reason: \(kept)")
         #expect(kept.contains { $0.contains("api_1_reports") && $0.hasSuffix(".reason.txt") })
