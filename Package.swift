@@ -27,7 +27,6 @@ let package = Package(
         .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
         .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
         .library(name: "CrashtrailService", targets: ["CrashtrailService"]),
-        .library(name: "CrashtrailPostgres", targets: ["CrashtrailPostgres"]),
         .library(name: "CrashtrailServer", targets: ["CrashtrailServer"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),

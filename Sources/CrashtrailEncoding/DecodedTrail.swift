@@ -11,7 +11,7 @@ public struct DecodedTrail: Sendable {
     /// while decoding; nil for trail JSON or a trail encoded without a manifest.
     public var dictionaryID: String?
     /// The trail's screen path as the decoder replayed it to rebuild the final state, when it did; nil otherwise.
-    public var replayedScreens: ReplayedScreens?
+    package var replayedScreens: ReplayedScreens?
 
     /// Pairs a trail with its canonical JSON; `canonicalJSON` must be `trail.canonicalJSON`.
     public init(trail: Trail, canonicalJSON: [UInt8]) {
@@ -27,20 +27,20 @@ public struct DecodedTrail: Sendable {
 
 /// A trail's screen path (`ScreenPath.names(of:manifest:)`), seen by the decoder while it replayed the trail to
 /// rebuild its final state, so that ingest need not replay it again.
-public struct ReplayedScreens: Hashable, Sendable {
+package struct ReplayedScreens: Hashable, Sendable {
     /// The destination names on top of the screen after each step, from the top of the base; consecutive repeats
     /// collapsed.
-    public var names: [String]
+    package var names: [String]
     /// The `Manifest.fingerprint` of the manifest the decoder replayed with: the names are the screen path only with it.
-    public var manifest: String
+    package var manifest: String
 
-    public init(names: [String], manifest: String) {
+    package init(names: [String], manifest: String) {
         self.names = names
         self.manifest = manifest
     }
 
     /// The names when `manifest` is the one that replayed them, else nil.
-    public func names(replayedWith manifest: Manifest) -> [String]? {
+    package func names(replayedWith manifest: Manifest) -> [String]? {
         self.manifest == manifest.fingerprint ? names : nil
     }
 }

@@ -6,13 +6,13 @@ public import CrashtrailCore
 ///
 /// The id is the CRC-32 of the manifest's canonical content (``canonicalContent``), so two manifests that route
 /// alike share a dictionary, and any change that could change how a trail decodes gives a new id.
-public struct ManifestDictionary: Sendable {
+package struct ManifestDictionary: Sendable {
     /// The manifest the dictionary comes from.
-    public let manifest: Manifest
+    package let manifest: Manifest
     /// The id the binary header names: CRC-32 of ``canonicalContent``.
-    public let id: UInt32
+    package let id: UInt32
     /// The canonical JSON of everything in the manifest that decoding depends on.
-    public let canonicalContent: [UInt8]
+    package let canonicalContent: [UInt8]
     /// The zlib preset dictionary.
     let presetDictionary: [UInt8]
     /// Seeds of the body's tables.
@@ -32,7 +32,7 @@ public struct ManifestDictionary: Sendable {
 
     /// Derives the dictionary of `manifest`.
     /// - Parameter manifest: a manifest that loaded without errors.
-    public init(manifest: Manifest) {
+    package init(manifest: Manifest) {
         self.manifest = manifest
         let content = Self.canonicalContent(of: manifest)
         canonicalContent = content
@@ -82,7 +82,7 @@ public struct ManifestDictionary: Sendable {
     }
 
     /// The id as eight lower-case hex digits, as messages and `trail inspect` show it.
-    public var idString: String { Self.hex(id) }
+    package var idString: String { Self.hex(id) }
 
     static func hex(_ id: UInt32) -> String {
         let digits = String(id, radix: 16)

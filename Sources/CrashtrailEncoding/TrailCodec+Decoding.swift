@@ -119,7 +119,7 @@ extension TrailCodec {
     /// - Parameter bytes: a payload in any form.
     /// - Returns: the inspection; for trail JSON, the sizes it would have as binary.
     /// - Throws: `TrailCodecError`, as ``decode(_:)``.
-    public func inspect(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> TrailInspection {
+    package func inspect(_ bytes: some Collection<UInt8>) throws(TrailCodecError) -> TrailInspection {
         let input = Array(bytes)
         let (decoded, form, given) = try decodeDetectingForm(input)
         let trail = decoded.trail

@@ -38,7 +38,7 @@ public struct TrailCodec: Sendable {
     }
 
     /// The dictionaries of the manifests the codec was given, in order.
-    public let dictionaries: [ManifestDictionary]
+    package let dictionaries: [ManifestDictionary]
     /// The bounds decoding enforces.
     public let limits: Limits
 
@@ -52,7 +52,7 @@ public struct TrailCodec: Sendable {
     }
 
     /// The dictionary the encoder uses for `trail`: the first manifest whose `app` is its bundle ID.
-    public func dictionary(for trail: Trail) -> ManifestDictionary? {
+    package func dictionary(for trail: Trail) -> ManifestDictionary? {
         dictionaries.first { $0.manifest.app.utf8.elementsEqual(trail.app.bundleID.utf8) }
     }
 

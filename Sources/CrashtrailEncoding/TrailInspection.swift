@@ -1,40 +1,40 @@
 public import CrashtrailCore
 
 /// What `trail inspect` shows about an encoded trail.
-public struct TrailInspection: Hashable, Sendable {
+package struct TrailInspection: Hashable, Sendable {
     /// The binary format version.
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// The form the input was in.
-    public var form: TrailCodec.DetectedForm
+    package var form: TrailCodec.DetectedForm
     /// The dictionary id the header names, as eight hex digits, nil when none.
-    public var dictionaryID: String?
+    package var dictionaryID: String?
     /// The `app` of the manifest whose dictionary the body uses.
-    public var dictionaryApp: String?
+    package var dictionaryApp: String?
     /// Where that manifest was loaded from.
-    public var dictionarySource: String?
+    package var dictionarySource: String?
     /// The trail's bundle ID.
-    public var app: String
+    package var app: String
     /// The number of steps the trail keeps.
-    public var stepCount: Int
+    package var stepCount: Int
     /// Bytes of the input as given.
-    public var inputSize: Int
+    package var inputSize: Int
     /// Bytes of the binary form.
-    public var binarySize: Int
+    package var binarySize: Int
     /// Characters of the `ct1:` text form.
-    public var textLength: Int
+    package var textLength: Int
     /// Bytes of the body before compression (the inflated stream, and the raw column that follows it).
-    public var bodySize: Int
+    package var bodySize: Int
     /// Bytes of the trail's canonical JSON.
-    public var jsonSize: Int
+    package var jsonSize: Int
 
     /// The binary size as a fraction of the canonical JSON's.
-    public var ratio: Double { jsonSize == 0 ? 0 : Double(binarySize) / Double(jsonSize) }
+    package var ratio: Double { jsonSize == 0 ? 0 : Double(binarySize) / Double(jsonSize) }
 
     /// Binary bytes per step (the whole binary form over the step count).
-    public var bytesPerStep: Double { stepCount == 0 ? Double(binarySize) : Double(binarySize) / Double(stepCount) }
+    package var bytesPerStep: Double { stepCount == 0 ? Double(binarySize) : Double(binarySize) / Double(stepCount) }
 
     /// The canonical JSON form of the inspection; `ratio` as a decimal string with four places.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object([
             "formatVersion": .int(Int64(formatVersion)),
             "form": .string(form.rawValue),
@@ -60,7 +60,7 @@ public struct TrailInspection: Hashable, Sendable {
     ///   - value: a non-negative number.
     ///   - places: how many decimals.
     /// - Returns: the text, such as `0.0871`.
-    public static func decimal(_ value: Double, places: Int) -> String {
+    package static func decimal(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int64((value * scale).rounded())

@@ -20,26 +20,26 @@ import Synchronization
 /// - A transaction that fails because the connection was lost, the server restarted or two workers deadlocked is run
 ///   again, with a growing pause, for up to ``Options/retryWindow``; after that the job stops with the reason. Work
 ///   that was committed stays; a re-run of the job stores the rest, once.
-public final class PostgresBackend: StoreBackend {
-    public struct Options: Sendable {
+package final class PostgresBackend: StoreBackend {
+    package struct Options: Sendable {
         /// How long a job keeps retrying a transaction that fails for a reason that passes (a lost connection, a
         /// restarting server, a deadlock), in seconds.
-        public var retryWindow: Double = 60
+        package var retryWindow: Double = 60
         /// How long opening waits for the server before it says it cannot reach it, in seconds.
-        public var connectTimeout: Int64 = 10
+        package var connectTimeout: Int64 = 10
         /// How long a statement's answer is waited for before its connection is taken as lost, in seconds.
-        public var statementTimeout: Int64 = 30
+        package var statementTimeout: Int64 = 30
 
-        public init(retryWindow: Double = 60, connectTimeout: Int64 = 10, statementTimeout: Int64 = 30) {
+        package init(retryWindow: Double = 60, connectTimeout: Int64 = 10, statementTimeout: Int64 = 30) {
             self.retryWindow = retryWindow
             self.connectTimeout = connectTimeout
             self.statementTimeout = statementTimeout
         }
     }
 
-    public let place: PostgresLocation
-    public var location: String { place.description }
-    public var dialect: StoreDialect { .postgres }
+    package let place: PostgresLocation
+    package var location: String { place.description }
+    package var dialect: StoreDialect { .postgres }
     let options: Options
     let pool: PostgresConnectionPool
     let logger: Logger
@@ -58,7 +58,7 @@ public final class PostgresBackend: StoreBackend {
     ///   - options: the retry window and timeouts.
     ///   - willMigrate: told the migrations about to run on a database that already has crashtrail's tables, before
     ///     they run; not called for a new database or one that is up to date.
-    public init(
+    package init(
         _ place: PostgresLocation, options: Options = Options(), willMigrate: (@Sendable ([String]) -> Void)? = nil
     ) throws(StoreError) {
         self.place = place
@@ -101,11 +101,11 @@ public final class PostgresBackend: StoreBackend {
 
     // MARK: Transactions
 
-    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         let value = try transaction(begin: "BEGIN", body)
         if writes.add(1, ordering: .relaxed).newValue % Self.writesPerCompaction == 0 { compact() }
         return value
@@ -118,7 +118,7 @@ public final class PostgresBackend: StoreBackend {
     /// Runs after every `writesPerCompaction` write transactions, in a transaction of its own that takes only
     /// committed rows, so it waits on no worker; when another worker is compacting, it does nothing. A failure is
     /// left to the next one: the rows sum to the same counts compacted or not.
-    public func compact() {
+    package func compact() {
         _ = try? attempt(begin: "BEGIN") { transaction in
             try transaction.execute("SELECT crashtrail_compact_counts(), crashtrail_compact_path_counts()", [])
         }

@@ -6,25 +6,25 @@ import Foundation
 ///
 /// The password comes, as `psql` takes it, from the URL, else `PGPASSWORD`, else the password file
 /// (`PGPASSFILE`, else `~/.pgpass`); it is never part of ``description``.
-public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
-    public var user: String
-    public var host: String
-    public var port: Int
-    public var database: String
+package struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
+    package var user: String
+    package var host: String
+    package var port: Int
+    package var database: String
     /// `disable`, `prefer` (the default, as libpq), `require` or `verify-full`.
-    public var sslMode: SSLMode
+    package var sslMode: SSLMode
     /// Connections this process keeps open at most.
-    public var poolSize: Int
+    package var poolSize: Int
     /// The password, when one was found; never printed.
     var password: String?
 
-    public enum SSLMode: String, Hashable, Sendable, CaseIterable {
+    package enum SSLMode: String, Hashable, Sendable, CaseIterable {
         case disable, prefer, require
         case verifyFull = "verify-full"
     }
 
     /// Whether `text` names a PostgreSQL store rather than an SQLite file.
-    public static func isPostgresURL(_ text: String) -> Bool {
+    package static func isPostgresURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
@@ -33,7 +33,7 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     ///   - text: the URL.
     ///   - environment: where `PGUSER`, `PGPASSWORD`, `PGPASSFILE`, `HOME` and `USER` are read.
     /// - Throws: `StoreError` (`cannot-open`) saying what is wrong with the URL.
-    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) {
+    package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) {
         func refuse(_ why: String) -> StoreError {
             StoreError(
                 .cannotOpen,
@@ -81,12 +81,12 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The URL without a password: what messages and listings show.
-    public var description: String {
+    package var description: String {
         "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 
     /// Whether a password was found for this location (from the URL, `PGPASSWORD` or the password file).
-    public var hasPassword: Bool { password != nil }
+    package var hasPassword: Bool { password != nil }
 
     /// `text` with any password in it replaced, for messages about a URL that did not read.
     static func withoutPassword(_ text: String) -> String {

@@ -5,35 +5,35 @@ import Hummingbird
 
 /// A request the service refuses, answered with its status and a JSON body `{"detail": "…"}` that names the problem
 /// (SPEC section 14).
-public struct RequestError: CrashtrailError, HTTPResponseError, Hashable {
+package struct RequestError: CrashtrailError, HTTPResponseError, Hashable {
     /// What kind of problem it was: the answer's status, by its number (`400`, `413`, `429`).
-    public struct Code: ErrorCode {
-        public let name: String
-        public init(name: String) { self.name = name }
+    package struct Code: ErrorCode {
+        package let name: String
+        package init(name: String) { self.name = name }
     }
 
-    public var status: HTTPResponse.Status
+    package var status: HTTPResponse.Status
     /// What was wrong and how to put it right: the answer's `detail`.
-    public var detail: String
+    package var detail: String
     /// Headers the answer carries beside the body (`Retry-After` on a 429).
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     /// - Parameters:
     ///   - status: the answer's status.
     ///   - detail: what was wrong and how to put it right.
     ///   - headers: headers the answer carries beside the body.
-    public init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
+    package init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
         self.status = status
         self.detail = detail
         self.headers = headers
     }
 
     /// The status, as its number.
-    public var code: Code { Code(name: String(status.code)) }
+    package var code: Code { Code(name: String(status.code)) }
     /// The answer's `detail`.
-    public var message: String { detail }
+    package var message: String { detail }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         let body = CanonicalJSON.string(of: .object(["detail": .string(detail)]))

@@ -2,7 +2,7 @@ import Crypto
 
 extension CrashGroup {
     /// How many hex digits a group ID has (SPEC section 13).
-    public static let idLength = 12
+    package static let idLength = 12
 
     /// The group's ID: the first 12 lower-case hex digits of the SHA-256 of its signature's UTF-8 bytes
     /// (SPEC section 13).

@@ -9,9 +9,9 @@ import Foundation
 /// about 1.4 times as fast as libdeflate's fastest zlib streams and about 10% smaller (BENCHMARKS.md, Ingest).
 /// Stores written before kept zlib streams (RFC 1950); readers tell the two apart by their first bytes (see
 /// ``StoredFormat``), so every store stays readable.
-public enum PayloadCompression {
+package enum PayloadCompression {
     /// How a stored stream is framed, told by its first bytes.
-    public enum StoredFormat: Hashable, Sendable {
+    package enum StoredFormat: Hashable, Sendable {
         /// A zstd frame: starts with the magic number 28 B5 2F FD. What this version writes.
         case zstd
         /// A zlib stream (RFC 1950): a two-byte header naming deflate whose value is a multiple of 31. What
@@ -19,7 +19,7 @@ public enum PayloadCompression {
         case zlib
 
         /// The framing of `bytes`, or nil when they start like neither.
-        public init?(of bytes: [UInt8]) {
+        package init?(of bytes: [UInt8]) {
             if bytes.count >= 4, bytes[0] == 0x28, bytes[1] == 0xB5, bytes[2] == 0x2F, bytes[3] == 0xFD {
                 self = .zstd
             } else if bytes.count >= 2, bytes[0] & 0x0F == 8, bytes[0] >> 4 <= 7,
@@ -33,7 +33,7 @@ public enum PayloadCompression {
     }
 
     /// The zstd frame of `bytes`.
-    public static func compressed(_ bytes: UnsafeBufferPointer<UInt8>) -> Data {
+    package static func compressed(_ bytes: UnsafeBufferPointer<UInt8>) -> Data {
         let worker = pool.take()
         defer { pool.give(worker) }
         return worker.compress(bytes)
@@ -41,7 +41,7 @@ public enum PayloadCompression {
 
     /// Restores `size` bytes from a stored zstd frame or zlib stream.
     /// - Throws: `PayloadCompressionError` when the stream is neither, is corrupt, or does not restore exactly `size` bytes.
-    public static func decompressed(_ bytes: [UInt8], size: Int) throws(PayloadCompressionError) -> [UInt8] {
+    package static func decompressed(_ bytes: [UInt8], size: Int) throws(PayloadCompressionError) -> [UInt8] {
         guard size > 0 else { return [] }
         switch StoredFormat(of: bytes) {
         case .zstd:

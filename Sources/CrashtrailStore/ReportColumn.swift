@@ -2,18 +2,18 @@
 /// reprocessing are derived.
 ///
 /// Migrations name them in plain strings, as released migrations must.
-public enum ReportColumn: String, CaseIterable, Sendable {
+package enum ReportColumn: String, CaseIterable, Sendable {
     case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
     case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, exceptionFrames, details, signature
     case trailSource, trailSteps, trailError, trail, trailDictionary, screenPath, pathManifest
     case pid, launchTime, source, payload, payloadSize
 
     /// The column's name in SQL.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// Whether the column is derived from the payload, so that reprocessing may change it: every column but the ID,
     /// the payload, its digest and size, and where it came from.
-    public var isDerived: Bool {
+    package var isDerived: Bool {
         switch self {
         case .id, .sha256, .source, .payload, .payloadSize: false
         default: true

@@ -1,7 +1,7 @@
 /// Derives a stored report again from its stored payload, as the running crashtrail derives one at ingest: the store
 /// asks it when it reprocesses its reports and when a manifest arrives for trails that waited for it, without
 /// knowing the crash formats itself.
-public protocol ReportDeriving: Sendable {
+package protocol ReportDeriving: Sendable {
     /// The report `stored`'s payload gives now, or why it gives none.
     func derive(_ stored: ReportRecord) -> ReportDerivation
     /// The signature of `derived` once the recorded trail `trailJSON` (encoded with the manifest `dictionaryID` names,
@@ -14,16 +14,16 @@ public protocol ReportDeriving: Sendable {
 
 extension ReportDeriving {
     /// The derived signature, unchanged.
-    public func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
+    package func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
         derived.signature
     }
 
     /// None: the joined trail's stored path is left as it is.
-    public func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? { nil }
+    package func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? { nil }
 }
 
 /// What a stored payload gives now.
-public enum ReportDerivation: Sendable {
+package enum ReportDerivation: Sendable {
     /// The report, derived again (same ID and digest as the stored one).
     case record(ReportRecord)
     /// Why the payload gives no report now.

@@ -3,7 +3,7 @@ import Foundation
 
 extension ReportRecord {
     /// The normalized report this row holds.
-    public var report: CrashReport {
+    package var report: CrashReport {
         let details = Self.decodeDetails(details)
         return CrashReport(
             id: id, format: format,
@@ -18,20 +18,20 @@ extension ReportRecord {
     }
 
     /// Whether and where the row's trail came from.
-    public var trailInfo: TrailInfo {
+    package var trailInfo: TrailInfo {
         TrailInfo(source: trailSource, steps: trailSteps, error: trailError)
     }
 
     /// The stored trail, parsed; nil when the report has none.
     /// - Throws: `TrailError` if the stored JSON no longer parses (a damaged store).
-    public func decodedTrail() throws(TrailError) -> Trail? {
+    package func decodedTrail() throws(TrailError) -> Trail? {
         guard let trail else { return nil }
         return try Trail(json: Array(trail.utf8))
     }
 
     /// The raw payload, restored byte for byte.
     /// - Throws: `PayloadCompressionError` when the stored stream is damaged.
-    public func rawPayload() throws(PayloadCompressionError) -> [UInt8] {
+    package func rawPayload() throws(PayloadCompressionError) -> [UInt8] {
         try PayloadCompression.decompressed([UInt8](payload), size: payloadSize)
     }
 

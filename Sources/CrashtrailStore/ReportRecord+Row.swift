@@ -52,7 +52,7 @@ extension ReportRecord {
 
     /// The record a row of `report` or `reportWithTrail` holds.
     /// - Throws: `StoreError` (`database`) when a column that is never empty is, or holds an unknown name.
-    public init(row: StoreRow) throws(StoreError) {
+    package init(row: StoreRow) throws(StoreError) {
         func text(_ column: ReportColumn) -> String? { row.string(column.name) }
         func required(_ column: ReportColumn) throws(StoreError) -> String { try row.requiredString(column.name) }
         let formatName = try required(.format)

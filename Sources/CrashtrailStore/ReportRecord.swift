@@ -2,61 +2,61 @@ import CrashtrailCore
 import Foundation
 
 /// One row of the `report` table: a stored crash, its trail and its compressed raw payload.
-public struct ReportRecord: Hashable, Sendable {
-    public var id: String
-    public var format: ReportFormat
+package struct ReportRecord: Hashable, Sendable {
+    package var id: String
+    package var format: ReportFormat
     /// Lower-case hex SHA-256 of the payload's bytes: the same bytes again are a duplicate.
-    public var sha256: String
-    public var bundleID: String?
-    public var appVersion: String?
-    public var appBuild: String?
-    public var osName: String?
-    public var osVersion: String?
-    public var device: String?
+    package var sha256: String
+    package var bundleID: String?
+    package var appVersion: String?
+    package var appBuild: String?
+    package var osName: String?
+    package var osVersion: String?
+    package var device: String?
     /// RFC 3339 UTC.
-    public var time: String?
-    public var exceptionType: String?
-    public var exceptionCode: String?
-    public var exceptionSignal: String?
-    public var exceptionReason: String?
+    package var time: String?
+    package var exceptionType: String?
+    package var exceptionCode: String?
+    package var exceptionSignal: String?
+    package var exceptionReason: String?
     /// The crashed thread's frames as canonical JSON: `[{"image","inApp","offset","symbol"}]`.
-    public var frames: String
+    package var frames: String
     /// The uncaught language exception's own backtrace, when the payload gives one, as canonical JSON like `frames`;
     /// `[]` when it gives none.
-    public var exceptionFrames: String
+    package var exceptionFrames: String
     /// What the normalized report knows beyond what listings read, as canonical JSON: the crashed thread's index, the
     /// Mach exception, the language exception and the binary images (`ReportRecord.encodeDetails(crashedThread:exception:binaryImages:)`); `{}` when
     /// the payload gave none of them, or the row was stored before they were kept.
-    public var details: String
-    public var signature: String
-    public var trailSource: TrailInfo.Source
-    public var trailSteps: Int?
-    public var trailError: String?
+    package var details: String
+    package var signature: String
+    package var trailSource: TrailInfo.Source
+    package var trailSteps: Int?
+    package var trailError: String?
     /// The trail's canonical JSON (SPEC section 5), when it has one.
-    public var trail: String?
+    package var trail: String?
     /// The dictionary ID (16 hex digits) of the manifest the trail was encoded with, when it rode encoded and named
     /// one: replay compares it with the manifest it is given.
-    public var trailDictionary: String?
+    package var trailDictionary: String?
     /// The last screens of the trail as the store's manifest for the app replays them, as canonical JSON (an array of
     /// names), when the report has a trail and a manifest was known when it was attached.
-    public var screenPath: String?
+    package var screenPath: String?
     /// The fingerprint of the manifest that replayed `screenPath` (`Manifest.fingerprint`).
-    public var pathManifest: String?
-    public var pid: Int64?
+    package var pathManifest: String?
+    package var pid: Int64?
     /// Process launch, milliseconds since 1970 UTC, for joining a trail that arrives later.
-    public var launchTime: Int64?
+    package var launchTime: Int64?
     /// The input the payload came from (a path, or `-:LINE` for standard input).
-    public var source: String
+    package var source: String
     /// The raw payload, compressed: a zstd frame, or a zlib stream in stores written before (docs/INGEST.md).
-    public var payload: Data
+    package var payload: Data
     /// The raw payload's size in bytes.
-    public var payloadSize: Int
+    package var payloadSize: Int
 
     /// The stored screen path, read from its columns.
-    public var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }
+    package var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }
 
     /// A record from its fields; the trail fields default to none.
-    public init(
+    package init(
         id: String, format: ReportFormat, sha256: String, bundleID: String? = nil, appVersion: String? = nil,
         appBuild: String? = nil, osName: String? = nil, osVersion: String? = nil, device: String? = nil, time: String? = nil,
         exceptionType: String? = nil, exceptionCode: String? = nil, exceptionSignal: String? = nil,

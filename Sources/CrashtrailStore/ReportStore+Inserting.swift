@@ -3,7 +3,7 @@ import Foundation
 /// Storing reports: each payload once, under its own ID (SPEC section 8).
 extension ReportStore {
     /// What storing one payload did.
-    public enum InsertOutcome: Hashable, Sendable {
+    package enum InsertOutcome: Hashable, Sendable {
         /// Stored under this ID (the payload's own, or `ID~hash` when that ID held other bytes).
         case stored(String)
         /// These bytes are already stored under this ID.
@@ -16,7 +16,7 @@ extension ReportStore {
     /// The primary key decides, not a look-up before the insert: jobs storing the same report at the same moment
     /// store it once, the others see a duplicate.
     /// - Throws: the backend's error.
-    public static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
+    package static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
         var values = record.storeValues
         if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(record.id) }
         let existing = try db.value("SELECT sha256 FROM report WHERE id = ?", [.text(record.id)])?.text
@@ -42,7 +42,7 @@ extension ReportStore {
     ///   - db: the write transaction.
     /// - Returns: each report's outcome, in order.
     /// - Throws: the backend's error.
-    public static func insert(
+    package static func insert(
         _ records: [ReportRecord], idDecides: Bool = false, rowsPerStatement: Int? = nil, in db: any StoreTransaction
     ) throws -> [InsertOutcome] {
         let rowsPerStatement = max(1, rowsPerStatement ?? db.dialect.rowsPerInsert)
@@ -86,14 +86,14 @@ extension ReportStore {
 
     /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
-    public func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
+    package func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
         try read { db in try db.value("SELECT id FROM report WHERE sha256 = ? LIMIT 1", [.text(digest)])?.text }
     }
 
     /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly
     /// not stored" for a new payload without a read transaction.
     /// - Throws: `StoreError` (`database`).
-    public func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
+    package func storedDigestPrefixes() throws(StoreError) -> Set<UInt64> {
         try read { db in
             var prefixes = Set<UInt64>()
             try db.forEachRow("SELECT sha256 FROM report", []) { row in
@@ -104,7 +104,7 @@ extension ReportStore {
     }
 
     /// The first sixteen hex digits of a digest as a number, or nil when they are not hex digits.
-    public static func digestPrefix(_ digest: String) -> UInt64? {
+    package static func digestPrefix(_ digest: String) -> UInt64? {
         var value: UInt64 = 0
         var count = 0
         for byte in digest.utf8.prefix(16) {

@@ -46,7 +46,7 @@ extension ReportStore {
     /// missing), deriving the report again from its own payload with `deriver`; the payload is never changed.
     /// - Returns: how many reports have a trail now.
     /// - Throws: `StoreError` (`database`).
-    public func decodePendingTrails(with deriver: any ReportDeriving) throws(StoreError) -> Int {
+    package func decodePendingTrails(with deriver: any ReportDeriving) throws(StoreError) -> Int {
         let pending = try read { db in
             try db.strings("SELECT id FROM report WHERE trailSource = ? ORDER BY id", [.text(TrailInfo.Source.undecodable.rawValue)])
         }

@@ -3,13 +3,13 @@ import CrashtrailCore
 extension ReportStore {
     /// What reports with a trail share for `paths`: their app, whether their trail was inferred, and the screen path
     /// stored with them (an empty text for what a report lacks).
-    public struct PathKey: Hashable, Sendable {
-        public var bundleID: String
-        public var inferred: Bool
-        public var screensJSON: String
-        public var manifest: String
+    package struct PathKey: Hashable, Sendable {
+        package var bundleID: String
+        package var inferred: Bool
+        package var screensJSON: String
+        package var manifest: String
 
-        public init(bundleID: String, inferred: Bool, screensJSON: String, manifest: String) {
+        package init(bundleID: String, inferred: Bool, screensJSON: String, manifest: String) {
             self.bundleID = bundleID
             self.inferred = inferred
             self.screensJSON = screensJSON
@@ -17,12 +17,13 @@ extension ReportStore {
         }
 
         /// The app, or nil when the reports have none.
-        public var app: String? { bundleID.isEmpty ? nil : bundleID }
+        package var app: String? { bundleID.isEmpty ? nil : bundleID }
         /// Calls `body` with the UTF-8 bytes of the names of `screenPath?.lastScreens(count, replayedWith: manifest)`
         /// and returns true, when the stored path holds them in the form the store writes for names without escapes;
         /// returns false, without calling it, when it does not (``screenPath`` then reads them, or tells they must be
         /// replayed).
-        public func withLastScreens(_ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool {
+        package func withLastScreens(_ count: Int, replayedWith manifest: Manifest, _ body: ([UnsafeBufferPointer<UInt8>]) -> Void) -> Bool
+        {
             storedPathServes(count, replayedWith: manifest) && StoredScreenPath.withLastNames(screensJSON, count: count, body)
         }
 
@@ -32,21 +33,21 @@ extension ReportStore {
         }
 
         /// The stored screen path, or nil when the reports have none that reads.
-        public var screenPath: StoredScreenPath? {
+        package var screenPath: StoredScreenPath? {
             StoredScreenPath(screensJSON: screensJSON.isEmpty ? nil : screensJSON, manifest: manifest.isEmpty ? nil : manifest)
         }
     }
 
     /// How many reports with a trail share one ``PathKey``.
-    public struct PathCount: Sendable {
-        public var key: PathKey
-        public var reports: Int
+    package struct PathCount: Sendable {
+        package var key: PathKey
+        package var reports: Int
     }
 
     /// What `paths` reads of a report it must replay: its ID and key.
-    public struct PathRow: Sendable {
-        public var id: String
-        public var key: PathKey
+    package struct PathRow: Sendable {
+        package var id: String
+        package var key: PathKey
     }
 
     /// The reports with a trail (of the group with `signature`, or of every group), counted by ``PathKey``.
@@ -54,7 +55,7 @@ extension ReportStore {
     /// The counts are kept as reports arrive (migration `v12`, PostgreSQL `v9`), so a group costs what its distinct
     /// paths cost, whatever the number of reports that share them, and the caller decodes each different path once.
     /// - Throws: `StoreError` (`database`).
-    public func pathCounts(signature: String?) throws(StoreError) -> [PathCount] {
+    package func pathCounts(signature: String?) throws(StoreError) -> [PathCount] {
         var counts: [PathCount] = []
         try forEachPathCount(signature: signature) { counts.append($0) }
         return counts
@@ -64,7 +65,7 @@ extension ReportStore {
     ///
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    public func forEachPathCount(signature: String?, _ body: (PathCount) throws -> Void) throws(StoreError) {
+    package func forEachPathCount(signature: String?, _ body: (PathCount) throws -> Void) throws(StoreError) {
         func count(_ row: StoreRow) throws -> PathCount {
             PathCount(
                 key: PathKey(
@@ -122,7 +123,7 @@ extension ReportStore {
     ///
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    public func forEachPathRow(_ filter: ReportFilter, keys: Set<PathKey>, _ body: (PathRow) throws -> Void) throws(StoreError) {
+    package func forEachPathRow(_ filter: ReportFilter, keys: Set<PathKey>, _ body: (PathRow) throws -> Void) throws(StoreError) {
         guard !keys.isEmpty else { return }
         let (condition, arguments) = filter.sql(dialect)
         let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
@@ -143,7 +144,7 @@ extension ReportStore {
 
     /// The trail JSON stored for report `id` (recorded, joined or inferred), without its payload; nil when it has none.
     /// - Throws: `StoreError` (`database`).
-    public func trailJSON(id: String) throws(StoreError) -> String? {
+    package func trailJSON(id: String) throws(StoreError) -> String? {
         try read { db in try db.value("SELECT trail FROM reportWithTrail WHERE id = ?", [.text(id)])?.text }
     }
 }

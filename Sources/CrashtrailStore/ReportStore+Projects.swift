@@ -55,7 +55,7 @@ extension ReportStore {
     /// The projects a service accepts: those not revoked, and a project named `default` with a new key when the
     /// store has none yet.
     /// - Throws: `StoreError` (`database`).
-    public func activeProjectsCreatingDefault() throws(StoreError) -> [Project] {
+    package func activeProjectsCreatingDefault() throws(StoreError) -> [Project] {
         let all = try projects()
         guard all.isEmpty else { return all.filter { !$0.revoked } }
         do {

@@ -5,14 +5,14 @@ import Foundation
 extension ReportStore {
     /// The report stored under exactly `id`.
     /// - Throws: `StoreError` (`database`).
-    public func record(id: String) throws(StoreError) -> ReportRecord? {
+    package func record(id: String) throws(StoreError) -> ReportRecord? {
         try read { db in try db.rows("SELECT * FROM reportWithTrail WHERE id = ?", [.text(id)]).first.map(ReportRecord.init(row:)) }
     }
 
     /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
     /// UUID prefix may be typed in lower case).
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
-    public func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
+    package func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
         guard !prefix.isEmpty else {
             throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
         }
@@ -120,7 +120,7 @@ extension ReportStore {
     /// Calls `body` with each stored row `filter` takes, as ``forEachReport(_:_:)`` orders and reads them, with what
     /// the row keeps beyond the report: its stored screen path and trail dictionary.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    public func forEachRecord(_ filter: ReportFilter = .all, _ body: (ReportRecord) throws -> Void) throws(StoreError) {
+    package func forEachRecord(_ filter: ReportFilter = .all, _ body: (ReportRecord) throws -> Void) throws(StoreError) {
         let (condition, arguments) = filter.sql(dialect)
         try read { db in
             try db.forEachRow(
@@ -135,7 +135,7 @@ extension ReportStore {
 
     /// Every row, by ID, for comparing two stores.
     /// - Throws: `StoreError` (`database`).
-    public func allRecords() throws(StoreError) -> [ReportRecord] {
+    package func allRecords() throws(StoreError) -> [ReportRecord] {
         try read { db in try db.rows("SELECT * FROM reportWithTrail ORDER BY id", []).map(ReportRecord.init(row:)) }
     }
 }

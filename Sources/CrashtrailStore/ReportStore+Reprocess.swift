@@ -27,7 +27,7 @@ extension ReportStore {
     ///   - progress: called after each batch with the reports done and the total.
     /// - Returns: what the run examined and changed.
     /// - Throws: `StoreError` (`database`).
-    public func reprocess(
+    package func reprocess(
         with deriver: any ReportDeriving, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(StoreError) -> ReprocessSummary {
         var summary = ReprocessSummary()

@@ -14,7 +14,7 @@ extension ReportStore {
 
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.
     /// - Throws: `StoreError` (`database`).
-    public func countReportsAwaitingTrail() throws(StoreError) -> Int {
+    package func countReportsAwaitingTrail() throws(StoreError) -> Int {
         try read { db in
             try db.value(
                 """
@@ -28,7 +28,8 @@ extension ReportStore {
     /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
     /// within `tolerance` milliseconds of `started`.
     /// - Throws: `StoreError` (`database`).
-    public func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String] {
+    package func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String]
+    {
         try read { db in try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
     }
 
@@ -39,7 +40,7 @@ extension ReportStore {
     ///   - crashScreen: the screen on top at the crash by the trail, which names the group of a crash without frames.
     ///   - screenPath: the trail's last screens as the app's manifest replays them, when a manifest is known.
     /// - Throws: `StoreError` (`database`).
-    public func attachTrail(
+    package func attachTrail(
         _ trail: Trail, toReport id: String, crashScreen: String? = nil, screenPath: StoredScreenPath? = nil
     ) throws(StoreError) {
         let decoded = DecodedTrail(trail)

@@ -3,7 +3,7 @@ import CrashtrailEncoding
 import Foundation
 import GRDB
 
-/// The store of ingested crashes: reports, their trails, groups and manifests, over a ``StoreBackend`` (the embedded
+/// The store of ingested crashes: reports, their trails, groups and manifests, over a `StoreBackend` (the embedded
 /// SQLite file by default, or a shared PostgreSQL server).
 ///
 /// Every query is written once, here and in its extensions;
@@ -13,20 +13,20 @@ import GRDB
 /// a PostgreSQL server through `CrashtrailPostgres`.
 public final class ReportStore: Sendable {
     /// The database this store's queries run on.
-    public let backend: any StoreBackend
+    package let backend: any StoreBackend
 
     /// A store over an opened (and migrated) backend.
-    public init(backend: any StoreBackend) {
+    package init(backend: any StoreBackend) {
         self.backend = backend
     }
 
     /// A store over a GRDB database, migrated to the current schema.
     /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
-    public convenience init(_ writer: any DatabaseWriter) throws(StoreError) {
+    package convenience init(_ writer: any DatabaseWriter) throws(StoreError) {
         self.init(backend: try SQLiteBackend(writer))
     }
 
-    /// Opens (creating if needed) the SQLite store file at `path` (``SQLiteBackend/open(path:willMigrate:)``).
+    /// Opens (creating if needed) the SQLite store file at `path` (`SQLiteBackend/open(path:willMigrate:)`).
     /// - Parameters:
     ///   - path: the store file.
     ///   - willMigrate: told the migrations about to run on an existing store, before they run.
@@ -39,11 +39,11 @@ public final class ReportStore: Sendable {
     /// Where the store is, for messages: a path, or a `postgres://` URL without its password.
     public var location: String { backend.location }
 
-    /// The local files the store keeps, which an ingest must not read as inputs (``StoreBackend/localFiles``).
+    /// The local files the store keeps, which an ingest must not read as inputs (`StoreBackend/localFiles`).
     public var localFiles: [String] { backend.localFiles }
 
     /// The dialect of the store's backend.
-    public var dialect: StoreDialect { backend.dialect }
+    package var dialect: StoreDialect { backend.dialect }
 
     /// Runs `updates` in one write transaction.
     ///
@@ -51,7 +51,7 @@ public final class ReportStore: Sendable {
     /// start from the same state each time.
     /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
     @discardableResult
-    public func write<T>(_ updates: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
+    package func write<T>(_ updates: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
         do {
             return try backend.write(updates)
         } catch let error as StoreError {
@@ -63,13 +63,13 @@ public final class ReportStore: Sendable {
 
     /// Folds the backend's pieces of counts (``StoreBackend/compact()``); jobs that wrote many transactions call it at
     /// their end.
-    public func compact() {
+    package func compact() {
         backend.compact()
     }
 
     /// Runs `query` in one read transaction.
     /// - Throws: `StoreError`: the backend's, or `database` wrapping the failure.
-    public func read<T>(_ query: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
+    package func read<T>(_ query: (any StoreTransaction) throws -> T) throws(StoreError) -> T {
         do {
             return try backend.read(query)
         } catch let error as StoreError {

@@ -6,23 +6,23 @@ import Foundation
 ///
 /// Rows keep their IDs; a row the destination already holds is left as it is, so a copy that stopped can be run
 /// again. The reprocess cursor is not copied: it belongs to a job on the source.
-public enum StoreCopy {
+package enum StoreCopy {
     /// What a copy did and what the verification read.
-    public struct Summary: Hashable, Sendable {
+    package struct Summary: Hashable, Sendable {
         /// Reports written to the destination in this run (those it held already are not counted).
-        public var reportsCopied = 0
+        package var reportsCopied = 0
         /// Joined trails written.
-        public var trailsCopied = 0
+        package var trailsCopied = 0
         /// Manifests written.
-        public var manifestsCopied = 0
+        package var manifestsCopied = 0
         /// Projects (of `crashtrail serve`) written.
-        public var projectsCopied = 0
+        package var projectsCopied = 0
         /// What the source holds, read after the copy.
-        public var source = StoreDigest()
+        package var source = StoreDigest()
         /// What the destination holds, read after the copy.
-        public var destination = StoreDigest()
+        package var destination = StoreDigest()
         /// Whether both hold exactly the same rows.
-        public var verified: Bool { source == destination }
+        package var verified: Bool { source == destination }
     }
 
     /// Copies `source` into `destination` in transactions of `batchSize` reports, then verifies both.
@@ -33,7 +33,7 @@ public enum StoreCopy {
     ///   - progress: called after each batch with the reports read so far.
     /// - Returns: what was copied, and both stores' digests.
     /// - Throws: `StoreError` from either store.
-    public static func copy(
+    package static func copy(
         from source: ReportStore, to destination: ReportStore, batchSize: Int = 500, progress: ((Int) -> Void)? = nil
     ) throws(StoreError) -> Summary {
         var summary = Summary()
@@ -110,16 +110,16 @@ public enum StoreCopy {
 /// as it reads (payload, trail and every derived column) in ID order.
 ///
 /// Two stores with the same digest hold the same.
-public struct StoreDigest: Hashable, Sendable, CustomStringConvertible {
-    public var reports = 0
-    public var joinedTrails = 0
-    public var manifests = 0
+package struct StoreDigest: Hashable, Sendable, CustomStringConvertible {
+    package var reports = 0
+    package var joinedTrails = 0
+    package var manifests = 0
     /// Lower-case hex SHA-256 over every report's columns, by ID.
-    public var sha256 = ""
+    package var sha256 = ""
 
-    public init() {}
+    package init() {}
 
-    public var description: String {
+    package var description: String {
         "\(reports) report\(reports == 1 ? "" : "s"), \(joinedTrails) joined trail\(joinedTrails == 1 ? "" : "s"), \(manifests) manifest\(manifests == 1 ? "" : "s"), SHA-256 \(sha256.prefix(16))…"
     }
 }
@@ -127,7 +127,7 @@ public struct StoreDigest: Hashable, Sendable, CustomStringConvertible {
 extension ReportStore {
     /// Reads the whole store to sum it up (``StoreDigest``); memory stays bounded.
     /// - Throws: `StoreError` (`database`).
-    public func digest() throws(StoreError) -> StoreDigest {
+    package func digest() throws(StoreError) -> StoreDigest {
         try read { db in
             var digest = StoreDigest()
             var hash = SHA256()

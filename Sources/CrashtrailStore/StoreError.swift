@@ -37,7 +37,7 @@ public struct StoreError: CrashtrailError, Hashable {
     }
 
     /// The store's schema has migrations this version does not know: a newer crashtrail wrote it.
-    public static func newerSchema(_ unknown: [String]) -> StoreError {
+    package static func newerSchema(_ unknown: [String]) -> StoreError {
         StoreError(
             .cannotOpen,
             "the crash store was written by a newer crashtrail (its schema has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which this version does not know); upgrade crashtrail to read it, or use another --store"

@@ -8,9 +8,9 @@ import CrashtrailStore
 /// (`AppleTextRoundTripTests`). Load addresses and UUIDs are the report's where it keeps them; others are made up (one
 /// image every 256 MiB from `0x100000000`, the zero UUID); an app image gets a path in the app's bundle, another a system path, so the reader
 /// tells them apart as the payload did.
-public enum AppleTextWriter {
+package enum AppleTextWriter {
     /// The Apple text of `report`.
-    public static func text(of report: CrashReport) -> String {
+    package static func text(of report: CrashReport) -> String {
         let all = report.frames + report.exceptionBacktrace
         var images: [(name: String, inApp: Bool)] = []
         for frame in all where frame.image != nil && !images.contains(where: { $0.name == frame.image }) {
@@ -66,7 +66,7 @@ public enum AppleTextWriter {
 
     /// `Exception Type:` and what goes with it: an uncaught language exception as the abort it ends in, with its line
     /// under `Application Specific Information:`; a deadlock as KSCrash writes it.
-    public static func exceptionLines(_ exception: ExceptionInfo) -> [String] {
+    package static func exceptionLines(_ exception: ExceptionInfo) -> [String] {
         let head = CrashSignature.canonicalException(type: exception.type, signal: exception.signal)
         let parts = head.split(separator: "/", maxSplits: 1).map(String.init)
         let isMach = parts[0].hasPrefix("EXC_")

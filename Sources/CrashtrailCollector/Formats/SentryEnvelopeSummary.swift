@@ -2,25 +2,25 @@
 ///
 /// That is its header's `event_id` and `dsn`, and each item's type and size. A collector reads it to find the key, check Sentry's limits and tell an envelope that
 /// carries a crash from one that carries only sessions or transactions.
-public struct SentryEnvelopeSummary: Hashable, Sendable {
+package struct SentryEnvelopeSummary: Hashable, Sendable {
     /// One framed item.
-    public struct Item: Hashable, Sendable {
+    package struct Item: Hashable, Sendable {
         /// The item header's `type`, such as `event`, `attachment`, `session`, `transaction` or `client_report`.
-        public var type: String
+        package var type: String
         /// Its payload's size in bytes.
-        public var size: Int
+        package var size: Int
     }
 
     /// The header's `event_id`, as written.
-    public var eventID: String?
+    package var eventID: String?
     /// The header's `dsn`, which carries the project key.
-    public var dsn: String?
+    package var dsn: String?
     /// The items, in order.
-    public var items: [Item]
+    package var items: [Item]
 
     /// Reads the framing of an envelope.
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken header or item.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) {
         self = try SentryEnvelopeParser.summary(bytes)
     }
 
@@ -31,5 +31,5 @@ public struct SentryEnvelopeSummary: Hashable, Sendable {
     }
 
     /// Whether an item carries a crash report: only `event` items do.
-    public var carriesEvent: Bool { items.contains { $0.type == "event" } }
+    package var carriesEvent: Bool { items.contains { $0.type == "event" } }
 }

@@ -1,7 +1,7 @@
 import CrashtrailCore
 
 /// A trail as it rides inside a payload, before decoding (SPEC section 7).
-public enum TrailCarrier: Hashable, Sendable {
+package enum TrailCarrier: Hashable, Sendable {
     /// `ct1:` text.
     case text(String)
     /// Split keys `crashtrail.0…N` with their values.

@@ -10,7 +10,7 @@ import Foundation
 /// Memory stays flat: only one batch of inputs is in memory at a time, however many there are.
 public struct IngestPipeline: Sendable {
     public let store: ReportStore
-    public let processor: PayloadProcessor
+    package let processor: PayloadProcessor
     public let options: IngestOptions
 
     public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {

@@ -6,19 +6,19 @@ import CrashtrailStore
 /// and a launch time within the tolerance of its `session.started`.
 ///
 /// `ingest --trails DIR` and `crashtrail serve`'s `POST /api/ID/trails` both join trails through it.
-public struct JoinableTrail: Sendable {
+package struct JoinableTrail: Sendable {
     /// The decoded trail, with the dictionary ID it named.
-    public var decoded: DecodedTrail
+    package var decoded: DecodedTrail
     /// Its session start, in milliseconds since 1970.
-    public var started: Int64
+    package var started: Int64
     /// The screen on top at the crash by it, which names the group of a crash without frames.
-    public var crashScreen: String?
+    package var crashScreen: String?
     /// Its last screens as its app's manifest replays them, when the manifest is known.
-    public var screenPath: StoredScreenPath?
+    package var screenPath: StoredScreenPath?
 
     /// Decodes a trail file's bytes (`.ctr`, `.ct1` or `.json`) with `decoder`.
     /// - Throws: `RejectionError` (`undecodable-trail`) saying why.
-    public init(bytes: [UInt8], decoder: any TrailDecoding) throws(RejectionError) {
+    package init(bytes: [UInt8], decoder: any TrailDecoding) throws(RejectionError) {
         let decoded: DecodedTrail
         do {
             decoded = try decoder.decodeTrail(bytes: bytes)
@@ -44,7 +44,7 @@ public struct JoinableTrail: Sendable {
     ///   - db: the write transaction.
     /// - Returns: the ID of the report it joined, or nil when no stored crash awaits it.
     /// - Throws: the database's error.
-    public func join(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
+    package func join(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
         let trail = decoded.trail
         return try ReportStore.joinClosestReport(
             decoded, bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance,
@@ -53,7 +53,7 @@ public struct JoinableTrail: Sendable {
 
     /// The report this very trail was joined to before, if any: a trail sent again is answered with it.
     /// - Throws: the database's error.
-    public func joinedBefore(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
+    package func joinedBefore(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
         try ReportStore.reportJoined(to: decoded, started: started, tolerance: tolerance, in: db)
     }
 }

@@ -3,15 +3,15 @@ import CrashtrailStore
 
 /// The one "derive a report from its payload" step: a stored payload read again as ingest reads a new one, for
 /// `crashtrail reprocess` and for trails that waited for their manifest (`ReportDeriving`).
-public struct PayloadDeriver: ReportDeriving {
+package struct PayloadDeriver: ReportDeriving {
     let processor: PayloadProcessor
 
     /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests).
-    public init(decoder: any TrailDecoding) {
+    package init(decoder: any TrailDecoding) {
         processor = PayloadProcessor(decoder: decoder)
     }
 
-    public func derive(_ stored: ReportRecord) -> ReportDerivation {
+    package func derive(_ stored: ReportRecord) -> ReportDerivation {
         let payload: [UInt8]
         do {
             payload = try stored.rawPayload()
@@ -33,7 +33,7 @@ public struct PayloadDeriver: ReportDeriving {
         return .failure("its payload no longer gives a report" + (refusal.map { ": \($0)" } ?? ""))
     }
 
-    public func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
+    package func signature(of derived: ReportRecord, joinedTrail trailJSON: String, dictionaryID: String?) -> String {
         guard StacklessSignature.head(of: derived.signature) != nil, let trail = try? Trail(json: Array(trailJSON.utf8)) else {
             return derived.signature
         }
@@ -41,7 +41,7 @@ public struct PayloadDeriver: ReportDeriving {
         return StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
     }
 
-    public func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {
+    package func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {
         guard let trail = try? Trail(json: Array(trailJSON.utf8)),
             let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
         else { return nil }

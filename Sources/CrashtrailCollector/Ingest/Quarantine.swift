@@ -1,11 +1,11 @@
 import Foundation
 
 /// Copies refused inputs into the quarantine folder, each with a `.reason.txt` beside it.
-public struct Quarantine: Sendable {
-    public let directory: URL
+package struct Quarantine: Sendable {
+    package let directory: URL
 
     /// A quarantine in `directory`, made when the first input is refused.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
@@ -37,7 +37,7 @@ public struct Quarantine: Sendable {
 
     /// Writes a copy of `bytes` and the reason beside it, atomically, so a killed run never leaves half a copy.
     /// - Throws: Foundation's error when the folder cannot be written.
-    public func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
+    package func keep(_ bytes: UnsafeBufferPointer<UInt8>, source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = Self.quarantineName(source)
         try write(Data(buffer: bytes), as: name)
@@ -76,7 +76,7 @@ public struct Quarantine: Sendable {
 
     /// Writes only the reason, for an input too large to copy: it names the input's path instead.
     /// - Throws: Foundation's error when the folder cannot be written.
-    public func keepReasonOnly(source: String, reason: RejectionError) throws {
+    package func keepReasonOnly(source: String, reason: RejectionError) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try writeReason(name: Self.quarantineName(source), source: source, reason: reason)
     }

@@ -2,9 +2,9 @@ import CrashtrailCore
 import CrashtrailStore
 
 /// Tells which crash format a payload is, by its content (SPEC section 7), never by its file name.
-public enum FormatDetector {
+package enum FormatDetector {
     /// What an input holds.
-    public enum Detection: Hashable, Sendable {
+    package enum Detection: Hashable, Sendable {
         /// One payload of this format (an envelope may still hold several events).
         case single(ReportFormat)
         /// Several JSON objects, one a line (a Crashlytics BigQuery export, or NDJSON on standard input): each
@@ -19,7 +19,7 @@ public enum FormatDetector {
 
     /// Detects the format of `bytes`.
     /// - Throws: `RejectionError`: `empty`, or `unrecognized-format`.
-    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> Detection {
+    package static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> Detection {
         guard let firstByte = bytes.first(where: { !JSONBytes.isWhitespace($0) }) else {
             throw RejectionError(.empty, "the input is empty")
         }

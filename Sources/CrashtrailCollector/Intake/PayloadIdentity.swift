@@ -32,9 +32,9 @@ struct PayloadIdentity: Hashable, Sendable {
 }
 
 /// Lower-case hex SHA-256 of bytes: a payload's digest.
-public enum PayloadDigest {
+package enum PayloadDigest {
     /// The lower-case hex SHA-256 of `bytes`.
-    public static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digest = SHA256.hash(data: UnsafeRawBufferPointer(bytes))
         let hexDigits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

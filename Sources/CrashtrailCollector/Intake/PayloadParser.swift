@@ -28,13 +28,41 @@ enum PayloadParser {
     }
 }
 
-/// Each format's parser, reached past detection: the way in for the fuzzers (`Tools/Fuzz`), which are another
-/// package.
+/// The intake path reached from another package: the fuzzers (`Tools/Fuzz`), which check its invariants on what it
+/// makes of any bytes.
 @_spi(Fuzzing) public enum FormatParsing {
-    /// Parses `bytes` as `format` the way ingest does when no manifest names screens.
-    /// - Returns: the parsed payloads.
+    /// What the intake path made of a payload, as the fuzzers check it.
+    public enum Outcome: Sendable {
+        /// A report to store, with its ID and payload digest.
+        case record(id: String, sha256: String)
+        /// A refusal, with its message.
+        case rejected(message: String)
+        /// Diagnostics that are not crashes, counted.
+        case skipped(count: Int)
+    }
+
+    /// Parses `bytes` as `format` the way ingest does when no manifest names screens, past detection.
+    /// - Returns: each parsed payload's own bytes within `bytes`, when the input holds several.
     /// - Throws: `RejectionError` saying what was wrong.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, as format: ReportFormat) throws(RejectionError) -> [ParsedPayload] {
-        try PayloadParser.parse(bytes, as: format, context: ParseContext()).payloads
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, as format: ReportFormat) throws(RejectionError) -> [Range<Int>?] {
+        try PayloadParser.parse(bytes, as: format, context: ParseContext()).payloads.map(\.identityRange)
+    }
+
+    /// Runs the whole intake path on an input, as ingest does on a file (or, with `line`, on a standard-input line).
+    /// - Returns: the outcomes, and how many payloads were examined.
+    public static func process(
+        _ bytes: UnsafeBufferPointer<UInt8>, decoder: any TrailDecoding, line: Bool
+    ) -> (outcomes: [Outcome], inputs: Int) {
+        let processor = PayloadProcessor(decoder: decoder)
+        let (outcomes, inputs) = line ? (processor.processLine(bytes, source: "-:1"), 1) : processor.process(bytes, source: "fuzz.json")
+        return (
+            outcomes.map { outcome in
+                switch outcome {
+                case .record(let record): .record(id: record.id, sha256: record.sha256)
+                case .rejected(let reason, _, _): .rejected(message: reason.message)
+                case .skipped(let count, _): .skipped(count: count)
+                }
+            }, inputs
+        )
     }
 }

@@ -13,9 +13,9 @@ import Foundation
 /// ``PayloadParser`` with a ``ParseContext``, ``PayloadIdentity``, then ``DerivationPipeline``'s stages.
 ///
 /// Pure and thread-safe, so ingest workers and the service's requests run it in parallel.
-public struct PayloadProcessor: Sendable {
+package struct PayloadProcessor: Sendable {
     /// What became of one payload.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// A row to store.
         case record(ReportRecord)
         /// Refused: the bytes go to quarantine with the reason.
@@ -33,11 +33,11 @@ public struct PayloadProcessor: Sendable {
     }
 
     /// Decodes embedded trails; its manifests replay and infer trails.
-    public let decoder: any TrailDecoding
+    package let decoder: any TrailDecoding
     /// Looks up a payload's SHA-256 among the stored reports, so a re-run skips parsing what it already has.
-    public let storedID: (@Sendable (String) -> String?)?
+    package let storedID: (@Sendable (String) -> String?)?
     /// The most steps an embedded trail may have; more is refused as undecodable.
-    public let maximumTrailSteps: Int
+    package let maximumTrailSteps: Int
     /// Everything after the parse.
     let derivation: DerivationPipeline
     /// Whether payloads' breadcrumbs are read: some manifest names screens (SPEC section 15).
@@ -51,7 +51,7 @@ public struct PayloadProcessor: Sendable {
     ///   - decoder: Decodes embedded trails.
     ///   - storedID: The ID of the stored report with this payload digest, if any.
     ///   - maximumTrailSteps: The most steps an embedded trail may have.
-    public init(
+    package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps
     ) {
@@ -78,13 +78,13 @@ public struct PayloadProcessor: Sendable {
     ///   - bytes: The whole input.
     ///   - source: Its name for the store and for reasons (a path, or `PATH:LINE`).
     /// - Returns: The outcomes and how many payloads were examined (lines count one each).
-    public func process(_ bytes: UnsafeBufferPointer<UInt8>, source: String) -> (outcomes: [Outcome], inputs: Int) {
+    package func process(_ bytes: UnsafeBufferPointer<UInt8>, source: String) -> (outcomes: [Outcome], inputs: Int) {
         let (steps, inputs) = steps(for: bytes, source: source)
         return (steps.compactMap(\.outcome), inputs)
     }
 
     /// Processes one NDJSON line: a single-line payload of any JSON format.
-    public func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
+    package func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
         lineSteps(line, source: source).compactMap(\.outcome)
     }
 

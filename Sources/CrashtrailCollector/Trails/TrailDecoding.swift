@@ -24,7 +24,7 @@ public protocol TrailDecoding: Sendable {
 extension TrailDecoding {
     /// Decodes a trail as it rode in a payload.
     /// - Throws: An error whose description says why it is undecodable.
-    public func decodeTrail(_ carrier: TrailCarrier) throws -> DecodedTrail {
+    package func decodeTrail(_ carrier: TrailCarrier) throws -> DecodedTrail {
         switch carrier {
         case .text(let text): try decodeTrail(text: text)
         case .keys(let keys): try decodeTrail(keys: keys)

@@ -2,9 +2,9 @@
 /// no insignificant whitespace, plain integers, and only `"`, `\` and control characters escaped.
 ///
 /// Equal values give equal bytes.
-public enum CanonicalJSON {
+package enum CanonicalJSON {
     /// The canonical bytes of `value`.
-    public static func bytes(of value: JSONValue) -> [UInt8] {
+    package static func bytes(of value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(value, into: &out)
@@ -12,12 +12,12 @@ public enum CanonicalJSON {
     }
 
     /// The canonical text of `value`.
-    public static func string(of value: JSONValue) -> String {
+    package static func string(of value: JSONValue) -> String {
         String(decoding: bytes(of: value), as: UTF8.self)
     }
 
     /// Appends the canonical bytes of `value` to `out`.
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
@@ -53,12 +53,12 @@ public enum CanonicalJSON {
 
     /// The keys of `object` in Unicode code point order (not Swift's default `String` order, which
     /// compares canonically equivalent forms as equal).
-    public static func sortedKeys(_ object: [String: JSONValue]) -> [String] {
+    package static func sortedKeys(_ object: [String: JSONValue]) -> [String] {
         object.keys.sorted(by: codePointPrecedes)
     }
 
     /// Whether `lhs` sorts before `rhs` by Unicode code point.
-    public static func codePointPrecedes(_ lhs: String, _ rhs: String) -> Bool {
+    package static func codePointPrecedes(_ lhs: String, _ rhs: String) -> Bool {
         // UTF-8 byte order equals code point order.
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
@@ -66,7 +66,7 @@ public enum CanonicalJSON {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Appends `value` in decimal.
-    public static func writeInt(_ value: Int64, into out: inout [UInt8]) {
+    package static func writeInt(_ value: Int64, into out: inout [UInt8]) {
         if value >= 0, value < 10 {
             out.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -87,7 +87,7 @@ public enum CanonicalJSON {
     }
 
     /// Appends `string` as a JSON string literal.
-    public static func writeString(_ string: String, into out: inout [UInt8]) {
+    package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in

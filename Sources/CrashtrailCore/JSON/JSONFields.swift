@@ -1,29 +1,29 @@
 /// A value at a known place in a document, with typed accessors whose errors name that place.
-public struct JSONField: Sendable {
-    public var value: JSONValue
-    public var path: String
+package struct JSONField: Sendable {
+    package var value: JSONValue
+    package var path: String
 
-    public init(_ value: JSONValue, path: String) {
+    package init(_ value: JSONValue, path: String) {
         self.value = value
         self.path = path
     }
 
-    public func string() throws(TrailError) -> String {
+    package func string() throws(TrailError) -> String {
         guard case .string(let string) = value else { throw typeError("a string") }
         return string
     }
 
-    public func int() throws(TrailError) -> Int64 {
+    package func int() throws(TrailError) -> Int64 {
         guard case .int(let int) = value else { throw typeError("an integer") }
         return int
     }
 
-    public func bool() throws(TrailError) -> Bool {
+    package func bool() throws(TrailError) -> Bool {
         guard case .bool(let bool) = value else { throw typeError("a boolean") }
         return bool
     }
 
-    public func destination() throws(TrailError) -> Destination {
+    package func destination() throws(TrailError) -> Destination {
         do {
             return try Destination(jsonValue: value)
         } catch {
@@ -32,7 +32,7 @@ public struct JSONField: Sendable {
     }
 
     /// The elements of an array, each transformed with its own path (`path[index]`).
-    public func array<Element>(_ transform: (JSONField, String) throws(TrailError) -> Element) throws(TrailError) -> [Element] {
+    package func array<Element>(_ transform: (JSONField, String) throws(TrailError) -> Element) throws(TrailError) -> [Element] {
         guard case .array(let array) = value else { throw typeError("an array") }
         var result: [Element] = []
         result.reserveCapacity(array.count)
@@ -49,12 +49,12 @@ public struct JSONField: Sendable {
 }
 
 /// The fields of an object that may hold only the named keys.
-public struct JSONFields: Sendable {
-    public var object: [String: JSONValue]
-    public var path: String
+package struct JSONFields: Sendable {
+    package var object: [String: JSONValue]
+    package var path: String
 
     /// - Throws: `TrailError` when `value` is not an object or holds a key outside `allowed`.
-    public init(_ value: JSONValue, path: String, allowed: Set<String>) throws(TrailError) {
+    package init(_ value: JSONValue, path: String, allowed: Set<String>) throws(TrailError) {
         guard case .object(let object) = value else {
             throw TrailError(.wrongType, at: path, "expected an object, found \(value.kindName)")
         }
@@ -66,14 +66,14 @@ public struct JSONFields: Sendable {
         self.path = path
     }
 
-    public func required(_ key: String) throws(TrailError) -> JSONField {
+    package func required(_ key: String) throws(TrailError) -> JSONField {
         guard let value = object[key] else {
             throw TrailError(.missingField, at: Self.join(path, key), "missing required field \"\(key)\"")
         }
         return JSONField(value, path: Self.join(path, key))
     }
 
-    public func optional(_ key: String) -> JSONField? {
+    package func optional(_ key: String) -> JSONField? {
         object[key].map { JSONField($0, path: Self.join(path, key)) }
     }
 

@@ -5,7 +5,7 @@ extension Manifest {
     /// ``init(yaml:source:)`` loads it to a manifest with the same app, tabs, root, transition, conditions and
     /// destinations, so the same trails navigate and route alike. A recorder's journal keeps it, so a journal
     /// recovers without the manifest file.
-    public var documentText: String {
+    package var documentText: String {
         var out: [UInt8] = []
         out.reserveCapacity(256 + destinations.count * 96)
         func key(_ name: String) {

@@ -3,7 +3,7 @@ extension Manifest {
     /// redacts some payload path, and the value there is a `"redacted-"` string of 8 lowercase hex digits, an
     /// integer (the recorder writes integer stand-ins as plain non-negative integers, which cannot be told from
     /// real ones, so an integer at a redacted path counts), or an array or object holding one.
-    public func holdsStandIn(_ destination: Destination) -> Bool {
+    package func holdsStandIn(_ destination: Destination) -> Bool {
         guard let spec = spec(named: destination.name), !spec.redact.isEmpty else { return false }
         return spec.redact.contains { path in
             guard let value = destination.value(atPath: path) else { return false }

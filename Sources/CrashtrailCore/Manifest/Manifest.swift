@@ -24,7 +24,7 @@ public struct Manifest: Sendable {
     public var source: String { storage.source }
     /// What replaying with this manifest depends on, as 16 lower-case hex digits: a hash of its canonical document,
     /// computed once, when the manifest is built (``ScreenPath``).
-    public private(set) var fingerprint = ""
+    package private(set) var fingerprint = ""
 
     /// What the navigation rules need of each destination, and each destination's index, by name.
     ///
@@ -91,7 +91,7 @@ public struct Manifest: Sendable {
 
         public var name: String { storage.name }
         /// The deep-link template, nil when the screen has no deep link.
-        public var route: RouteTemplate? { storage.route }
+        package var route: RouteTemplate? { storage.route }
         public var presentation: Presentation { storage.presentation }
         /// Conditions, checked in order.
         public var requires: [String] { storage.requires }
@@ -154,7 +154,7 @@ public struct Manifest: Sendable {
 
     /// Builds and checks a manifest.
     /// - Throws: `ManifestError` naming the destination and the problem.
-    public init(
+    package init(
         app: String, tabs: [String] = [], root: String? = nil, modalTransition: Int64 = 500,
         conditions: [Condition] = [], destinations: [DestinationSpec], source: String = "manifest",
         lines: ManifestLines = ManifestLines()
@@ -204,7 +204,7 @@ public struct Manifest: Sendable {
 
     /// The destination a crash reporter's screen name names (SPEC section 15), matched as the manifest writes it or
     /// without a module prefix on either side (`App.ItemViewController`, `ItemViewController`).
-    public func destination(forScreen name: String) -> DestinationSpec? {
+    package func destination(forScreen name: String) -> DestinationSpec? {
         let index = storage.screenIndex[name] ?? storage.screenIndex[Self.unprefixed(name)]
         return index.map { storage.destinations[$0] }
     }
@@ -216,10 +216,10 @@ public struct Manifest: Sendable {
 }
 
 /// Where the manifest's parts were declared, for error messages.
-public struct ManifestLines: Sendable {
-    public var destinations: [String: Int] = [:]
-    public var conditions: [String: Int] = [:]
-    public var tabs: Int?
-    public var root: Int?
-    public init() {}
+package struct ManifestLines: Sendable {
+    package var destinations: [String: Int] = [:]
+    package var conditions: [String: Int] = [:]
+    package var tabs: Int?
+    package var root: Int?
+    package init() {}
 }

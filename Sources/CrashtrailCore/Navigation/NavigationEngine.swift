@@ -2,27 +2,27 @@
 ///
 /// A value type, so a replay can be copied and resumed. The app-facing ``Navigator`` and the replayer both
 /// drive one of these, so recording and replay follow exactly the same rules.
-public struct NavigationEngine: Sendable {
-    public let manifest: Manifest
+package struct NavigationEngine: Sendable {
+    package let manifest: Manifest
     /// The current state.
-    public private(set) var state: NavigationState
+    package private(set) var state: NavigationState
     /// How many steps have been applied; the next step's index.
-    public private(set) var stepCount: Int = 0
+    package private(set) var stepCount: Int = 0
     /// The last modal transition started, if any: when it started and which step started it.
     ///
     /// It runs for `manifest.modalTransition` milliseconds.
-    public private(set) var transition: (start: Int64, step: Int)?
+    package private(set) var transition: (start: Int64, step: Int)?
 
     /// An engine at `state`, or at the manifest's launch state.
     ///
     /// No transition runs at the start.
-    public init(manifest: Manifest, state: NavigationState? = nil) {
+    package init(manifest: Manifest, state: NavigationState? = nil) {
         self.manifest = manifest
         self.state = state ?? manifest.launchState
     }
 
     /// Whether a modal transition is still running at time `t`.
-    public func isTransitionRunning(at t: Int64) -> Bool {
+    package func isTransitionRunning(at t: Int64) -> Bool {
         guard let transition else { return false }
         // Compare the elapsed time rather than an end time, which could overflow near Int64.max.
         let (elapsed, overflow) = t.subtractingReportingOverflow(transition.start)
@@ -31,7 +31,7 @@ public struct NavigationEngine: Sendable {
 
     /// Applies one step and returns its anomalies, in SPEC order.
     @discardableResult
-    public mutating func apply(_ step: Step) -> [NavigationAnomaly] {
+    package mutating func apply(_ step: Step) -> [NavigationAnomaly] {
         var anomalies: [NavigationAnomaly] = []
         apply(step, into: &anomalies)
         return anomalies
@@ -40,7 +40,7 @@ public struct NavigationEngine: Sendable {
     /// Applies every step in order and returns all anomalies.
     @inlinable
     @discardableResult
-    public mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
+    package mutating func apply(_ steps: some Sequence<Step>) -> [NavigationAnomaly] {
         var anomalies: [NavigationAnomaly] = []
         // An array's steps are read in place rather than copied out one at a time.
         let appliedInPlace: Void? = steps.withContiguousStorageIfAvailable { buffer in

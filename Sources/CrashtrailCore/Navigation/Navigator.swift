@@ -1,7 +1,7 @@
 /// The app-facing Navigator: push, pop, present, dismiss, tabs, gates and intermediate flows, with the rules of
 /// SPEC section 4 and any number of observers (a `TrailRecorder` from `CrashtrailRecording`, analytics, a test) side by side.
 ///
-/// It drives the same ``NavigationEngine`` the replayer uses, so a recorded trail replays to the same state.
+/// It drives the same `NavigationEngine` the replayer uses, so a recorded trail replays to the same state.
 /// Anomalies are returned and reported to observers, never thrown.
 ///
 /// ```swift
@@ -14,7 +14,7 @@
 @MainActor
 public final class Navigator {
     /// The engine holding the state and the transition timer.
-    public private(set) var engine: NavigationEngine
+    package private(set) var engine: NavigationEngine
     private let clock: () -> Int64
     private var observers: [(id: UInt64, handler: (NavigationEvent) -> Void)] = []
     private var nextObserverID: UInt64 = 0
@@ -62,7 +62,7 @@ public final class Navigator {
     }
 
     /// The number of observers attached.
-    public var observerCount: Int { observers.count }
+    package var observerCount: Int { observers.count }
 
     // MARK: Navigation
 

@@ -1,9 +1,9 @@
 /// Percent-encoding as deep links use it (SPEC section 3).
-public enum PercentEncoding {
+package enum PercentEncoding {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     /// Encodes every byte except the unreserved `A-Z a-z 0-9 - . _ ~`, with uppercase hex.
-    public static func encode(_ string: String) -> String {
+    package static func encode(_ string: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count)
         encode(string, into: &out)
@@ -29,7 +29,7 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (`+` stays a plus).
     ///
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
-    public static func decode(_ text: some StringProtocol) -> String? {
+    package static func decode(_ text: some StringProtocol) -> String? {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
@@ -51,7 +51,7 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes in UTF-8 bytes.
     ///
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
-    public static func decode(bytes: ArraySlice<UInt8>) -> String? {
+    package static func decode(bytes: ArraySlice<UInt8>) -> String? {
         bytes.withUnsafeBufferPointer { decode(utf8: $0) }
     }
 

@@ -1,6 +1,6 @@
 extension RouteTemplate {
     /// The URL of `payload` under this template, or nil when a value is missing or of the wrong kind.
-    public func url(for payload: [String: JSONValue]) -> String? {
+    package func url(for payload: [String: JSONValue]) -> String? {
         storage.url(for: payload)
     }
 

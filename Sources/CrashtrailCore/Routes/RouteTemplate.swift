@@ -2,19 +2,19 @@
 ///
 /// The host counts as the first segment. Placeholders fill whole path segments or query values; `{key:int}`
 /// declares an integer, the default type is string; a dotted key reaches into nested objects.
-public struct RouteTemplate: Hashable, Sendable {
+package struct RouteTemplate: Hashable, Sendable {
     /// The parts, read once and never changed: copying a template (with every spec a lookup returns) copies one
     /// reference instead of every string and array in it.
     let storage: Storage
 
     /// The template as written in the manifest.
-    public var text: String { storage.text }
+    package var text: String { storage.text }
     /// The scheme, lower-cased.
-    public var scheme: String { storage.scheme }
+    package var scheme: String { storage.scheme }
     /// The host (lower-cased) then the path segments, empty segments removed.
-    public var segments: [Part] { storage.segments }
+    package var segments: [Part] { storage.segments }
     /// The query items the template names, in order.
-    public var query: [(key: String, value: Part)] { storage.query }
+    package var query: [(key: String, value: Part)] { storage.query }
     /// Whether the template has a host (`app:///path` has none).
     var hasHost: Bool { storage.hasHost }
 
@@ -70,7 +70,7 @@ public struct RouteTemplate: Hashable, Sendable {
     }
 
     /// A literal or a placeholder.
-    public enum Part: Hashable, Sendable {
+    package enum Part: Hashable, Sendable {
         case literal(String)
         case placeholder(Placeholder)
 
@@ -81,23 +81,23 @@ public struct RouteTemplate: Hashable, Sendable {
     }
 
     /// A `{key}` or `{key:int}` placeholder.
-    public struct Placeholder: Hashable, Sendable {
+    package struct Placeholder: Hashable, Sendable {
         /// The dotted path into the payload, split (`["id", "rawValue"]`).
-        public let path: [String]
-        public let type: ValueType
+        package let path: [String]
+        package let type: ValueType
     }
 
     /// A placeholder's declared type.
-    public enum ValueType: String, Hashable, Sendable {
+    package enum ValueType: String, Hashable, Sendable {
         case string
         case int
     }
 
     /// The number of literal parts (host, path segments and literal query items), which ranks matches.
-    public var literalCount: Int { storage.literalCount }
+    package var literalCount: Int { storage.literalCount }
 
     /// Every placeholder, in template order.
-    public var placeholders: [Placeholder] {
+    package var placeholders: [Placeholder] {
         (segments + query.map(\.value)).compactMap {
             if case .placeholder(let placeholder) = $0 { return placeholder }
             return nil
@@ -117,12 +117,12 @@ public struct RouteTemplate: Hashable, Sendable {
         return scheme + "\u{3}" + path + "\u{3}" + items
     }
 
-    public static func == (lhs: RouteTemplate, rhs: RouteTemplate) -> Bool { lhs.storage === rhs.storage || lhs.text == rhs.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    package static func == (lhs: RouteTemplate, rhs: RouteTemplate) -> Bool { lhs.storage === rhs.storage || lhs.text == rhs.text }
+    package func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// Reads a template.
     /// - Throws: `RouteTemplateError` saying what cannot be read.
-    public init(_ text: String) throws(RouteTemplateError) {
+    package init(_ text: String) throws(RouteTemplateError) {
         // Delimiters are found among Unicode scalars, as `ParsedURL` finds them among UTF-8 bytes: a combining
         // mark after "?", "&", "=" or "/" must not hide the delimiter (Characters would join them).
         guard let schemeEnd = Self.scalarRange(of: "://", in: text[...]) else {
@@ -267,23 +267,23 @@ public struct RouteTemplate: Hashable, Sendable {
 }
 
 /// A template that cannot be read.
-public struct RouteTemplateError: CrashtrailError, Hashable {
+package struct RouteTemplateError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: ErrorCode {
-        public let name: String
-        public init(name: String) { self.name = name }
+    package struct Code: ErrorCode {
+        package let name: String
+        package init(name: String) { self.name = name }
 
         /// Text that is not a deep-link template (SPEC section 3).
-        public static let invalidTemplate = Code(name: "invalid-template")
+        package static let invalidTemplate = Code(name: "invalid-template")
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
     /// - Parameters:
     ///   - code: the kind of problem.
     ///   - message: what is wrong with the template, quoting it.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -1,8 +1,8 @@
 /// Proleptic Gregorian dates as days since 1970-01-01, by Howard Hinnant's algorithms, so RFC 3339 times can be
 /// read and written exactly without Foundation's calendars.
-public enum CivilCalendar {
+package enum CivilCalendar {
     /// Days since 1970-01-01 of a date (negative before it).
-    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400
@@ -13,7 +13,7 @@ public enum CivilCalendar {
     }
 
     /// The date `days` after 1970-01-01.
-    public static func date(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func date(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = floorDivide(z, 146_097)
         let dayOfEra = z - era * 146_097
@@ -26,7 +26,7 @@ public enum CivilCalendar {
     }
 
     /// Division rounding toward negative infinity, as calendar arithmetic needs.
-    public static func floorDivide(_ dividend: Int64, _ divisor: Int64) -> Int64 {
+    package static func floorDivide(_ dividend: Int64, _ divisor: Int64) -> Int64 {
         let quotient = dividend / divisor
         return (dividend % divisor != 0 && (dividend < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }

@@ -38,9 +38,9 @@ public enum Timestamp {
     }
 
     /// 0000-01-01T00:00:00Z, the first time RFC 3339 can write.
-    public static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    package static let earliestMilliseconds: Int64 = -62_167_219_200_000
     /// 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write.
-    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+    package static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// RFC 3339 UTC, with milliseconds only when there are some: `2026-11-02T14:45:05Z`.
     public static func rfc3339(milliseconds: Int64) -> String {
@@ -65,7 +65,7 @@ public enum Timestamp {
     }
 
     /// The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar's leap years.
-    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -1,8 +1,8 @@
 /// A trail's screen path (SPEC section 13): the destination name on top of the screen after each replayed step,
 /// starting with the top of `base` (or of the launch state), with consecutive repeats collapsed.
-public enum ScreenPath {
+package enum ScreenPath {
     /// The screen path of `trail`, replayed with `manifest`'s rules.
-    public static func names(of trail: Trail, manifest: Manifest) -> [String] {
+    package static func names(of trail: Trail, manifest: Manifest) -> [String] {
         var engine = NavigationEngine(manifest: manifest, state: trail.base)
         var names: [String] = []
         func visit(_ state: NavigationState) {
@@ -18,7 +18,7 @@ public enum ScreenPath {
     }
 
     /// How many of a path's last screens a store keeps with each report, so `paths` reads them instead of replaying.
-    public static let storedCount = 16
+    package static let storedCount = 16
 
     /// The fingerprint of a manifest's canonical document (``Manifest/documentText``), as 16 lower-case hex digits.
     ///
@@ -36,7 +36,7 @@ public enum ScreenPath {
     }
 
     /// The last `count` screens of a path, ending with the screen at the crash.
-    public static func lastScreens(_ names: [String], count: Int) -> [String] {
+    package static func lastScreens(_ names: [String], count: Int) -> [String] {
         Array(names.suffix(max(0, count)))
     }
 }

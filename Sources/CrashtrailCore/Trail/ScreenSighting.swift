@@ -4,16 +4,16 @@
 /// Sentry's `ui.lifecycle` breadcrumbs give `data.screen` (a UIKit class name) and `data.beingPresented`; its
 /// `navigation` breadcrumbs give `data.to`; Crashlytics' `screen_view` breadcrumbs give `firebase_screen_class` or
 /// `firebase_screen`.
-public struct ScreenSighting: Hashable, Sendable {
+package struct ScreenSighting: Hashable, Sendable {
     /// The screen's name as the reporter wrote it, such as `PirateBay.ItemViewController`.
-    public var screen: String
+    package var screen: String
     /// Another name the reporter gave the same screen, tried when the manifest does not know `screen` (Crashlytics'
     /// `firebase_screen` beside its `firebase_screen_class`).
-    public var alternative: String?
+    package var alternative: String?
     /// When it appeared, in milliseconds since 1970 UTC, when the breadcrumb says.
-    public var time: Int64?
+    package var time: Int64?
     /// Whether the reporter says the screen was being presented (Sentry's `beingPresented`).
-    public var presented: Bool
+    package var presented: Bool
 
     /// A sighting of `screen`.
     /// - Parameters:
@@ -21,7 +21,7 @@ public struct ScreenSighting: Hashable, Sendable {
     ///   - alternative: another name for the same screen.
     ///   - time: milliseconds since 1970 UTC, or nil when unknown.
     ///   - presented: whether it was presented modally.
-    public init(screen: String, alternative: String? = nil, time: Int64? = nil, presented: Bool = false) {
+    package init(screen: String, alternative: String? = nil, time: Int64? = nil, presented: Bool = false) {
         self.screen = screen
         self.alternative = alternative
         self.time = time

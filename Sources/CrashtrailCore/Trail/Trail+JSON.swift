@@ -95,7 +95,7 @@ extension Trail {
 extension Step {
     /// Appends the step's canonical JSON (SPEC section 5: keys in code point order, no whitespace) to `out`: the same
     /// bytes as `CanonicalJSON.bytes(of: jsonValue)`, without building the JSON value first.
-    public func writeCanonicalJSON(into out: inout [UInt8]) {
+    package func writeCanonicalJSON(into out: inout [UInt8]) {
         TrailCanonicalWriter.write(self, into: &out)
     }
 }

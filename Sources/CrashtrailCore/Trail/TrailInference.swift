@@ -16,7 +16,7 @@
 /// held. Values a breadcrumb does not carry (an item's ID) are unknown: each placeholder of the destination's URL
 /// template is `null` in its payload. Step times are the breadcrumbs' times since the first one; a step that would
 /// collide with a running modal transition is moved to the transition's end, so replay reaches every screen.
-public enum TrailInference {
+package enum TrailInference {
     /// The trail `sightings` give with `manifest`, or nil when none names a screen of the manifest.
     /// - Parameters:
     ///   - sightings: the reporter's screen breadcrumbs, oldest first.
@@ -26,7 +26,7 @@ public enum TrailInference {
     ///   - pid: the crashed process's ID, 0 when unknown.
     ///   - fallbackStart: the session start, in milliseconds since 1970, when no sighting has a time.
     /// - Returns: the inferred trail (no `base`, no `final`), or nil.
-    public static func trail(
+    package static func trail(
         from sightings: [ScreenSighting], manifest: Manifest, app: Trail.AppInfo, sessionID: String, pid: Int64, fallbackStart: Int64?
     ) -> Trail? {
         let known = sightings.compactMap { sighting in
@@ -47,7 +47,7 @@ public enum TrailInference {
     }
 
     /// The destination a sighting of `spec` stands for: every placeholder of its URL template unknown (`null`).
-    public static func destination(for spec: Manifest.DestinationSpec) -> Destination {
+    package static func destination(for spec: Manifest.DestinationSpec) -> Destination {
         var destination = Destination(spec.name)
         for placeholder in spec.route?.placeholders ?? [] { destination.setValue(.null, atPath: placeholder.path) }
         return destination
@@ -131,7 +131,7 @@ public enum TrailInference {
 extension Trail {
     /// The name of the screen on top at the crash: the top of the recorded `final` state when the trail has one, else
     /// of the state replaying it with `manifest` gives; nil without either.
-    public func crashScreen(manifest: Manifest?) -> String? {
+    package func crashScreen(manifest: Manifest?) -> String? {
         if let final { return final.topDestination?.name }
         guard let manifest else { return nil }
         var engine = NavigationEngine(manifest: manifest, state: base)

@@ -190,24 +190,24 @@ enum RawDeflate {
 
 /// The CRC-32 (ISO-HDLC, as in gzip and PNG) of the system zlib, for other parts' own checksums (the journal's
 /// records).
-public enum CRC32 {
+package enum CRC32 {
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
-    public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
         return UInt32(truncatingIfNeeded: CZlib.crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
     }
 
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
-    public static func checksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0, continuing: crc) }
     }
 }
 
 /// One-shot zlib streams (RFC 1950): how stores written before zstd kept the collector's raw crash payloads.
-public enum ZlibStream {
+package enum ZlibStream {
     /// The zlib stream of `bytes` at `level` (1, fastest, to 9, smallest).
     /// - Returns: the stream; empty only if zlib runs out of memory.
-    public static func compressed(_ bytes: UnsafeBufferPointer<UInt8>, level: Int32 = 1) -> [UInt8] {
+    package static func compressed(_ bytes: UnsafeBufferPointer<UInt8>, level: Int32 = 1) -> [UInt8] {
         var capacity = compressBound(uLong(bytes.count))
         var output = [UInt8](repeating: 0, count: Int(capacity))
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -225,7 +225,7 @@ public enum ZlibStream {
     }
 
     /// How an HTTP body was compressed (`Content-Encoding`).
-    public enum Wrapper: Sendable {
+    package enum Wrapper: Sendable {
         /// gzip (RFC 1952).
         case gzip
         /// `deflate`: a zlib stream (RFC 1950) as the HTTP standard says, or raw deflate (RFC 1951) as some clients
@@ -237,7 +237,7 @@ public enum ZlibStream {
     /// bomb costs at most `cap` bytes of memory however far it would inflate.
     /// - Returns: the inflated bytes.
     /// - Throws: `ZlibError`: `corrupt`, `truncated`, `trailing-bytes`, or `over-cap` when it inflates past `cap`.
-    public static func inflated(_ bytes: [UInt8], wrapper: Wrapper, cap: Int) throws(ZlibError) -> [UInt8] {
+    package static func inflated(_ bytes: [UInt8], wrapper: Wrapper, cap: Int) throws(ZlibError) -> [UInt8] {
         do {
             // 15 + 32: zlib or gzip, told apart by their headers.
             return try RawDeflate.inflate(bytes, dictionary: [], cap: cap, windowBits: 15 + 32)
@@ -256,7 +256,7 @@ public enum ZlibStream {
     ///   - size: how many bytes it must inflate to; no more are ever allocated.
     /// - Returns: the inflated bytes.
     /// - Throws: `ZlibError` (`corrupt`) when the stream is corrupt or does not inflate to exactly `size` bytes.
-    public static func decompressed(_ bytes: [UInt8], size: Int) throws(ZlibError) -> [UInt8] {
+    package static func decompressed(_ bytes: [UInt8], size: Int) throws(ZlibError) -> [UInt8] {
         guard size > 0 else { return [] }
         var output = [UInt8](repeating: 0, count: size)
         var produced = uLong(size)

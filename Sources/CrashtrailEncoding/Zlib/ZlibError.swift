@@ -1,31 +1,31 @@
 import CrashtrailCore
 
 /// Why a zlib or deflate stream could not be restored (``ZlibStream``).
-public struct ZlibError: CrashtrailError, Hashable {
+package struct ZlibError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: ErrorCode {
-        public let name: String
-        public init(name: String) { self.name = name }
+    package struct Code: ErrorCode {
+        package let name: String
+        package init(name: String) { self.name = name }
 
         /// The stream is not one zlib or deflate wrote.
-        public static let corrupt = Code(name: "corrupt")
+        package static let corrupt = Code(name: "corrupt")
         /// The stream ends before its end marker.
-        public static let truncated = Code(name: "truncated")
+        package static let truncated = Code(name: "truncated")
         /// The stream inflates to more than the limit; inflating stopped there.
-        public static let overCap = Code(name: "over-cap")
+        package static let overCap = Code(name: "over-cap")
         /// Bytes follow the end of the stream.
-        public static let trailingBytes = Code(name: "trailing-bytes")
+        package static let trailingBytes = Code(name: "trailing-bytes")
         /// zlib itself failed (out of memory).
-        public static let zlibFailure = Code(name: "zlib-failure")
+        package static let zlibFailure = Code(name: "zlib-failure")
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
     /// - Parameters:
     ///   - code: the kind of problem.
     ///   - message: what was wrong with the stream.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

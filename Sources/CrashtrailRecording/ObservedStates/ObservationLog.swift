@@ -2,28 +2,28 @@ import CrashtrailCore
 
 /// The observations an app that keeps its own navigation reported, one JSON object a line, made into a trail
 /// (`crashtrail trail from-states`).
-public enum ObservationLog {
+package enum ObservationLog {
     /// A line of observations that is not valid, named by its source and line.
-    public struct LineError: CrashtrailError, Hashable {
+    package struct LineError: CrashtrailError, Hashable {
         /// What kind of problem it was.
-        public struct Code: ErrorCode {
-            public let name: String
-            public init(name: String) { self.name = name }
+        package struct Code: ErrorCode {
+            package let name: String
+            package init(name: String) { self.name = name }
 
             /// The line is not an observation, or one that cannot follow the one before.
-            public static let invalidObservation = Code(name: "invalid-observation")
+            package static let invalidObservation = Code(name: "invalid-observation")
         }
 
-        public var code: Code
+        package var code: Code
         /// The source and line, as `states.ndjson, line 3`.
-        public var location: String?
-        public var message: String
+        package var location: String?
+        package var message: String
 
         /// - Parameters:
         ///   - code: the kind of problem.
         ///   - location: the source and line.
         ///   - message: what is wrong with the line.
-        public init(_ code: Code, location: String, _ message: String) {
+        package init(_ code: Code, location: String, _ message: String) {
             self.code = code
             self.location = location
             self.message = message
@@ -35,7 +35,7 @@ public enum ObservationLog {
     /// The trail's base is the first state (absent when it is the launch state), its final the last, and each change
     /// becomes the fewest steps that reach it.
     /// - Throws: `LineError` naming the source and line.
-    public static func trail(fromLines bytes: [UInt8], manifest: Manifest, app: Trail.AppInfo, session: Trail.Session, source: String)
+    package static func trail(fromLines bytes: [UInt8], manifest: Manifest, app: Trail.AppInfo, session: Trail.Session, source: String)
         throws -> Trail
     {
         var diff: ObservedStateDiff?

@@ -43,7 +43,7 @@ public struct ObservedStateError: CrashtrailError, Hashable {
 public struct ObservedStateDiff {
     public let manifest: Manifest
     /// The engine at the last observed state.
-    public private(set) var engine: NavigationEngine
+    package private(set) var engine: NavigationEngine
     private var lastTime: Int64?
 
     /// Starts at `state`, the first observation (the trail's base).

@@ -7,18 +7,18 @@ public import CrashtrailCore
 /// let selection = try ManifestSelection(choosingFrom: manifests, forApp: trail.app.bundleID)
 /// selection.warnings.forEach(printError)
 /// ```
-public struct ManifestSelection: Sendable {
+package struct ManifestSelection: Sendable {
     /// The manifest to use.
-    public let manifest: Manifest
+    package let manifest: Manifest
     /// What the caller should tell the user (the CLI prints these to standard error).
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// Chooses among `manifests` for the app `bundleID`.
     /// - Parameters:
     ///   - manifests: the manifests given, in the order given.
     ///   - bundleID: the trail's or report's bundle ID.
     /// - Throws: `ManifestSelectionError` when none was given, or several were and none is for `bundleID`.
-    public init(choosingFrom manifests: [Manifest], forApp bundleID: String) throws(ManifestSelectionError) {
+    package init(choosingFrom manifests: [Manifest], forApp bundleID: String) throws(ManifestSelectionError) {
         guard let first = manifests.first else {
             throw ManifestSelectionError(
                 .noManifest, app: bundleID,
@@ -48,30 +48,30 @@ public struct ManifestSelection: Sendable {
 }
 
 /// Why no manifest could be chosen.
-public struct ManifestSelectionError: CrashtrailError, Hashable {
+package struct ManifestSelectionError: CrashtrailError, Hashable {
     /// What kind of problem it was.
-    public struct Code: ErrorCode {
-        public let name: String
-        public init(name: String) { self.name = name }
+    package struct Code: ErrorCode {
+        package let name: String
+        package init(name: String) { self.name = name }
 
         /// No manifest was given at all.
-        public static let noManifest = Code(name: "no-manifest")
+        package static let noManifest = Code(name: "no-manifest")
         /// Several were given and none is for the app.
-        public static let noMatchingManifest = Code(name: "no-matching-manifest")
+        package static let noMatchingManifest = Code(name: "no-matching-manifest")
     }
 
-    public var code: Code
+    package var code: Code
     /// The bundle ID a manifest was needed for.
-    public var app: String
+    package var app: String
     /// What is wrong and how to fix it.
-    public var message: String
+    package var message: String
 
     /// An error about choosing a manifest for `app`.
     /// - Parameters:
     ///   - code: the kind of problem.
     ///   - app: the bundle ID that needs a manifest.
     ///   - message: what is wrong and how to fix it.
-    public init(_ code: Code, app: String, _ message: String) {
+    package init(_ code: Code, app: String, _ message: String) {
         self.code = code
         self.app = app
         self.message = message

@@ -7,9 +7,9 @@ import CrashtrailCore
 /// of its own keyed by the name's UTF-8 bytes, and each sequence as the numbers of its names in a second table:
 /// counting a path hashes its names' bytes and a few integers and allocates nothing, and sorting compares integers,
 /// the names' code-point order being worked out once for all of them instead of in every comparison.
-public struct PathCounter: Sendable {
+package struct PathCounter: Sendable {
     /// How many screens are kept from the end of each path (a negative number keeps none).
-    public let last: Int
+    package let last: Int
 
     /// Every name's UTF-8 bytes, one after another; name `n` is `nameBytes[nameStarts[n]..<nameStarts[n + 1]]`.
     private var nameBytes: [UInt8] = []
@@ -30,7 +30,7 @@ public struct PathCounter: Sendable {
     private var inferred = 0
 
     /// A counter of the last `last` screens of each path.
-    public init(last: Int) {
+    package init(last: Int) {
         self.last = last
     }
 
@@ -39,7 +39,7 @@ public struct PathCounter: Sendable {
     ///   - screens: the whole path, or at least its last `last` screens.
     ///   - inferred: whether the reports' trails were inferred from breadcrumbs.
     ///   - count: how many reports share the path.
-    public mutating func add(_ screens: [String], inferred: Bool = false, count: Int = 1) {
+    package mutating func add(_ screens: [String], inferred: Bool = false, count: Int = 1) {
         scratch.removeAll(keepingCapacity: true)
         for var name in screens.suffix(max(0, last)) {
             let number: Int32 = name.withUTF8 { self.number(of: $0) }
@@ -54,7 +54,7 @@ public struct PathCounter: Sendable {
     ///   - names: each name's UTF-8 bytes, the whole path or at least its last `last` names.
     ///   - inferred: whether the reports' trails were inferred from breadcrumbs.
     ///   - count: how many reports share the path.
-    public mutating func add(utf8Names names: [UnsafeBufferPointer<UInt8>], inferred: Bool = false, count: Int = 1) {
+    package mutating func add(utf8Names names: [UnsafeBufferPointer<UInt8>], inferred: Bool = false, count: Int = 1) {
         scratch.removeAll(keepingCapacity: true)
         for name in names.suffix(max(0, last)) { scratch.append(number(of: name)) }
         countScratch(inferred: inferred, count: count)
@@ -65,7 +65,7 @@ public struct PathCounter: Sendable {
     /// - Parameter reportsWithTrail: the reports with a trail that shares are counted over; at least the reports
     ///   counted (reports whose trail could not be replayed count here but in no row).
     /// - Returns: the table of what was counted.
-    public func table(reportsWithTrail: Int? = nil) -> PathTable {
+    package func table(reportsWithTrail: Int? = nil) -> PathTable {
         let total = max(reportsWithTrail ?? counted, counted)
         let names = (0..<(nameStarts.count - 1)).map { name in
             String(decoding: nameBytes[nameStarts[name]..<nameStarts[name + 1]], as: UTF8.self)

@@ -4,7 +4,7 @@ extension PathTable {
     /// The table for people: count, share and the screens, oldest first, joined by `›`.
     /// - Parameter title: what the table is of (`group 3f2a…` or `all reports`).
     /// - Returns: the title line, the column heads and a line per row.
-    public func text(title: String) -> String {
+    package func text(title: String) -> String {
         let reports = reportsWithTrail == 1 ? "1 report" : "\(reportsWithTrail) reports"
         let screens = last == 1 ? "the last screen" : "the last \(last) screens"
         var lines = ["Paths to the crash, \(title): \(screens) of \(reports) with a trail"]

@@ -1,13 +1,13 @@
 import CrashtrailCore
 
 /// A time a command-line option names: a date (`2026-11-02`, UTC) or an RFC 3339 time.
-public struct TimeBound {
+package struct TimeBound {
     /// Milliseconds since 1970 UTC.
-    public let milliseconds: Int64
+    package let milliseconds: Int64
 
     /// Reads `text`; a date stands for its first millisecond, or its last when `endOfDay` is set.
     /// - Returns: nil when `text` is neither a date nor an RFC 3339 time.
-    public init?(_ text: String, endOfDay: Bool) {
+    package init?(_ text: String, endOfDay: Bool) {
         let isDate =
             text.utf8.count == 10
             && text.utf8.enumerated().allSatisfy { index, byte in

@@ -4,7 +4,7 @@ import Foundation
 extension IngestOptions {
     /// What is wrong with the inputs an ingest was given, for a usage error, or nil when nothing is: an input that
     /// does not exist, standard input (`-`) given twice, a trails folder that is not a folder.
-    public static func problem(inputs: [String], trailsDirectory: String?) -> String? {
+    package static func problem(inputs: [String], trailsDirectory: String?) -> String? {
         for path in inputs where path != "-" && !FileManager.default.fileExists(atPath: path) {
             return "The input \(path) does not exist."
         }

@@ -4,41 +4,41 @@ import CrashtrailRecording
 /// `crashtrail journal record`: steps read one JSON line at a time, each recorded through the recorder into its
 /// journal, and reported once it is in the file.
 @MainActor
-public struct JournalRecording {
+package struct JournalRecording {
     let recorder: TrailRecorder
     /// The journal's path, for messages.
     let journal: String
 
     /// A recording into `recorder`, whose journal is already started at `journal`.
-    public init(recorder: TrailRecorder, journal: String) {
+    package init(recorder: TrailRecorder, journal: String) {
         self.recorder = recorder
         self.journal = journal
     }
 
     /// A line that is not a valid step, or a step the recorder refused, named by its line.
-    public struct LineError: CrashtrailError, Hashable {
+    package struct LineError: CrashtrailError, Hashable {
         /// What kind of problem it was.
-        public struct Code: ErrorCode {
-            public let name: String
-            public init(name: String) { self.name = name }
+        package struct Code: ErrorCode {
+            package let name: String
+            package init(name: String) { self.name = name }
 
             /// The line is not a step.
-            public static let invalidStep = Code(name: "invalid-step")
+            package static let invalidStep = Code(name: "invalid-step")
             /// The recorder refused the step.
-            public static let refused = Code(name: "refused")
+            package static let refused = Code(name: "refused")
         }
 
-        public var code: Code
+        package var code: Code
         /// The line, as `standard input, line N (…)`.
-        public var location: String?
-        public var message: String
-        public var cause: (any Error & Sendable)?
+        package var location: String?
+        package var message: String
+        package var cause: (any Error & Sendable)?
     }
 
     /// Records each line `lines` gives until it gives nil, calling `durable` with each line's zero-based number once
     /// its step is in the journal.
     /// - Throws: ``LineError`` naming the line (the steps before it stay in the journal), or the journal's failure.
-    public func record(lines: () -> String?, durable: (Int) -> Void) throws {
+    package func record(lines: () -> String?, durable: (Int) -> Void) throws {
         var index = 0
         while let line = lines() {
             defer { index += 1 }

@@ -7,7 +7,7 @@ import Foundation
 public enum StoreCopyOperation {
     /// What a verified copy did, with the stores' names for the summary.
     public struct Result: Sendable {
-        public let summary: StoreCopy.Summary
+        package let summary: StoreCopy.Summary
         public let source: String
         public let destination: String
 

@@ -2,7 +2,7 @@ import CrashtrailCore
 import CrashtrailEncoding
 
 /// The form `trail encode` and `journal recover` write a trail in.
-public enum TrailOutputForm: String, CaseIterable, Sendable {
+package enum TrailOutputForm: String, CaseIterable, Sendable {
     /// The trail's canonical JSON (SPEC section 5).
     case json
     /// `ct1:` text, for JSON fields and custom keys.
@@ -13,7 +13,7 @@ public enum TrailOutputForm: String, CaseIterable, Sendable {
     case binary
 
     /// The form a command-line value names; `text` is the old name of `ct1`.
-    public init?(name: String) {
+    package init?(name: String) {
         self.init(rawValue: name == "text" ? "ct1" : name)
     }
 
@@ -24,7 +24,7 @@ public enum TrailOutputForm: String, CaseIterable, Sendable {
     ///   - keyLimit: the most characters a split key's value may have.
     /// - Returns: the bytes to write.
     /// - Throws: `TrailCodecError` when the trail cannot be encoded.
-    public func bytes(of trail: Trail, codec: TrailCodec, keyLimit: Int = 1024) throws(TrailCodecError) -> [UInt8] {
+    package func bytes(of trail: Trail, codec: TrailCodec, keyLimit: Int = 1024) throws(TrailCodecError) -> [UInt8] {
         let newline = [UInt8(ascii: "\n")]
         switch self {
         case .json: return trail.canonicalJSON + newline

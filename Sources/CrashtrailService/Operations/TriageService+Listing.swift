@@ -1,7 +1,7 @@
 import CrashtrailStore
 
 /// What `show ID` names: a crash group or a report.
-public enum StoredItem: Sendable {
+package enum StoredItem: Sendable {
     case group(CrashGroupDetail)
     case report(ReportRecord)
 }
@@ -27,7 +27,7 @@ extension TriageService {
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
     ///
     /// A group comes with its newest `reportLimit` reports (all of them when nil).
-    public func item(_ id: String, reportLimit: Int? = nil) throws -> StoredItem {
+    package func item(_ id: String, reportLimit: Int? = nil) throws -> StoredItem {
         if let detail = try group(id, reportLimit: reportLimit) { return .group(detail) }
         return .report(try store.record(matchingPrefix: id))
     }

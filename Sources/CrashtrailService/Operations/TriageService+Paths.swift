@@ -5,7 +5,7 @@ import CrashtrailStore
 /// Which paths lead to a crash (SPEC section 13), with the notes on what was left out.
 public struct PathsResult: Sendable {
     /// The table of the last screens of each path.
-    public var table: PathTable
+    package var table: PathTable
     /// What the table covers: `group ID` or `all reports`.
     public var title: String
     /// Warnings and notes for people: manifest choices, reports left out and why.

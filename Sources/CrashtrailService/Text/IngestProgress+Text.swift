@@ -3,7 +3,7 @@ import Foundation
 
 extension IngestProgress {
     /// The progress line: done/total, rate and time left (`120/400 files and lines read, 850/s, ETA 1 s`).
-    public var text: String {
+    package var text: String {
         var text = "\(done)"
         if let total { text += "/\(total)" }
         text += " files and lines read, \(String(format: "%.0f", rate))/s"

@@ -3,7 +3,7 @@ import Foundation
 
 extension IngestResult {
     /// The summary for people; `quarantine` is the folder refused inputs were copied to.
-    public func text(quarantine: String) -> String {
+    package func text(quarantine: String) -> String {
         var lines: [String] = []
         lines.append(
             "Ingested \(summary.inputs) input\(summary.inputs == 1 ? "" : "s") in \(String(format: "%.2f", summary.seconds)) s (\(String(format: "%.0f", summary.rate)) inputs/s)."

@@ -3,9 +3,9 @@ import CrashtrailEncoding
 import CrashtrailRecording
 
 /// `crashtrail journal inspect`: a journal's header, steps and damage, as text and as JSON.
-public enum JournalText {
+package enum JournalText {
     /// The same facts as the text, as one JSON object.
-    public static func jsonValue(of recovered: RecoveredJournal, name: String) -> JSONValue {
+    package static func jsonValue(of recovered: RecoveredJournal, name: String) -> JSONValue {
         let trail = recovered.trail
         func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
         return .object([
@@ -28,7 +28,7 @@ public enum JournalText {
     }
 
     /// The journal for people: app, session, limits, step counts and any damage.
-    public static func text(of recovered: RecoveredJournal, name: String) -> String {
+    package static func text(of recovered: RecoveredJournal, name: String) -> String {
         let trail = recovered.trail
         let top = trail.final?.topDestination
         var lines = [

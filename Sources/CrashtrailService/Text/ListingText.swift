@@ -3,12 +3,12 @@ import CrashtrailStore
 
 /// The text and JSON of crash listings (`crashtrail list`, `show GROUP`): groups and reports as tables for people,
 /// and as the JSON SPEC section 8 names.
-public enum ListingText {
+package enum ListingText {
     /// What the text says when the store has crashes but none passes the filters.
-    public static let noMatch = "No stored crash matches these filters; `crashtrail list` without them lists every group."
+    package static let noMatch = "No stored crash matches these filters; `crashtrail list` without them lists every group."
 
     /// The groups as a table, or what to do when there are none.
-    public static func text(ofGroups groups: [CrashGroup]) -> String {
+    package static func text(ofGroups groups: [CrashGroup]) -> String {
         guard !groups.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }
         var lines = ["GROUP        COUNT TRAILS LAST SEEN (UTC)   VERSIONS      SIGNATURE"]
         for group in groups {
@@ -23,7 +23,7 @@ public enum ListingText {
     }
 
     /// The reports as a table, or what to do when there are none.
-    public static func text(ofReports reports: [CrashReport]) -> String {
+    package static func text(ofReports reports: [CrashReport]) -> String {
         guard !reports.isEmpty else { return "No crashes stored yet. Run crashtrail ingest PATH… first." }
         var lines = ["TIME (UTC)        FORMAT          TRAIL        GROUP        ID"]
         for report in reports {
@@ -38,7 +38,7 @@ public enum ListingText {
     }
 
     /// A report as `list --reports --format json` writes it.
-    public static func jsonValue(ofReport report: CrashReport) -> JSONValue {
+    package static func jsonValue(ofReport report: CrashReport) -> JSONValue {
         .object([
             "id": .string(report.id), "time": report.time.map(JSONValue.string) ?? .null,
             "format": .string(report.format.rawValue), "signature": .string(report.signature),

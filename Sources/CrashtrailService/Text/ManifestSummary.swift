@@ -2,21 +2,21 @@ import CrashtrailCore
 import CrashtrailEncoding
 
 /// `crashtrail manifest check`: what a manifest that works holds, as text and as JSON.
-public enum ManifestSummary {
+package enum ManifestSummary {
     /// What checking one manifest (or one of a folder's) gave.
-    public struct Check: Sendable {
+    package struct Check: Sendable {
         /// The file, or the folder whose manifests could not be read.
-        public let file: String
+        package let file: String
         /// The manifest, when it works.
-        public let manifest: Manifest?
+        package let manifest: Manifest?
         /// Why it does not, else nil.
-        public let error: String?
+        package let error: String?
 
         /// The summary line for people, or nil when the manifest does not work.
-        public var text: String? { manifest.map(ManifestSummary.text(of:)) }
+        package var text: String? { manifest.map(ManifestSummary.text(of:)) }
 
         /// The summary object, or `file`, `ok` false and `error`.
-        public var jsonValue: JSONValue {
+        package var jsonValue: JSONValue {
             manifest.map(ManifestSummary.jsonValue(of:))
                 ?? .object(["file": .string(file), "ok": .bool(false), "error": .string(error ?? "")])
         }
@@ -24,7 +24,7 @@ public enum ManifestSummary {
 
     /// Checks the manifests at `files` (files or folders), each on its own: one that does not work does not stop the
     /// others.
-    public static func check(_ files: [String]) -> [Check] {
+    package static func check(_ files: [String]) -> [Check] {
         files.flatMap { file -> [Check] in
             do {
                 return try LoadedManifest.load([file]).map { Check(file: $0.manifest.source, manifest: $0.manifest, error: nil) }
@@ -35,7 +35,7 @@ public enum ManifestSummary {
     }
 
     /// `FILE: ok: APP, dictionary ID …, N destinations (M with a URL), …`.
-    public static func text(of manifest: Manifest) -> String {
+    package static func text(of manifest: Manifest) -> String {
         let linked = manifest.destinations.filter { $0.route != nil }.count
         return "\(manifest.source): ok: \(manifest.app), dictionary ID \(ManifestDictionary(manifest: manifest).idString), "
             + "\(count(manifest.destinations.count, "destination")) (\(linked) with a URL), "
@@ -46,13 +46,13 @@ public enum ManifestSummary {
     }
 
     /// The screen names crash reporters' breadcrumbs may give, with the destination each names, in manifest order.
-    public static func screens(of manifest: Manifest) -> [(screen: String, destination: String)] {
+    package static func screens(of manifest: Manifest) -> [(screen: String, destination: String)] {
         manifest.destinations.flatMap { spec in spec.screens.map { (screen: $0, destination: spec.name) } }
     }
 
     /// `file`, `ok`, `app`, `dictionaryID`, `destinations`, `linked`, `conditions`, `tabs`, `root`, `screens` (each
     /// screen name to its destination).
-    public static func jsonValue(of manifest: Manifest) -> JSONValue {
+    package static func jsonValue(of manifest: Manifest) -> JSONValue {
         .object([
             "file": .string(manifest.source), "ok": .bool(true), "app": .string(manifest.app),
             "dictionaryID": .string(ManifestDictionary(manifest: manifest).idString),

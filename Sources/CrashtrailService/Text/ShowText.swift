@@ -3,10 +3,10 @@ import CrashtrailReplay
 import CrashtrailStore
 
 /// The text and JSON of `crashtrail show`: one report with the last steps of its trail, or one crash group.
-public enum ShowText {
+package enum ShowText {
     /// `show GROUP --format json`: the group's `list` fields, `byVersion` and `byDay` (objects of counts), `reports`
     /// (its newest, as `list --reports` writes them) and `moreReports` (how many of its reports `reports` leaves out).
-    public static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
+    package static func jsonValue(of detail: CrashGroupDetail) -> JSONValue {
         guard case .object(var object) = detail.group.jsonValue else { return detail.group.jsonValue }
         object["byVersion"] = .object(
             Dictionary(uniqueKeysWithValues: detail.byVersion.map { ($0.version, JSONValue.int(Int64($0.count))) }))
@@ -17,7 +17,7 @@ public enum ShowText {
     }
 
     /// A group for people: its counts by version and day, and its reports.
-    public static func text(of detail: CrashGroupDetail) -> String {
+    package static func text(of detail: CrashGroupDetail) -> String {
         let group = detail.group
         func reports(_ count: Int) -> String { count == 1 ? "1 report" : "\(count) reports" }
         var lines = [
@@ -52,7 +52,7 @@ public enum ShowText {
     }
 
     /// A report for people, with the last `lastSteps` steps of its trail.
-    public static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
+    package static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
         var lines: [String] = []
         func add(_ label: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }

@@ -2,7 +2,7 @@ import CrashtrailEncoding
 
 extension TrailInspection {
     /// What `crashtrail trail inspect` prints for people.
-    public var text: String {
+    package var text: String {
         let dictionary =
             dictionaryID.map { id in
                 "\(id) (\(dictionaryApp ?? "?"), \(dictionarySource ?? "?"))"

@@ -4,11 +4,11 @@ import GRDB
 /// The embedded SQLite store: one file, nothing to set up (SPEC section 8).
 ///
 /// Tests hand it a `DatabaseQueue()` in memory; the CLI opens a file with ``open(path:willMigrate:)`` (a WAL `DatabasePool`).
-public final class SQLiteBackend: StoreBackend {
+package final class SQLiteBackend: StoreBackend {
     /// The GRDB database this backend owns.
-    public let writer: any DatabaseWriter
-    public let location: String
-    public var dialect: StoreDialect { .sqlite }
+    package let writer: any DatabaseWriter
+    package let location: String
+    package var dialect: StoreDialect { .sqlite }
 
     /// A backend over `writer`, migrated to the current schema.
     /// - Parameters:
@@ -17,7 +17,7 @@ public final class SQLiteBackend: StoreBackend {
     ///   - willMigrate: told the migrations about to run on a store that already has tables, before they run (a
     ///     migration may count every stored report once); not called for a new store or one that is up to date.
     /// - Throws: `StoreError` (`cannot-open`) when the schema is a newer crashtrail's or the migration fails.
-    public init(
+    package init(
         _ writer: any DatabaseWriter, location: String = ":memory:", willMigrate: (@Sendable ([String]) -> Void)? = nil
     ) throws(StoreError) {
         self.writer = writer
@@ -53,7 +53,7 @@ public final class SQLiteBackend: StoreBackend {
     ///   - willMigrate: told the migrations about to run on an existing store, before they run.
     /// - Returns: the backend, migrated.
     /// - Throws: `StoreError` (`cannot-open`) naming the path.
-    public static func open(path: String, willMigrate: (@Sendable ([String]) -> Void)? = nil) throws(StoreError) -> SQLiteBackend {
+    package static func open(path: String, willMigrate: (@Sendable ([String]) -> Void)? = nil) throws(StoreError) -> SQLiteBackend {
         // Jobs that start together on a new store would race to switch it to WAL and to create its tables;
         // an exclusive lock on a file beside it serializes opening and migrating (it is released at once).
         let lock = Foundation.open(path + ".lock", O_CREAT | O_RDWR, 0o644)
@@ -86,7 +86,7 @@ public final class SQLiteBackend: StoreBackend {
     }
 
     /// The store file, the files SQLite keeps beside it and the store's open lock; none in memory.
-    public var localFiles: [String] {
+    package var localFiles: [String] {
         guard location != ":memory:" else { return [] }
         return [location, location + "-wal", location + "-shm", location + "-journal", location + ".lock"]
     }
@@ -94,11 +94,11 @@ public final class SQLiteBackend: StoreBackend {
     /// The writer connection's page cache, in KiB.
     static let writerCacheKiB = 8_192
 
-    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try writer.read { db in try body(SQLiteTransaction(db)) }
     }
 
-    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try writer.write { db in try body(SQLiteTransaction(db)) }
     }
 

@@ -3,7 +3,7 @@
 ///
 /// The store's queries are the same on both; a backend runs them in transactions and owns the schema, migrated when it
 /// is opened.
-public protocol StoreBackend: Sendable {
+package protocol StoreBackend: Sendable {
     /// How this backend spells what the two SQL dialects spell differently.
     var dialect: StoreDialect { get }
 
@@ -30,8 +30,8 @@ public protocol StoreBackend: Sendable {
 }
 
 extension StoreBackend {
-    public var localFiles: [String] { [] }
+    package var localFiles: [String] { [] }
 
     /// Nothing to fold: SQLite keeps one row per count.
-    public func compact() {}
+    package func compact() {}
 }

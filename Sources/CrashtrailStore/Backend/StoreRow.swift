@@ -2,11 +2,11 @@ import Foundation
 
 /// One row a query read: its columns by name (compared without case, since PostgreSQL folds unquoted names to lower
 /// case) and their values.
-public struct StoreRow: Hashable, Sendable {
-    public let names: [String]
-    public let values: [StoreValue]
+package struct StoreRow: Hashable, Sendable {
+    package let names: [String]
+    package let values: [StoreValue]
 
-    public init(names: [String], values: [StoreValue]) {
+    package init(names: [String], values: [StoreValue]) {
         self.names = names
         self.values = values
     }
@@ -14,7 +14,7 @@ public struct StoreRow: Hashable, Sendable {
     /// The value of the column named `name`, or `.null` when the row has no such column.
     ///
     /// Names compare without ASCII case and without allocating: a listing reads 25 columns of every row.
-    public subscript(name: String) -> StoreValue {
+    package subscript(name: String) -> StoreValue {
         if let index = names.firstIndex(of: name) { return values[index] }
         if let index = names.firstIndex(where: { Self.equalIgnoringASCIICase($0, name) }) { return values[index] }
         return .null
@@ -29,13 +29,13 @@ public struct StoreRow: Hashable, Sendable {
     }
 
     /// The value in column `index`.
-    public subscript(index: Int) -> StoreValue { values[index] }
+    package subscript(index: Int) -> StoreValue { values[index] }
 
-    public func string(_ name: String) -> String? { self[name].text }
-    public func int64(_ name: String) -> Int64? { self[name].integer }
-    public func int(_ name: String) -> Int? { self[name].integer.map(Int.init) }
+    package func string(_ name: String) -> String? { self[name].text }
+    package func int64(_ name: String) -> Int64? { self[name].integer }
+    package func int(_ name: String) -> Int? { self[name].integer.map(Int.init) }
 
-    public func data(_ name: String) -> Data? {
+    package func data(_ name: String) -> Data? {
         switch self[name] {
         case .blob(let data): return data
         case .text(let text): return Data(text.utf8)
@@ -45,7 +45,7 @@ public struct StoreRow: Hashable, Sendable {
 
     /// The text of a column that must hold one.
     /// - Throws: `StoreError` (`database`) naming the column when it is missing or not text.
-    public func requiredString(_ name: String) throws(StoreError) -> String {
+    package func requiredString(_ name: String) throws(StoreError) -> String {
         guard let value = string(name) else { throw StoreError(.database, "a stored row has no text in its \(name) column") }
         return value
     }

@@ -2,7 +2,7 @@
 ///
 /// Statements take `?` placeholders, bound in order. A transaction is used only on the thread that was handed it, and
 /// only inside the closure it was handed to.
-public protocol StoreTransaction: AnyObject {
+package protocol StoreTransaction: AnyObject {
     /// How this backend spells what the two SQL dialects spell differently.
     var dialect: StoreDialect { get }
 
@@ -21,15 +21,15 @@ public protocol StoreTransaction: AnyObject {
 
 extension StoreTransaction {
     @discardableResult
-    public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+    package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
 
     /// The first column of the first row, if there is a row.
-    public func value(_ sql: String, _ arguments: [StoreValue] = []) throws -> StoreValue? {
+    package func value(_ sql: String, _ arguments: [StoreValue] = []) throws -> StoreValue? {
         try rows(sql, arguments).first?.values.first
     }
 
     /// The first column of every row, as text (rows with another type are left out).
-    public func strings(_ sql: String, _ arguments: [StoreValue] = []) throws -> [String] {
+    package func strings(_ sql: String, _ arguments: [StoreValue] = []) throws -> [String] {
         try rows(sql, arguments).compactMap { $0.values.first?.text }
     }
 }
@@ -37,38 +37,38 @@ extension StoreTransaction {
 /// What the two SQL dialects spell differently.
 ///
 /// Everything else the store runs is the same text on both.
-public struct StoreDialect: Hashable, Sendable {
+package struct StoreDialect: Hashable, Sendable {
     /// The SQL function that reads an RFC 3339 text as a comparable instant (NULL when it is not one).
-    public var instantFunction: String
+    package var instantFunction: String
     /// A case-insensitive LIKE.
-    public var caseInsensitiveLike: String
+    package var caseInsensitiveLike: String
     /// An empty blob literal.
-    public var emptyBlob: String
+    package var emptyBlob: String
     /// The column that orders rows of the `manifest` table by when they were added.
-    public var manifestOrder: String
+    package var manifestOrder: String
     /// The backend's name, for messages.
-    public var name: String
+    package var name: String
     /// How many reports one insert statement holds: many where each statement is a round trip to a server, one where
     /// a statement is a call into the embedded library (there, a prepared one-row statement run again is the
     /// cheapest).
-    public var rowsPerInsert = 1
+    package var rowsPerInsert = 1
     /// The condition "the report has a time", spelled so that the backend reads it from the index `report_group_recent`
     /// holds it in (`time IS NULL`).
-    public var knownTime = "(time IS NULL) = 0"
+    package var knownTime = "(time IS NULL) = 0"
     /// Whether a kept count has one row per key (SQLite, with its single writer), so a group's counts read as they are;
     /// else a key's rows are changes that readers sum (PostgreSQL, whose writers only insert).
-    public var oneRowPerCount = true
+    package var oneRowPerCount = true
     /// Whether each statement, and each page of a cursor, is a round trip to a server (PostgreSQL): a bounded answer
     /// is then read in one statement rather than streamed through a cursor.
-    public var statementsAreRoundTrips = false
+    package var statementsAreRoundTrips = false
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
-    public func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
+    package func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
 
-    public static let sqlite = StoreDialect(
+    package static let sqlite = StoreDialect(
         instantFunction: "julianday", caseInsensitiveLike: "LIKE", emptyBlob: "X''", manifestOrder: "rowid", name: "SQLite")
 
-    public static let postgres = StoreDialect(
+    package static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
         name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE", oneRowPerCount: false,
         statementsAreRoundTrips: true)

@@ -1,26 +1,26 @@
 import Foundation
 
 /// A value bound to a statement or read from a column, in the types both backends share.
-public enum StoreValue: Hashable, Sendable {
+package enum StoreValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob(Data)
 
-    public init(_ value: String?) { self = value.map(StoreValue.text) ?? .null }
-    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    public init(_ value: Int64?) { self = value.map(StoreValue.integer) ?? .null }
-    public init(_ value: Data) { self = .blob(value) }
+    package init(_ value: String?) { self = value.map(StoreValue.text) ?? .null }
+    package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    package init(_ value: Int64?) { self = value.map(StoreValue.integer) ?? .null }
+    package init(_ value: Data) { self = .blob(value) }
 
     /// The text, or nil for any other value.
-    public var text: String? {
+    package var text: String? {
         if case .text(let text) = self { return text }
         return nil
     }
 
     /// The integer; a real with no fraction and text holding an integer (a numeric SUM, say) read as one too.
-    public var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .integer(let value): return value
         case .real(let value): return value.rounded() == value && abs(value) < 9e18 ? Int64(value) : nil
@@ -29,12 +29,12 @@ public enum StoreValue: Hashable, Sendable {
         }
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
 }
 
 extension String {

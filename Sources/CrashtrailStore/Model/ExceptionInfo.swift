@@ -44,7 +44,7 @@ public struct ExceptionInfo: Hashable, Sendable {
     /// Whether `name` names a Mach exception, a signal or a termination rather than a language exception: `EXC_…`,
     /// `SIG…`, a number, `deadlock`, or a name with `Termination`, `Watchdog` or `Hang` in it (`MemoryTermination`,
     /// Sentry's `WatchdogTermination` and `App Hanging`).
-    public static func isMachOrSignal(_ name: String) -> Bool {
+    package static func isMachOrSignal(_ name: String) -> Bool {
         name.hasPrefix("EXC_") || name.hasPrefix("SIG") || name.allSatisfy(\.isNumber) || name == "deadlock"
             || ["Termination", "Watchdog", "watchdog", "Hang"].contains { name.contains($0) }
     }
@@ -53,7 +53,7 @@ public struct ExceptionInfo: Hashable, Sendable {
     /// exception is `mach`; a `type` that is not one, nor a signal or a termination (``isMachOrSignal(_:)``), under no
     /// signal or the `SIGABRT` an uncaught exception ends in, is the language exception's name, with `reason` as its
     /// reason.
-    public func completed() -> ExceptionInfo {
+    package func completed() -> ExceptionInfo {
         var result = self
         if result.mach == nil, let type, type.hasPrefix("EXC_") { result.mach = type }
         if result.language == nil, let type, !type.isEmpty, !Self.isMachOrSignal(type), signal == nil || signal == "SIGABRT" {

@@ -17,11 +17,11 @@ import CrashtrailStore
 /// ```
 /// EXC_BAD_ACCESS/SIGSEGV @ ListingViewController.configure(_:) < PirateBay < objc_msgSend
 /// ```
-public enum CrashSignature {
+package enum CrashSignature {
     /// How many of the app's frames the signature names.
-    public static let appFrameCount = 3
+    package static let appFrameCount = 3
     /// How many other frames it names after them.
-    public static let otherFrameCount = 2
+    package static let otherFrameCount = 2
 
     /// The signature of a crash with this exception and crashed-thread frames (top first).
     ///
@@ -31,7 +31,7 @@ public enum CrashSignature {
     ///
     /// An uncaught language exception is named by its name alone (`NSInvalidArgumentException`): reporters disagree on
     /// whether to name the abort it ended in, and the name is what identifies it.
-    public static func make(exception: ExceptionInfo, frames: [StackFrame], crashScreen: () -> String? = { nil }) -> String {
+    package static func make(exception: ExceptionInfo, frames: [StackFrame], crashScreen: () -> String? = { nil }) -> String {
         let language = exception.completed().language.map { clean($0.name) }.flatMap { $0.isEmpty ? nil : $0 }
         let head = language ?? canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
         // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
@@ -60,7 +60,7 @@ public enum CrashSignature {
     ///
     /// `EXC_BAD_ACCESS` raises `SIGSEGV` or `SIGBUS`, so it is paired with both; a bare `EXC_BAD_ACCESS` with no
     /// signal cannot say which and stays as it is.
-    public static let machSignalPairs: [(exception: String, signal: String)] = [
+    package static let machSignalPairs: [(exception: String, signal: String)] = [
         ("EXC_CRASH", "SIGABRT"), ("EXC_BAD_ACCESS", "SIGSEGV"), ("EXC_BAD_ACCESS", "SIGBUS"), ("EXC_BREAKPOINT", "SIGTRAP"),
         ("EXC_BAD_INSTRUCTION", "SIGILL"), ("EXC_ARITHMETIC", "SIGFPE"),
     ]
@@ -68,7 +68,7 @@ public enum CrashSignature {
     /// The head of a signature: the exception type and signal with a Mach exception and the signal it implies
     /// written as one pair (`EXC_BAD_ACCESS/SIGSEGV`), whether a reporter named both, only the signal, or the signal
     /// as the type; any other type stays, followed by the signal when there is one (`NSInvalidArgumentException/SIGABRT`).
-    public static func canonicalException(type: String?, signal: String?) -> String {
+    package static func canonicalException(type: String?, signal: String?) -> String {
         // A reporter that knows only the signal may write it as the type.
         func isSignalName(_ text: String) -> Bool { text.hasPrefix("SIG") && text.count > 3 && text.dropFirst(3).allSatisfy(\.isUppercase) }
         let type = type.flatMap { $0.isEmpty ? nil : $0 }

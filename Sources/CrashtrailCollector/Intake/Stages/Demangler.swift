@@ -14,9 +14,9 @@ import Darwin
 /// Demangler.demangle("_ZN10MyCPPClass16throwAnExceptionEv")     // "MyCPPClass::throwAnException()"
 /// Demangler.demangle("-[UIView layoutSubviews]")                // nil: not mangled
 /// ```
-public enum Demangler {
+package enum Demangler {
     /// The demangled name of `symbol`, or nil when it is not a mangled Swift or C++ name (or does not demangle).
-    public static func demangle(_ symbol: String) -> String? {
+    package static func demangle(_ symbol: String) -> String? {
         // Most symbols are neither (`-[UIView layoutSubviews]`, `objc_msgSend`): one byte tells.
         guard let first = symbol.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_") else { return nil }
         if isSwift(symbol) { return swift(symbol) }

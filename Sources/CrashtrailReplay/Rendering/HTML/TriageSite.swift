@@ -7,27 +7,27 @@ import CrashtrailCore
 /// so a site can be pinned by golden files and published by a CI job. The groups hold no replays: a report's page
 /// is made from its replay alone (``reportPage(_:reportID:groupID:)``), so a writer can replay, write and forget one
 /// report at a time and a site of any size takes bounded memory.
-public struct TriageSite: Sendable {
+package struct TriageSite: Sendable {
     /// One crash group and what its pages show.
-    public struct Group: Sendable {
-        public var id: String
-        public var signature: String
-        public var count: Int
-        public var firstSeen: String?
-        public var lastSeen: String?
-        public var versions: [String]
+    package struct Group: Sendable {
+        package var id: String
+        package var signature: String
+        package var count: Int
+        package var firstSeen: String?
+        package var lastSeen: String?
+        package var versions: [String]
         /// Reports with a trail.
-        public var withTrail: Int
+        package var withTrail: Int
         /// Reports per UTC day, oldest first.
-        public var byDay: [(day: String, count: Int)]
+        package var byDay: [(day: String, count: Int)]
         /// The screen paths that lead to the crash.
-        public var paths: PathTable
+        package var paths: PathTable
         /// The reports the group's page lists (the newest, at most ``TriageSite/listedReports``).
-        public var reports: [Report]
+        package var reports: [Report]
         /// Reports of the group beyond those listed; they still have their pages.
-        public var moreReports: Int
+        package var moreReports: Int
 
-        public init(
+        package init(
             id: String, signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int,
             byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report], moreReports: Int = 0
         ) {
@@ -46,17 +46,17 @@ public struct TriageSite: Sendable {
     }
 
     /// One report of a group.
-    public struct Report: Sendable {
-        public var id: String
-        public var time: String?
-        public var version: String?
-        public var format: String
+    package struct Report: Sendable {
+        package var id: String
+        package var time: String?
+        package var version: String?
+        package var format: String
         /// How its trail came (embedded, joined, missing, undecodable), in words.
-        public var trail: String
+        package var trail: String
         /// Whether the site has its replay page (it had a trail that could be replayed).
-        public var hasPage: Bool
+        package var hasPage: Bool
 
-        public init(id: String, time: String?, version: String?, format: String, trail: String, hasPage: Bool) {
+        package init(id: String, time: String?, version: String?, format: String, trail: String, hasPage: Bool) {
             self.id = id
             self.time = time
             self.version = version
@@ -67,17 +67,17 @@ public struct TriageSite: Sendable {
     }
 
     /// The most reports a group's page lists, newest first; the others are counted and still have their pages.
-    public static let listedReports = 500
+    package static let listedReports = 500
 
-    public var groups: [Group]
+    package var groups: [Group]
     /// The app the site was limited to, if any.
-    public var app: String?
+    package var app: String?
     /// The first day the site covers, if limited.
-    public var since: String?
+    package var since: String?
     /// Where the data came from, for the pages' footers (a store's file name).
-    public var source: String
+    package var source: String
 
-    public init(groups: [Group], app: String? = nil, since: String? = nil, source: String) {
+    package init(groups: [Group], app: String? = nil, since: String? = nil, source: String) {
         self.groups = groups
         self.app = app
         self.since = since
@@ -85,18 +85,18 @@ public struct TriageSite: Sendable {
     }
 
     /// The index and every group's page: `index.html`, then `groups/ID-HASH.html` in group order.
-    public func pages() -> [(path: String, html: String)] {
+    package func pages() -> [(path: String, html: String)] {
         [("index.html", indexPage())] + groups.map { ("groups/\(Self.fileName(for: $0.id)).html", groupPage($0)) }
     }
 
     /// The replay page of a report of the group `groupID`, at `reports/ID-HASH.html`, linking back to its group.
-    public static func reportPage(_ replay: Replay, reportID: String, groupID: String) -> (path: String, html: String) {
+    package static func reportPage(_ replay: Replay, reportID: String, groupID: String) -> (path: String, html: String) {
         let navigation = HTMLReplayRenderer.Navigation(up: "../groups/\(fileName(for: groupID)).html", label: "Crash group \(groupID)")
         return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation))
     }
 
     /// The index page: every group, its counts, its most common path and its reports per day.
-    public func indexPage() -> String {
+    package func indexPage() -> String {
         let groups: [[String: Any]] = groups.map { group in
             [
                 "id": group.id, "signature": group.signature, "count": group.count,
@@ -118,7 +118,7 @@ public struct TriageSite: Sendable {
     }
 
     /// A group's page: its counts, its paths, its reports per day and the reports it lists.
-    public func groupPage(_ group: Group) -> String {
+    package func groupPage(_ group: Group) -> String {
         let reports: [[String: Any]] = group.reports.map { report in
             [
                 "id": report.id, "time": report.time ?? "", "version": report.version ?? "", "format": report.format,
@@ -201,7 +201,7 @@ public struct TriageSite: Sendable {
     /// revision to raise when the Swift code that writes the pages changes (`HTMLRows`, `HTMLReplayRenderer`).
     ///
     /// `report --html` keeps a page written by another renderer from being kept as it is.
-    public static let rendererFingerprint: String = {
+    package static let rendererFingerprint: String = {
         let revision = "html-1"
         let text = [
             revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.replay,
@@ -211,7 +211,7 @@ public struct TriageSite: Sendable {
     }()
 
     /// FNV-1a of the UTF-8 of `texts`, one after the other, as 16 hex digits.
-    public static func fnv1a(_ texts: String...) -> String {
+    package static func fnv1a(_ texts: String...) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for text in texts {
             var text = text
@@ -228,7 +228,7 @@ public struct TriageSite: Sendable {
 
     /// A file name for an ID: its safe characters (at most 48), then a hash of the whole ID, so any ID, however long
     /// or hostile, names one file inside the site.
-    public static func fileName(for id: String) -> String {
+    package static func fileName(for id: String) -> String {
         var safe = String(
             id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
                 .prefix(48).map(Character.init))

@@ -18,8 +18,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = try? FormatDetector.detect(payload)
     guard let parsed = try? FormatParsing.parse(payload, as: format) else { return 0 }
     fuzzRequire(!parsed.isEmpty, "\(format) accepted a payload but returned nothing")
-    for item in parsed {
-        if let range = item.identityRange {
+    for range in parsed {
+        if let range {
             fuzzRequire(range.lowerBound >= 0 && range.upperBound <= payload.count, "identity range \(range) outside the payload")
         }
     }

@@ -1,11 +1,11 @@
-import CrashtrailCollector
+@_spi(Fuzzing) import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailStore
 import FuzzDriver
 import FuzzSupport
 
-let processor = PayloadProcessor(decoder: TrailCodec(manifests: FuzzManifests.all))
+let codec = TrailCodec(manifests: FuzzManifests.all)
 
 /// Fuzzes a whole input as `crashtrail ingest` sees it (SPEC sections 7 and 8).
 ///
@@ -15,20 +15,20 @@ let processor = PayloadProcessor(decoder: TrailCodec(manifests: FuzzManifests.al
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
-    let (outcomes, inputs) = processor.process(bytes, source: "fuzz.json")
+    let (outcomes, inputs) = FormatParsing.process(bytes, decoder: codec, line: false)
     fuzzRequire(inputs >= 1 || outcomes.isEmpty, "\(outcomes.count) outcomes from \(inputs) inputs")
     for outcome in outcomes {
         switch outcome {
-        case .record(let record):
-            fuzzRequire(!record.id.isEmpty, "a stored record without an ID")
-            fuzzRequire(record.sha256.utf8.count == 64, "a record whose sha256 is \(record.sha256)")
-        case .rejected(let reason, _, _):
-            fuzzRequire(!reason.message.isEmpty, "a rejection without a message")
-        case .skipped(let count, _):
+        case .record(let id, let sha256):
+            fuzzRequire(!id.isEmpty, "a stored record without an ID")
+            fuzzRequire(sha256.utf8.count == 64, "a record whose sha256 is \(sha256)")
+        case .rejected(let message):
+            fuzzRequire(!message.isEmpty, "a rejection without a message")
+        case .skipped(let count):
             fuzzRequire(count > 0, "a skip of no diagnostics")
         }
     }
-    _ = processor.processLine(bytes, source: "-:1")
+    _ = FormatParsing.process(bytes, decoder: codec, line: true)
     return 0
 }
 
