@@ -11,6 +11,9 @@ import PostgresNIO
 ///
 /// The store's calls are synchronous (the ingest writer, the commands), so a caller waits here for a free connection
 /// instead of suspending; postgres-nio's own pool (`PostgresClient`) lends connections only to async code.
+///
+/// `@unchecked` because waiting for a free connection needs a condition variable, which `Mutex` does not offer: the
+/// state is guarded by `condition`.
 final class PostgresConnectionPool: @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     private let group: any EventLoopGroup

@@ -1,20 +1,23 @@
 import CrashtrailStore
 import Foundation
+import Synchronization
 
 /// The projects the service accepts and their keys: those given on the command line, or those the store keeps, read
 /// again every few seconds so `crashtrail project add` and `project revoke` take effect without a restart.
-final class ProjectRegistry: @unchecked Sendable {
+final class ProjectRegistry: Sendable {
+    private struct Known {
+        var projects: [Project]
+        var readAt: Date
+    }
+
     private let store: ReportStore?
-    private let lock = NSLock()
-    private var projects: [Project]
-    private var readAt: Date
+    private let known: Mutex<Known>
     private let refreshInterval: TimeInterval
 
     /// Projects fixed for the service's life (`--project ID=KEY`).
     init(fixed projects: [Project]) {
         store = nil
-        self.projects = projects
-        readAt = Date()
+        known = Mutex(Known(projects: projects, readAt: Date()))
         refreshInterval = .infinity
     }
 
@@ -22,15 +25,14 @@ final class ProjectRegistry: @unchecked Sendable {
     /// - Throws: `StoreError`.
     init(store: ReportStore, refreshInterval: TimeInterval = 5) throws {
         self.store = store
-        projects = try store.activeProjectsCreatingDefault()
-        readAt = Date()
+        known = Mutex(Known(projects: try store.activeProjectsCreatingDefault(), readAt: Date()))
         self.refreshInterval = refreshInterval
     }
 
     /// The projects accepted now.
     var active: [Project] {
         refreshIfDue()
-        return lock.withLock { projects.filter { !$0.revoked } }
+        return known.withLock { $0.projects.filter { !$0.revoked } }
     }
 
     /// The project that `key` opens, checked against the project `projectID` of the request's path.
@@ -43,7 +45,7 @@ final class ProjectRegistry: @unchecked Sendable {
                     + "the sentry_key query parameter, or Authorization: Bearer KEY")
         }
         refreshIfDue()
-        let project = lock.withLock { projects.first { $0.key == key } }
+        let project = known.withLock { $0.projects.first { $0.key == key } }
         guard let project, !project.revoked else {
             throw .unauthorized(
                 "the key \(key.prefix(8))… is not a key of any project here\(project?.revoked == true ? " (its project was revoked)" : ""); crashtrail project list shows the DSNs"
@@ -60,11 +62,8 @@ final class ProjectRegistry: @unchecked Sendable {
 
     private func refreshIfDue() {
         guard let store else { return }
-        let due = lock.withLock { Date().timeIntervalSince(readAt) >= refreshInterval }
+        let due = known.withLock { Date().timeIntervalSince($0.readAt) >= refreshInterval }
         guard due, let fresh = try? store.projects() else { return }
-        lock.withLock {
-            projects = fresh
-            readAt = Date()
-        }
+        known.withLock { $0 = Known(projects: fresh, readAt: Date()) }
     }
 }

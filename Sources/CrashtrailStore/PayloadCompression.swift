@@ -136,6 +136,10 @@ final class PayloadCompressor {
 }
 
 /// The compressors not in use, shared by the ingest workers.
+///
+/// `@unchecked` because a compressor (a zstd context and its buffer, not Sendable) passes whole from one worker to the
+/// next through the pool: a `Mutex` would have to hand out a non-Sendable value from its region, which the compiler
+/// refuses; the lock gives the same exclusion.
 final class CompressorPool: @unchecked Sendable {
     private var idle: [PayloadCompressor] = []
     private let lock = NSLock()

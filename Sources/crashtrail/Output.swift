@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrashtrailStore
 import Foundation
+import Synchronization
 
 /// Writes a line to standard error.
 func printError(_ message: String) {
@@ -34,10 +35,10 @@ func reportingFailure<T>(_ body: () throws -> T) throws -> T {
 }
 
 /// A live progress line on standard error, redrawn in place; only on a terminal, and never with `--quiet`.
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressLine: Sendable {
     private let enabled: Bool
-    private var drew = false
+    /// Whether a line was drawn; held while writing, so lines never interleave.
+    private let drew = Mutex(false)
 
     init(quiet: Bool) {
         enabled = !quiet && isatty(STDERR_FILENO) == 1
@@ -46,7 +47,7 @@ final class ProgressLine: @unchecked Sendable {
     /// Replaces the line with `text`.
     func show(_ text: String) {
         guard enabled else { return }
-        lock.withLock {
+        drew.withLock { drew in
             drew = true
             FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
         }
@@ -54,7 +55,7 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Clears the line before a summary prints.
     func finish() {
-        lock.withLock {
+        drew.withLock { drew in
             if drew { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         }
     }

@@ -24,17 +24,14 @@ struct IPSHeader: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) -> T? {
-            (try? container.decodeIfPresent(type, forKey: key)) ?? nil
-        }
-        bug_type = optional(LooseScalar.self, .bug_type)
-        incident_id = optional(String.self, .incident_id)
-        app_version = optional(String.self, .app_version)
-        build_version = optional(String.self, .build_version)
-        bundleID = optional(String.self, .bundleID)
-        os_version = optional(String.self, .os_version)
-        timestamp = optional(String.self, .timestamp)
-        name = optional(String.self, .name)
+        bug_type = container.lenient(LooseScalar.self, .bug_type)
+        incident_id = container.lenient(String.self, .incident_id)
+        app_version = container.lenient(String.self, .app_version)
+        build_version = container.lenient(String.self, .build_version)
+        bundleID = container.lenient(String.self, .bundleID)
+        os_version = container.lenient(String.self, .os_version)
+        timestamp = container.lenient(String.self, .timestamp)
+        name = container.lenient(String.self, .name)
     }
 
     /// Reads the header at the start of `bytes`.

@@ -85,23 +85,20 @@ enum IPSParser {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) -> T? {
-                (try? container.decodeIfPresent(type, forKey: key)) ?? nil
-            }
-            incident = optional(String.self, .incident)
-            procLaunch = optional(String.self, .procLaunch)
-            captureTime = optional(String.self, .captureTime)
-            pid = optional(LooseScalar.self, .pid)
-            modelCode = optional(String.self, .modelCode)
-            procName = optional(String.self, .procName)
-            osVersion = optional(Lenient<OSVersion>.self, .osVersion)
-            bundleInfo = optional(Lenient<BundleInfo>.self, .bundleInfo)
-            exception = optional(Lenient<Exception>.self, .exception)
-            termination = optional(Lenient<Termination>.self, .termination)
-            asi = optional(Lenient<[String: Lenient<[String]>]>.self, .asi)
-            lastExceptionBacktrace = optional([Lenient<Frame>].self, .lastExceptionBacktrace)
-            threads = optional([Lenient<Thread>].self, .threads)
-            faultingThread = optional(LooseScalar.self, .faultingThread)
+            incident = container.lenient(String.self, .incident)
+            procLaunch = container.lenient(String.self, .procLaunch)
+            captureTime = container.lenient(String.self, .captureTime)
+            pid = container.lenient(LooseScalar.self, .pid)
+            modelCode = container.lenient(String.self, .modelCode)
+            procName = container.lenient(String.self, .procName)
+            osVersion = container.lenient(Lenient<OSVersion>.self, .osVersion)
+            bundleInfo = container.lenient(Lenient<BundleInfo>.self, .bundleInfo)
+            exception = container.lenient(Lenient<Exception>.self, .exception)
+            termination = container.lenient(Lenient<Termination>.self, .termination)
+            asi = container.lenient(Lenient<[String: Lenient<[String]>]>.self, .asi)
+            lastExceptionBacktrace = container.lenient([Lenient<Frame>].self, .lastExceptionBacktrace)
+            threads = container.lenient([Lenient<Thread>].self, .threads)
+            faultingThread = container.lenient(LooseScalar.self, .faultingThread)
             let crashed = threads?.compactMap(\.value).first { $0.triggered == true }
             let wanted = Set(((crashed?.frames ?? []) + (lastExceptionBacktrace ?? [])).compactMap { $0.value?.imageIndex })
             guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .usedImages) else { return }

@@ -97,9 +97,9 @@ enum KSCrashParser {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             report = try container.decode(Report.self, forKey: .report)
             crash = try container.decode(Crash.self, forKey: .crash)
-            system = (try? container.decodeIfPresent(Lenient<System>.self, forKey: .system)) ?? nil
-            user = (try? container.decodeIfPresent(Lenient<User>.self, forKey: .user)) ?? nil
-            sentry_sdk_scope = (try? container.decodeIfPresent(Lenient<Scope>.self, forKey: .sentry_sdk_scope)) ?? nil
+            system = container.lenient(Lenient<System>.self, .system)
+            user = container.lenient(Lenient<User>.self, .user)
+            sentry_sdk_scope = container.lenient(Lenient<Scope>.self, .sentry_sdk_scope)
             let crashed = (crash.threads ?? []).compactMap(\.value).first { $0.crashed == true }
             let wanted = Set((crashed?.backtrace?.value?.contents ?? []).compactMap { $0.value?.object_name })
             guard !wanted.isEmpty, var images = try? container.nestedUnkeyedContainer(forKey: .binary_images) else { return }

@@ -7,3 +7,10 @@ struct Lenient<Wrapped: Decodable & Sendable>: Decodable, Sendable {
         value = try? Wrapped(from: decoder)
     }
 }
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or nil when it is missing, null or of another shape: a field a payload view reads leniently.
+    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        (try? decodeIfPresent(type, forKey: key)) ?? nil
+    }
+}

@@ -107,18 +107,15 @@ enum SentryEventParser {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) -> T? {
-                (try? container.decodeIfPresent(type, forKey: key)) ?? nil
-            }
-            event_id = optional(String.self, .event_id)
-            timestamp = optional(LooseScalar.self, .timestamp)
-            release = optional(String.self, .release)
-            dist = optional(String.self, .dist)
-            exception = optional(Lenient<Values<ExceptionValue>>.self, .exception)
-            threads = optional(Lenient<Values<Thread>>.self, .threads)
-            contexts = optional(Lenient<Contexts>.self, .contexts)
-            extra = optional(Lenient<Extra>.self, .extra)
-            breadcrumbs = optional(Lenient<SentryBreadcrumbs>.self, .breadcrumbs)
+            event_id = container.lenient(String.self, .event_id)
+            timestamp = container.lenient(LooseScalar.self, .timestamp)
+            release = container.lenient(String.self, .release)
+            dist = container.lenient(String.self, .dist)
+            exception = container.lenient(Lenient<Values<ExceptionValue>>.self, .exception)
+            threads = container.lenient(Lenient<Values<Thread>>.self, .threads)
+            contexts = container.lenient(Lenient<Contexts>.self, .contexts)
+            extra = container.lenient(Lenient<Extra>.self, .extra)
+            breadcrumbs = container.lenient(Lenient<SentryBreadcrumbs>.self, .breadcrumbs)
             let stacks =
                 (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
                 + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }

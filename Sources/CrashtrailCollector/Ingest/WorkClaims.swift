@@ -1,10 +1,9 @@
-import Foundation
+import Synchronization
 
 /// Hands out the indexes `0..<count` to workers, each once, in order.
-final class WorkClaims: @unchecked Sendable {
+final class WorkClaims: Sendable {
     private let count: Int
-    private var nextIndex = 0
-    private let lock = NSLock()
+    private let nextIndex = Mutex(0)
 
     init(count: Int) {
         self.count = count
@@ -12,10 +11,10 @@ final class WorkClaims: @unchecked Sendable {
 
     /// The next unclaimed index, or nil when all are taken.
     func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard nextIndex < count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
+        nextIndex.withLock { next in
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
     }
 }

@@ -7,6 +7,9 @@ import Foundation
 /// The pump keeps its own copy of the recorder's ``BoundedTrail`` and applies the queued steps to it on its
 /// queue: the same steps through the same rule give the same trail, without copying the trail on the recording
 /// thread. A burst of steps is applied together and handed over once, as its last trail.
+///
+/// `@unchecked` because it runs in apps down to iOS 16, where Synchronization's `Mutex` does not exist, and waits on a
+/// condition variable; its state is touched only on `queue` or under `idle`.
 final class SinkPump: @unchecked Sendable {
     private let queue = DispatchQueue(label: "crashtrail.sinks", qos: .utility)
     private let idle = NSCondition()
