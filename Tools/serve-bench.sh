@@ -7,7 +7,8 @@
 # Each request is a Sentry envelope of Samples/reports/sentry-event-contexts-ct1.json (a 5 KB event with a ct1:
 # trail) under an event ID of its own (Tools/serve-bench.lua). The batch baseline ingests the same number of such
 # envelopes, written as files, into an empty store. Stored counts include requests still in flight when wrk stops.
-# Environment: BENCH_DIR (default /tmp/crashtrail-serve-bench), RUNS (default 3; the table shows medians).
+# Environment: BENCH_DIR (default /tmp/crashtrail-serve-bench), RUNS (default 3; the table shows medians), CRASHTRAIL (a
+# crashtrail binary to measure instead of building this checkout: another build, for a comparison in one run).
 # Prints a Markdown table for BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,9 +20,13 @@ MANIFEST=Samples/PirateBay/Sources/PirateBay/piratebay.yml
 EVENT=Samples/reports/sentry-event-contexts-ct1.json
 
 command -v wrk >/dev/null || { echo "Error: wrk is missing; install it with apt-get install wrk" >&2; exit 1; }
-echo "Building the release binary..." >&2
-swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
-BIN="$(swift build -c release --scratch-path .build-ingest-rel --show-bin-path)"
+if [ -n "${CRASHTRAIL:-}" ]; then
+    BIN="$(cd "$(dirname "$CRASHTRAIL")" && pwd)"
+else
+    echo "Building the release binary..." >&2
+    swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
+    BIN="$(swift build -c release --scratch-path .build-ingest-rel --show-bin-path)"
+fi
 rm -rf "$DIR" && mkdir -p "$DIR"
 
 RUNS="${RUNS:-3}"

@@ -41,6 +41,9 @@ final class IngestRun: Sendable {
         _ decoded: [(path: String, result: Result<JoinableTrail, RejectionError>)], tolerance: Int64, from directory: String,
         maximumSize: Int
     ) throws(IngestError) {
+        // One batch of decoded trails at a time: each holds its trail's canonical JSON (tens of kilobytes for a long
+        // trail), so the workers decode the next batch while this one joins, and no more wait.
+        try? committer.waitUntilDone()
         let works = decoded.compactMap { item -> IntakeWork? in
             guard case .success(let trail) = item.result else { return nil }
             return .trail(trail, tolerance: tolerance, answersRepeat: false)

@@ -2,20 +2,22 @@
 /// collector's lenient skimming decoder (crash payloads): character classes, hex digits, how a byte is named in a
 /// message, and fast scans inside strings.
 package enum JSONBytes {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    // The scans are in the collector's and the parser's innermost loops, in other modules: every function here is
+    // @inlinable, so it inlines across modules as it did within one.
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
 
     /// Whether a byte can be part of a number: a digit, `-`, `+`, `.`, `e` or `E`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isNumberByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || byte == .minus || byte == .plus || byte == .period || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// Whether a byte is JSON whitespace: space, tab, line feed or carriage return.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab
     }
@@ -27,7 +29,7 @@ package enum JSONBytes {
     }
 
     /// The value of a hex digit, or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case .zero ... .nine: byte - .zero
@@ -41,26 +43,26 @@ package enum JSONBytes {
     ///
     /// Only the lowest flag is exact: a match can also
     /// flag bytes above it, which is enough to find the first one.
-    @inline(__always)
-    private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let difference = word ^ (ones &* UInt64(byte))
         return (difference &- ones) & ~difference & highBits
     }
 
     /// Whether any byte of a (little-endian) word is below 0x20; as exact as `matches`.
-    @inline(__always)
-    private static func controls(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    static func controls(_ word: UInt64) -> UInt64 {
         (word &- ones &* 0x20) & ~word & highBits
     }
 
-    @inline(__always)
-    private static func word(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    static func word(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
 
     /// The first index at or after `start` holding `"`, `\` or a control character (below 0x20), or `count`:
     /// eight bytes at a time, then byte by byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func stringStop(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
         // Sixteen bytes at a time (SSE2 / NEON) while none stops the string.
@@ -88,7 +90,7 @@ package enum JSONBytes {
 
     /// Where a string of a validated document ends, given the index just after its opening quote.
     /// - Returns: the index of the closing quote, whether the string holds escapes, and whether it is all ASCII.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func scanString(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, escaped: Bool, ascii: Bool) {
         var index = start
         var escaped = false
@@ -131,22 +133,22 @@ package enum JSONBytes {
 
 /// The bytes JSON syntax is made of, as constants that fold at compile time.
 extension UInt8 {
-    package static var tab: UInt8 { 0x09 }
-    package static var newline: UInt8 { 0x0A }
-    package static var carriageReturn: UInt8 { 0x0D }
-    package static var space: UInt8 { 0x20 }
-    package static var quote: UInt8 { 0x22 }
-    package static var backslash: UInt8 { 0x5C }
-    package static var slash: UInt8 { 0x2F }
-    package static var comma: UInt8 { 0x2C }
-    package static var colon: UInt8 { 0x3A }
-    package static var period: UInt8 { 0x2E }
-    package static var plus: UInt8 { 0x2B }
-    package static var minus: UInt8 { 0x2D }
-    package static var zero: UInt8 { 0x30 }
-    package static var nine: UInt8 { 0x39 }
-    package static var openBrace: UInt8 { 0x7B }
-    package static var closeBrace: UInt8 { 0x7D }
-    package static var openBracket: UInt8 { 0x5B }
-    package static var closeBracket: UInt8 { 0x5D }
+    @inlinable package static var tab: UInt8 { 0x09 }
+    @inlinable package static var newline: UInt8 { 0x0A }
+    @inlinable package static var carriageReturn: UInt8 { 0x0D }
+    @inlinable package static var space: UInt8 { 0x20 }
+    @inlinable package static var quote: UInt8 { 0x22 }
+    @inlinable package static var backslash: UInt8 { 0x5C }
+    @inlinable package static var slash: UInt8 { 0x2F }
+    @inlinable package static var comma: UInt8 { 0x2C }
+    @inlinable package static var colon: UInt8 { 0x3A }
+    @inlinable package static var period: UInt8 { 0x2E }
+    @inlinable package static var plus: UInt8 { 0x2B }
+    @inlinable package static var minus: UInt8 { 0x2D }
+    @inlinable package static var zero: UInt8 { 0x30 }
+    @inlinable package static var nine: UInt8 { 0x39 }
+    @inlinable package static var openBrace: UInt8 { 0x7B }
+    @inlinable package static var closeBrace: UInt8 { 0x7D }
+    @inlinable package static var openBracket: UInt8 { 0x5B }
+    @inlinable package static var closeBracket: UInt8 { 0x5D }
 }

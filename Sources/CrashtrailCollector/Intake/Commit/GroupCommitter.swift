@@ -26,10 +26,10 @@ package final class GroupCommitter: Sendable {
         /// (`ingest`, which then stops), or fails only its own submissions (`serve`).
         package var stopsAtFailure: Bool
 
-        /// `ingest`: up to `maximumBatch` inputs a transaction, twice that parsed and waiting, so the workers parse the
-        /// next batches while one is written.
+        /// `ingest`: up to `maximumBatch` inputs a transaction, and a batch more waiting, so the workers parse the next
+        /// batches while one is written.
         package static func ingest(maximumBatch: Int = 768) -> Policy {
-            Policy(capacity: 2 * max(1, maximumBatch), maximumBatch: max(1, maximumBatch), waitsForRoom: true, stopsAtFailure: true)
+            Policy(capacity: max(1, maximumBatch) + IntakeDefaults.batchSize, maximumBatch: max(1, maximumBatch), waitsForRoom: true, stopsAtFailure: true)
         }
 
         /// `serve`: at most `backlog` reports waiting, `batchSize` a transaction.
