@@ -52,10 +52,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `crashtrail symbols add` reads the .zip archives Xcode and App Store Connect give dSYMs in.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
+        // Not `CZlib`: ZIPFoundation, which `crashtrail symbols add` reads archives with, names its own zlib module so.
         .systemLibrary(
-            name: "CZlib",
+            name: "CSystemZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
@@ -79,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "CrashtrailEncoding",
-            dependencies: ["CrashtrailCore", "CZlib"]
+            dependencies: ["CrashtrailCore", "CSystemZlib"]
         ),
         // What an app links to record its trail: the recorder (and, with it, the encoded forms its sinks hand over).
         .target(
@@ -103,12 +106,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Debug files (SPEC section 16): Mach-O slices read from dSYM bundles, folders and zip archives, and
+        // llvm-symbolizer processes that name the functions, files and lines at addresses.
+        .target(
+            name: "CrashtrailSymbols",
+            dependencies: ["CrashtrailCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         .target(
             name: "CrashtrailCollector",
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailEncoding",
                 "CrashtrailStore",
+                "CrashtrailSymbols",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,3 +1,5 @@
+import CrashtrailStore
+
 /// The PostgreSQL store's schema: named migrations, applied in order, each once, never edited once released.
 ///
 /// The tables and view are the SQLite store's (SQLiteBackend), in PostgreSQL's types; every text column compares byte
@@ -210,6 +212,8 @@ enum PostgresMigrations {
         // How many reports with a trail share each stored screen path in each group, kept by statement triggers as
         // reports arrive (PostgresPathCounts.swift).
         ("v9: path counts kept as reports arrive", PostgresPathCounts.migration),
+        // Debug files in chunks, and the images each report's frames name (DebugFileSchema.swift in CrashtrailStore).
+        ("v10: debug files", DebugFileSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

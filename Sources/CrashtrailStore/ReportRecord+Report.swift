@@ -50,7 +50,8 @@ extension ReportRecord {
         return values.map { value in
             StackFrame(
                 image: value["image"]?.stringValue, symbol: value["symbol"]?.stringValue, offset: value["offset"]?.intValue,
-                inApp: value["inApp"] == .bool(true), rawSymbol: value["rawSymbol"]?.stringValue)
+                inApp: value["inApp"] == .bool(true), rawSymbol: value["rawSymbol"]?.stringValue, file: value["file"]?.stringValue,
+                line: value["line"]?.intValue.map { Int(clamping: $0) }, inlined: value["inlined"] == .bool(true))
         }
     }
 }

@@ -51,6 +51,9 @@ package struct ReportRecord: Hashable, Sendable {
     package var payload: Data
     /// The raw payload's size in bytes.
     package var payloadSize: Int
+    /// The images the report's frames name with a UUID, kept in `reportImage` beside the row (not a column); empty for
+    /// a row read back.
+    package var images: [ReportImage] = []
 
     /// The stored screen path, read from its columns.
     package var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }
@@ -64,7 +67,7 @@ package struct ReportRecord: Hashable, Sendable {
         trailSource: TrailInfo.Source = .missing,
         trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
         screenPath: StoredScreenPath? = nil,
-        pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int
+        pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int, images: [ReportImage] = []
     ) {
         self.id = id
         self.format = format
@@ -96,5 +99,6 @@ package struct ReportRecord: Hashable, Sendable {
         self.source = source
         self.payload = payload
         self.payloadSize = payloadSize
+        self.images = images
     }
 }

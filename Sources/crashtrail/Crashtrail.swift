@@ -29,6 +29,7 @@ struct Crashtrail: AsyncParsableCommand {
             StoreCommand.self,
             ServeCommand.self,
             ProjectCommand.self,
+            SymbolsCommand.self,
         ]
     )
 }

@@ -77,7 +77,9 @@ struct ShowCommand: ParsableCommand {
             case .report(let record):
                 if format == .json { return CanonicalJSON.string(of: record.report.jsonValue) }
                 if format == .appleText { return AppleTextWriter.text(of: record.report).dropLast().description }
-                return ShowText.text(of: record.report, trail: try record.decodedTrail(), lastSteps: steps ?? lastSteps ?? 8)
+                let debugFiles = Set(try service.debugFiles().map(\.uuid))
+                return ShowText.text(
+                    of: record.report, trail: try record.decodedTrail(), lastSteps: steps ?? lastSteps ?? 8, debugFiles: debugFiles)
             }
         }
         print(text)

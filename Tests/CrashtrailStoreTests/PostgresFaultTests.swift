@@ -21,13 +21,14 @@ struct PostgresFaultTests {
         let store = try TestStores.open(url)
         let applied = try store.read { db in try db.strings("SELECT identifier FROM crashtrail_migrations ORDER BY identifier") }
         #expect(
-            applied == [
-                "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
-                "v4: exception backtrace",
-                "v5: report details, screen paths, listing indexes", "v6: projects, payloads compressed once",
-                "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
-                "v9: path counts kept as reports arrive",
-            ])
+            applied
+                == [
+                    "v1: reports, joined trails, manifests, reprocess cursor", "v2: trail dictionary", "v3: inferred trails",
+                    "v4: exception backtrace",
+                    "v5: report details, screen paths, listing indexes", "v6: projects, payloads compressed once",
+                    "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
+                    "v9: path counts kept as reports arrive", "v10: debug files",
+                ].sorted())
     }
 
     @Test("Trails are compressed with lz4 where the server has it, and read back as stored", .needsPostgres)
@@ -69,6 +70,9 @@ struct PostgresFaultTests {
         try #require(before.contains { $0.trailDictionary != nil })
         try store.write { db in
             try TestStores.dropKeptCounts(.postgres, in: db)
+            try db.execute("DROP TABLE reportImage")
+            try db.execute("DROP TABLE debugFileChunk")
+            try db.execute("DROP TABLE debugFile")
             try db.execute("DROP VIEW reportWithTrail")
             try db.execute("ALTER TABLE report DROP COLUMN trailDictionary")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN dictionary")
@@ -130,8 +134,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The nine migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 10)
+        // The ten migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 11)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

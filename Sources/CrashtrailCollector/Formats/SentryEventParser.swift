@@ -77,11 +77,16 @@ enum SentryEventParser {
     }
     struct Extra: Decodable { var crashtrail: DecodedJSON? }
     struct DebugMeta {
+        /// A `macho` image (`code_file`, `debug_id`) or an older `apple` one (`name`, `uuid`).
         struct Image: Decodable {
             var code_file: String?
+            var name: String?
             var debug_id: String?
             var uuid: String?
             var image_addr: String?
+
+            /// The image's path, as a frame's `package` names it.
+            var path: String? { code_file ?? name }
         }
         var images: [Image] = []
     }
@@ -102,8 +107,11 @@ enum SentryEventParser {
             case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta
         }
         private enum DebugMetaKeys: String, CodingKey { case images }
-        /// An image's `code_file` alone, to tell whether the image is wanted.
-        private struct CodeFile: Decodable { var code_file: String? }
+        /// An image's path alone, to tell whether the image is wanted.
+        private struct CodeFile: Decodable {
+            var code_file: String?
+            var name: String?
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -124,7 +132,7 @@ enum SentryEventParser {
                 var images = try? meta.nestedUnkeyedContainer(forKey: .images)
             else { return }
             debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: CodeFile.self) { image in
-                image.code_file.map(wanted.contains) ?? false
+                (image.code_file ?? image.name).map(wanted.contains) ?? false
             }
         }
     }
@@ -155,17 +163,28 @@ enum SentryEventParser {
         parsed.crashedThread = (crashedThread?.id?.int ?? exception?.thread_id?.int).map { Int(clamping: $0) }
         // An image is named by its file's path, as a frame's `package` is.
         parsed.binaryImages = payload.debug_meta.images.compactMap { image in
-            guard let path = image.code_file else { return nil }
+            guard let path = image.path else { return nil }
+            // A Mach-O debug ID is the image's UUID; the prefix alone, should an appendix follow it.
+            let debugID = image.debug_id.map { $0.count > 36 ? String($0.prefix(36)) : $0 }
             return BinaryImage(
-                name: SystemImages.baseName(path), uuid: image.debug_id ?? image.uuid,
+                name: SystemImages.baseName(path), uuid: debugID ?? image.uuid,
                 loadAddress: image.image_addr.flatMap(hex).map { UInt64(bitPattern: $0) })
+        }
+        // A frame without its own `image_addr` is placed by its image's, found by the path its `package` names.
+        var imageAddresses: [String: Int64] = [:]
+        for image in payload.debug_meta.images {
+            if let path = image.path, let address = image.image_addr.flatMap(hex), imageAddresses[path] == nil {
+                imageAddresses[path] = address
+            }
         }
         let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
         // Sentry lists frames caller first; the normalized report lists the crashing frame first.
         parsed.frames = stack.compactMap(\.value).reversed().map { frame in
             let image = frame.package.map(SystemImages.baseName) ?? frame.module
             var offset: Int64?
-            if let instruction = frame.instruction_addr.flatMap(hex), let base = frame.image_addr.flatMap(hex) {
+            if let instruction = frame.instruction_addr.flatMap(hex),
+                let base = frame.image_addr.flatMap(hex) ?? frame.package.flatMap({ imageAddresses[$0] })
+            {
                 offset = instruction &- base
             }
             return StackFrame(

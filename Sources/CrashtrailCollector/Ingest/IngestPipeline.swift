@@ -13,11 +13,17 @@ public struct IngestPipeline: Sendable {
     package let processor: PayloadProcessor
     public let options: IngestOptions
 
+    /// A job over `store`, decoding embedded trails with `decoder`; frames are named with the store's debug files.
     public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {
+        self.init(store: store, decoder: decoder, options: options, symbolicator: try? Symbolicator(store: store, workers: options.jobs))
+    }
+
+    /// A job that names frames with `symbolicator`.
+    package init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions, symbolicator: Symbolicator?) {
         self.store = store
         self.processor = PayloadProcessor(
             decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil },
-            maximumTrailSteps: options.maximumTrailSteps)
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator)
         self.options = options
     }
 

@@ -6,9 +6,10 @@ import CrashtrailStore
 package struct PayloadDeriver: ReportDeriving {
     let processor: PayloadProcessor
 
-    /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests).
-    package init(decoder: any TrailDecoding) {
-        processor = PayloadProcessor(decoder: decoder)
+    /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests) and names frames with
+    /// `symbolicator` (the store's debug files), when given.
+    package init(decoder: any TrailDecoding, symbolicator: Symbolicator? = nil) {
+        processor = PayloadProcessor(decoder: decoder, symbolicator: symbolicator)
     }
 
     package func derive(_ stored: ReportRecord) -> ReportDerivation {

@@ -17,9 +17,10 @@ struct DerivationPipeline: Sendable {
     /// - Parameters:
     ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
     ///   - maximumTrailSteps: the most steps an embedded trail may have.
-    init(decoder: any TrailDecoding, maximumTrailSteps: Int) {
+    ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?) {
         trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
-        symbols = SymbolStage()
+        symbols = SymbolStage(symbolicator: symbolicator)
     }
 
     /// The stored row for `parsed`.

@@ -46,6 +46,8 @@ package struct PayloadProcessor: Sendable {
     let readsBreadcrumbs: Bool
     /// The JSON decoder payloads are read with.
     let engine: ParseContext.Engine
+    /// Looks frames up in the store's debug files, when there is a store.
+    let symbolicator: Symbolicator?
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
@@ -55,22 +57,27 @@ package struct PayloadProcessor: Sendable {
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps
     ) {
-        self.init(decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: .skimming)
+        self.init(decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: .skimming, symbolicator: nil)
     }
 
-    /// A processor that reads payloads with `engine`.
-    init(decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)?, maximumTrailSteps: Int, engine: ParseContext.Engine) {
+    /// A processor that reads payloads with `engine` and names frames with `symbolicator`.
+    init(
+        decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
+        maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming, symbolicator: Symbolicator?
+    ) {
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
         self.engine = engine
+        self.symbolicator = symbolicator
         readsBreadcrumbs = decoder.namesScreens
-        derivation = DerivationPipeline(decoder: decoder, maximumTrailSteps: maximumTrailSteps)
+        derivation = DerivationPipeline(decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator)
     }
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
-        PayloadProcessor(decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine)
+        PayloadProcessor(
+            decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator)
     }
 
     /// Processes an input file's or line's bytes.

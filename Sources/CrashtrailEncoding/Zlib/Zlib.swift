@@ -1,6 +1,6 @@
-import CZlib
+import CSystemZlib
 
-// This is the only file of the project that imports `CZlib`: raw deflate for trail bodies (`RawDeflate`), zlib streams
+// This is the only file of the project that imports `CSystemZlib`: raw deflate for trail bodies (`RawDeflate`), zlib streams
 // for whole payloads (`ZlibStream`: raw payloads in stores written before zstd) and HTTP bodies sent with
 // `Content-Encoding: gzip` or `deflate` (`ZlibStream.inflated`), all over the system zlib.
 
@@ -89,7 +89,7 @@ enum RawDeflate {
                 for (index, end) in ends.enumerated() where end >= start {
                     stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0 + start) }
                     stream.avail_in = uInt(end - start)
-                    status = CZlib.deflate(&stream, index == ends.count - 1 ? Z_FINISH : Z_BLOCK)
+                    status = CSystemZlib.deflate(&stream, index == ends.count - 1 ? Z_FINISH : Z_BLOCK)
                     start = end
                 }
                 return outBuffer.count - Int(stream.avail_out)
@@ -146,7 +146,7 @@ enum RawDeflate {
                 let produced: Int = chunk.withUnsafeMutableBufferPointer { outBuffer in
                     stream.next_out = outBuffer.baseAddress
                     stream.avail_out = uInt(room)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    status = CSystemZlib.inflate(&stream, Z_NO_FLUSH)
                     return room - Int(stream.avail_out)
                 }
                 output.append(contentsOf: chunk[0..<produced])
@@ -183,7 +183,7 @@ enum RawDeflate {
     /// The CRC-32 (ISO-HDLC, as in gzip and PNG) of `bytes`.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
-            UInt32(truncatingIfNeeded: CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
+            UInt32(truncatingIfNeeded: CSystemZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
         }
     }
 }
@@ -194,7 +194,7 @@ package enum CRC32 {
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
     package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
-        return UInt32(truncatingIfNeeded: CZlib.crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+        return UInt32(truncatingIfNeeded: CSystemZlib.crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
     }
 
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).

@@ -1,6 +1,7 @@
 import CrashtrailCore
 import CrashtrailReplay
 import CrashtrailStore
+import Foundation
 
 /// The text and JSON of `crashtrail show`: one report with the last steps of its trail, or one crash group.
 package enum ShowText {
@@ -40,19 +41,27 @@ package enum ShowText {
         return lines.joined(separator: "\n")
     }
 
-    /// Up to 12 frames, one a line: index, image, symbol and the offset into the image, said as such (Apple's
-    /// `symbol + n` means an offset into the symbol).
+    /// Up to 12 frames, one a line: index, image, symbol, its file and line, and the offset into the image.
+    ///
+    /// The file and line are a debug file's; the offset is said as such (Apple's `symbol + n` means an offset into the
+    /// symbol). A function inlined
+    /// into the frame below it shares that frame's index and is marked `[inlined]`, as Apple's renderings list them.
     static func frameLines(_ frames: [StackFrame]) -> [String] {
-        var lines = frames.prefix(12).enumerated().map { index, frame in
-            "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24) + (frame.symbol ?? "???")
-                + (frame.offset.map { "  (image offset \($0))" } ?? "")
+        var index = 0
+        var lines = frames.prefix(12).map { frame in
+            let location = frame.file.map { " (\(($0 as NSString).lastPathComponent)\(frame.line.map { ":\($0)" } ?? ""))" } ?? ""
+            let line =
+                "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24) + (frame.symbol ?? "???") + location
+                + (frame.inlined ? " [inlined]" : "") + (frame.offset.map { "  (image offset \($0))" } ?? "")
+            if !frame.inlined { index += 1 }
+            return line
         }
         if frames.count > 12 { lines.append("  … \(frames.count - 12) more") }
         return lines
     }
 
     /// A report for people, with the last `lastSteps` steps of its trail.
-    package static func text(of report: CrashReport, trail: Trail?, lastSteps: Int) -> String {
+    package static func text(of report: CrashReport, trail: Trail?, lastSteps: Int, debugFiles: Set<String>? = nil) -> String {
         var lines: [String] = []
         func add(_ label: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
@@ -90,10 +99,19 @@ package enum ShowText {
         }
         if !report.binaryImages.isEmpty {
             lines.append("Binary images the frames name:")
+            let appImages = Set((report.frames + report.exceptionBacktrace).compactMap { $0.inApp ? $0.image : nil })
             for image in report.binaryImages {
+                // Whether a debug file named its frames: said for the app's own images, which the app's dSYMs describe.
+                var status = ""
+                if let debugFiles, appImages.contains(image.name) {
+                    status =
+                        image.uuid.map {
+                            debugFiles.contains($0) ? "  debug file stored" : "  no debug file: crashtrail symbols add its dSYM"
+                        } ?? ""
+                }
                 lines.append(
                     "  " + TextTable.pad(image.name, 24) + TextTable.pad(image.uuid ?? "no UUID", 38)
-                        + (image.loadAddress.map { "loaded at 0x" + String($0, radix: 16) } ?? ""))
+                        + (image.loadAddress.map { "loaded at 0x" + String($0, radix: 16) } ?? "") + status)
             }
         }
         var trailLine = report.trailInfo.source.rawValue

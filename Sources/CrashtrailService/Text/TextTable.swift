@@ -22,3 +22,17 @@ enum TextTable {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }
+
+extension TextTable {
+    /// A table whose columns are as wide as their widest cell, a header line first.
+    static func render(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in index == cells.count - 1 ? cell : pad(cell, widths[index] + 2) }.joined()
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}

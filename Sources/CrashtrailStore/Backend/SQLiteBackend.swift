@@ -293,6 +293,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v12: path counts kept as reports arrive") { db in
             try db.execute(sql: SQLitePathCounts.migration)
         }
+        // Debug files in chunks, and the images each report's frames name (DebugFileSchema.swift, SPEC section 16).
+        migrator.registerMigration("v13: debug files") { db in
+            try db.execute(sql: DebugFileSchema.sqlite)
+        }
         return migrator
     }
 }

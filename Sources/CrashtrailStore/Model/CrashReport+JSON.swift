@@ -49,8 +49,8 @@ extension BinaryImage {
 }
 
 extension StackFrame {
-    /// `image`, `symbol`, `offset`, each a value or null, and `rawSymbol`, the name as the payload wrote it, only when
-    /// the symbol was demangled.
+    /// `image`, `symbol`, `offset`, each a value or null; and, only when known (SPEC section 16), `rawSymbol` (the
+    /// name as the payload or the debug file wrote it, when it was demangled), `file`, `line` and `inlined`.
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "image": image.map(JSONValue.string) ?? .null,
@@ -58,6 +58,9 @@ extension StackFrame {
             "offset": offset.map(JSONValue.int) ?? .null,
         ]
         if let rawSymbol { object["rawSymbol"] = .string(rawSymbol) }
+        if let file { object["file"] = .string(file) }
+        if let line { object["line"] = .int(Int64(line)) }
+        if inlined { object["inlined"] = .bool(true) }
         return .object(object)
     }
 }

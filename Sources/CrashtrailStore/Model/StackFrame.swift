@@ -10,12 +10,27 @@ public struct StackFrame: Hashable, Sendable {
     public var offset: Int64?
     /// Whether the frame is in the app's own code rather than a system or vendor library.
     public var inApp: Bool
+    /// The source file, when a debug file names one for the frame's address (SPEC section 16).
+    public var file: String?
+    /// The source line, when a debug file names one.
+    public var line: Int?
+    /// Whether the function was inlined into the next frame's at this address: a frame a debug file adds.
+    public var inlined: Bool
 
-    public init(image: String?, symbol: String?, offset: Int64?, inApp: Bool, rawSymbol: String? = nil) {
+    public init(
+        image: String?, symbol: String?, offset: Int64?, inApp: Bool, rawSymbol: String? = nil, file: String? = nil,
+        line: Int? = nil, inlined: Bool = false
+    ) {
         self.image = image
         self.symbol = symbol
         self.rawSymbol = rawSymbol
         self.offset = offset
         self.inApp = inApp
+        self.file = file
+        self.line = line
+        self.inlined = inlined
     }
+
+    /// Whether a debug file named the frame's function.
+    public var isSymbolicated: Bool { file != nil || inlined }
 }

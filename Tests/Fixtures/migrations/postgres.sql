@@ -402,3 +402,36 @@ BEGIN
     SELECT signature, bundleID, inferred, screenPath, pathManifest, SUM(reports) FROM moved GROUP BY signature, bundleID, inferred, screenPath, pathManifest HAVING SUM(reports) <> 0;
 END
 $$;
+
+-- v10: debug files
+CREATE TABLE debugFile (
+    uuid TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+    arch TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    kind TEXT COLLATE "C" NOT NULL,
+    textVMAddr BIGINT NOT NULL,
+    size BIGINT NOT NULL,
+    sha1 TEXT COLLATE "C" NOT NULL,
+    added TEXT COLLATE "C" NOT NULL
+);
+CREATE TABLE debugFileChunk (
+    uuid TEXT COLLATE "C" NOT NULL REFERENCES debugFile(uuid) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (uuid, seq)
+);
+ALTER TABLE debugFileChunk ALTER COLUMN data SET STORAGE EXTERNAL;
+CREATE TABLE reportImage (
+    uuid TEXT COLLATE "C" NOT NULL,
+    reportID TEXT COLLATE "C" NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+    name TEXT COLLATE "C" NOT NULL,
+    inApp INTEGER NOT NULL,
+    symbolicated INTEGER NOT NULL,
+    PRIMARY KEY (uuid, reportID)
+);
+CREATE INDEX reportImage_report ON reportImage(reportID);
+INSERT INTO reportImage (uuid, reportID, name, inApp, symbolicated)
+SELECT i.value ->> 'uuid', r.id, i.value ->> 'name', 1, 0
+FROM report r, jsonb_array_elements(COALESCE(r.details::jsonb -> 'binaryImages', '[]'::jsonb)) AS i(value)
+WHERE i.value ->> 'uuid' IS NOT NULL AND i.value ->> 'name' IS NOT NULL
+ON CONFLICT DO NOTHING;

@@ -29,7 +29,9 @@ package final class GroupCommitter: Sendable {
         /// `ingest`: up to `maximumBatch` inputs a transaction, and a batch more waiting, so the workers parse the next
         /// batches while one is written.
         package static func ingest(maximumBatch: Int = 768) -> Policy {
-            Policy(capacity: max(1, maximumBatch) + IntakeDefaults.batchSize, maximumBatch: max(1, maximumBatch), waitsForRoom: true, stopsAtFailure: true)
+            Policy(
+                capacity: max(1, maximumBatch) + IntakeDefaults.batchSize, maximumBatch: max(1, maximumBatch), waitsForRoom: true,
+                stopsAtFailure: true)
         }
 
         /// `serve`: at most `backlog` reports waiting, `batchSize` a transaction.

@@ -1,7 +1,7 @@
 import CrashtrailStore
 
 /// The one place that decides what a batch of work does to the store, for `ingest` and `serve` alike: duplicates, IDs
-/// taken by other bytes, and trail joins.
+/// taken by other bytes, the images each report names, and trail joins.
 package enum IntakeBatch {
     /// Applies `works` in the transaction `db`: their reports first, then their trails, so a trail finds a crash
     /// stored in the same batch.
@@ -17,7 +17,12 @@ package enum IntakeBatch {
                 if case .reports(let records, idDecides) = work { records } else { [] }
             }
             guard !records.isEmpty else { continue }
-            inserted[idDecides] = try ReportStore.insert(records, idDecides: idDecides, in: db)[...]
+            let outcomes = try ReportStore.insert(records, idDecides: idDecides, in: db)
+            // The images each stored report's frames name, indexed for the debug files that may come later.
+            for (record, outcome) in zip(records, outcomes) where !record.images.isEmpty {
+                if case .stored(let id) = outcome { try ReportStore.insertImages(record.images, of: id, in: db) }
+            }
+            inserted[idDecides] = outcomes[...]
         }
         return try works.map { work in
             switch work {

@@ -32,7 +32,20 @@ enum RecordStage {
             signature: signature,
             trailSource: trail.info.source, trailSteps: trail.info.steps, trailError: trail.info.error, trail: trail.json,
             trailDictionary: trail.dictionaryID, screenPath: screenPath,
-            pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: payload.data, payloadSize: payload.size)
+            pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: payload.data, payloadSize: payload.size,
+            images: reportImages(frames: frames, images: parsed.binaryImages))
+    }
+
+    /// The images the frames name with a UUID, as the store indexes them: whether one holds the app's code, and whether
+    /// its debug file named the frames.
+    static func reportImages(frames: SymbolStage.Frames, images: [BinaryImage]) -> [ReportImage] {
+        let all = frames.crashed + frames.exception
+        let inApp = Set(all.compactMap { $0.inApp ? $0.image : nil })
+        return imagesNamed(by: all, from: images).compactMap { image in
+            guard let uuid = image.uuid else { return nil }
+            return ReportImage(
+                uuid: uuid, name: image.name, inApp: inApp.contains(image.name), symbolicated: frames.symbolicatedImages.contains(uuid))
+        }
     }
 
     /// The images `frames` name, in the order they are first named, from the payload's `images`; the first of a name

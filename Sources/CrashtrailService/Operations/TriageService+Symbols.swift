@@ -1,0 +1,30 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailStore
+
+/// Debug files (SPEC section 16): `crashtrail symbols add` and `symbols list`.
+extension TriageService {
+    /// Stores the debug files under `paths` and derives again the stored reports that were waiting for them.
+    /// - Parameters:
+    ///   - paths: dSYM bundles, folders, zip archives and Mach-O files.
+    ///   - progress: told each slice, refusal and batch of reports.
+    /// - Returns: what was stored and derived again.
+    /// - Throws: `StoreError`.
+    package func addSymbols(
+        _ paths: [String], progress: @escaping (DebugFileImport.Progress) -> Void = { _ in }
+    ) throws -> DebugFileImport.Result {
+        try DebugFileImport(store: store, decoder: try codec()).add(paths, progress: progress)
+    }
+
+    /// The stored debug files, by name, then architecture.
+    /// - Throws: `StoreError`.
+    public func debugFiles() throws -> [DebugFile] {
+        try store.debugFiles()
+    }
+
+    /// The images stored reports' frames name in the app's own code that no debug file describes, the most awaited first.
+    /// - Throws: `StoreError`.
+    public func missingDebugFiles() throws -> [MissingDebugFile] {
+        try store.missingDebugFiles()
+    }
+}

@@ -1,0 +1,143 @@
+import CrashtrailCore
+import Foundation
+
+/// The debug files a store keeps (SPEC section 16), in chunks so a large one is streamed in and out with bounded
+/// memory, and the index of the images each report's frames name.
+extension ReportStore {
+    /// The size of the chunks a debug file is kept in.
+    package static let debugFileChunkSize = 4 << 20
+
+    /// Stores a debug file slice, unless one with its UUID is stored, in one transaction: all of it or none.
+    ///
+    /// A slice with DWARF replaces a stored one that has only a symbol table (the shipped binary, added before its
+    /// dSYM), and the reports derived with the symbol table are marked to be derived again.
+    /// - Parameters:
+    ///   - file: the slice's description.
+    ///   - chunk: the bytes of chunk `n` (each ``debugFileChunkSize`` bytes but the last), or nil past the last; called
+    ///     again from the first when the backend runs the transaction again.
+    /// - Returns: whether it was new to the store.
+    /// - Throws: `StoreError` (`database`), or what `chunk` throws, wrapped.
+    @discardableResult
+    package func addDebugFile(_ file: DebugFile, chunk: (Int) throws -> [UInt8]?) throws(StoreError) -> Bool {
+        try write { db in
+            if file.kind == "dwarf",
+                try db.execute("DELETE FROM debugFile WHERE uuid = ? AND kind <> 'dwarf'", [.text(file.uuid)]) > 0
+            {
+                try db.execute("DELETE FROM debugFileChunk WHERE uuid = ?", [.text(file.uuid)])
+                try db.execute("UPDATE reportImage SET symbolicated = 0 WHERE uuid = ?", [.text(file.uuid)])
+            }
+            let inserted = try db.execute(
+                """
+                INSERT INTO debugFile (uuid, arch, name, kind, textVMAddr, size, sha1, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (uuid) DO NOTHING
+                """,
+                [
+                    .text(file.uuid), .text(file.arch), .text(file.name), .text(file.kind), .integer(Int64(bitPattern: file.textVMAddr)),
+                    .integer(file.size), .text(file.sha1), .text(file.added),
+                ])
+            guard inserted > 0 else { return false }
+            var sequence = 0
+            while let bytes = try chunk(sequence) {
+                try db.execute(
+                    "INSERT INTO debugFileChunk (uuid, seq, data) VALUES (?, ?, ?)",
+                    [.text(file.uuid), .integer(Int64(sequence)), .blob(Data(bytes))])
+                sequence += 1
+            }
+            return true
+        }
+    }
+
+    /// Every stored debug file, by name, then architecture.
+    /// - Throws: `StoreError` (`database`).
+    public func debugFiles() throws(StoreError) -> [DebugFile] {
+        try read { db in try db.rows("SELECT * FROM debugFile ORDER BY name, arch, uuid", []).map(Self.debugFile) }
+    }
+
+    /// The stored debug file with `uuid`, if any.
+    /// - Throws: `StoreError` (`database`).
+    public func debugFile(uuid: String) throws(StoreError) -> DebugFile? {
+        try read { db in try db.rows("SELECT * FROM debugFile WHERE uuid = ?", [.text(uuid)]).first.map(Self.debugFile) }
+    }
+
+    /// The UUIDs of every stored debug file.
+    /// - Throws: `StoreError` (`database`).
+    package func debugFileUUIDs() throws(StoreError) -> Set<String> {
+        Set(try read { db in try db.strings("SELECT uuid FROM debugFile", []) })
+    }
+
+    /// Calls `body` with each chunk of the debug file `uuid`, in order, from a cursor: one chunk in memory at a time.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    package func forEachDebugFileChunk(uuid: String, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
+        try read { db in
+            try db.forEachRow("SELECT data FROM debugFileChunk WHERE uuid = ? ORDER BY seq", [.text(uuid)]) { row in
+                guard let data = row.data("data") else { throw StoreError(.database, "a chunk of debug file \(uuid) is not bytes") }
+                try body([UInt8](data))
+            }
+        }
+    }
+
+    /// The images stored reports' frames name in the app's own code that no debug file describes, the most awaited first.
+    /// - Throws: `StoreError` (`database`).
+    public func missingDebugFiles() throws(StoreError) -> [MissingDebugFile] {
+        try read { db in
+            var versions: [String: Set<String>] = [:]
+            var found: [String: (name: String, reports: Int)] = [:]
+            try db.forEachRow(
+                """
+                SELECT i.uuid, i.name, r.appVersion FROM reportImage i JOIN report r ON r.id = i.reportID
+                WHERE i.inApp = 1 AND NOT EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid)
+                """, []
+            ) { row in
+                let uuid = try row.requiredString("uuid")
+                let name = try row.requiredString("name")
+                found[uuid, default: (name, 0)].reports += 1
+                if let version = row.string("appVersion") { versions[uuid, default: []].insert(version) }
+            }
+            return found.map { uuid, image in
+                MissingDebugFile(
+                    uuid: uuid, name: image.name, appVersions: (versions[uuid] ?? []).sorted(by: CanonicalJSON.codePointPrecedes),
+                    reports: image.reports)
+            }.sorted { ($0.reports, $1.uuid) > ($1.reports, $0.uuid) }
+        }
+    }
+
+    /// The IDs of the stored reports whose frames name one of `uuids` and that were not derived with its debug file:
+    /// what a debug file that just arrived re-derives.
+    /// - Throws: `StoreError` (`database`).
+    package func reportsAwaitingDebugFiles(_ uuids: [String]) throws(StoreError) -> [String] {
+        guard !uuids.isEmpty else { return [] }
+        let placeholders = uuids.map { _ in "?" }.joined(separator: ", ")
+        return try read { db in
+            try db.strings(
+                "SELECT DISTINCT reportID FROM reportImage WHERE symbolicated = 0 AND uuid IN (\(placeholders)) ORDER BY reportID",
+                uuids.map { .text($0) })
+        }
+    }
+
+    /// Replaces the images indexed for report `id` with `images`, inside a transaction.
+    /// - Throws: the backend's error.
+    package static func replaceImages(of id: String, with images: [ReportImage], in db: any StoreTransaction) throws {
+        try db.execute("DELETE FROM reportImage WHERE reportID = ?", [.text(id)])
+        try insertImages(images, of: id, in: db)
+    }
+
+    /// Indexes `images` for report `id`, inside a transaction.
+    /// - Throws: the backend's error.
+    package static func insertImages(_ images: [ReportImage], of id: String, in db: any StoreTransaction) throws {
+        for image in images {
+            try db.execute(
+                """
+                INSERT INTO reportImage (uuid, reportID, name, inApp, symbolicated) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (uuid, reportID) DO NOTHING
+                """,
+                [.text(image.uuid), .text(id), .text(image.name), .integer(image.inApp ? 1 : 0), .integer(image.symbolicated ? 1 : 0)])
+        }
+    }
+
+    private static func debugFile(_ row: StoreRow) throws -> DebugFile {
+        DebugFile(
+            uuid: try row.requiredString("uuid"), arch: try row.requiredString("arch"), name: try row.requiredString("name"),
+            kind: try row.requiredString("kind"), textVMAddr: UInt64(bitPattern: row.int64("textVMAddr") ?? 0),
+            size: row.int64("size") ?? 0, sha1: try row.requiredString("sha1"), added: try row.requiredString("added"))
+    }
+}

@@ -1,0 +1,149 @@
+import CrashtrailCore
+import Foundation
+import Synchronization
+
+/// One long-lived `llvm-symbolizer` process in batch mode: addresses in, one JSON line out for each, the inlined
+/// functions first (`--inlines --output-style=JSON`), with linkage names (`--no-demangle`; crashtrail demangles them
+/// itself and keeps both).
+///
+/// It is used by one caller at a time (its state is behind a `Mutex`); a ``SymbolizerPool`` holds one for each worker,
+/// so symbolication is not held to one core. A process that dies is started again at the next batch.
+package final class LLVMSymbolizer: Sendable {
+    /// What runs the process: its executable.
+    package let executable: String
+    private let state = Mutex<ProcessState?>(nil)
+
+    /// The process and its pipes, while it runs.
+    private struct ProcessState {
+        let process: Process
+        let input: FileHandle
+        let output: LineReader
+    }
+
+    /// A symbolizer that runs `executable`.
+    package init(executable: String) {
+        self.executable = executable
+    }
+
+    deinit {
+        state.withLock { state in
+            if let running = state.take() {
+                try? running.input.close()
+                running.process.terminate()
+            }
+        }
+    }
+
+    /// The frames at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
+    /// offset); nil for an address the file names nothing at.
+    /// - Throws: ``SymbolizerError`` when the process cannot start, dies, or answers what it was not asked.
+    package func symbolicate(_ queries: [(path: String, address: UInt64)]) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
+        var answers: [[SymbolicatedFrame]?] = []
+        answers.reserveCapacity(queries.count)
+        // Batches small enough that their input always fits in the pipe, so writing never waits on reading.
+        var start = 0
+        while start < queries.count {
+            let batch = queries[start..<min(queries.count, start + 128)]
+            answers += try run(batch)
+            start = batch.endIndex
+        }
+        return answers
+    }
+
+    private func run(_ batch: ArraySlice<(path: String, address: UInt64)>) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
+        try state.withLock { (state) throws(SymbolizerError) -> [[SymbolicatedFrame]?] in
+            if state == nil { state = try launch() }
+            guard let running = state else { throw SymbolizerError(.cannotStart, "\(executable) did not start") }
+            var text = ""
+            for query in batch {
+                // A quoted path may hold spaces; llvm-symbolizer reads `"PATH" ADDRESS`.
+                text += "\"\(query.path)\" 0x\(String(query.address, radix: 16))\n"
+            }
+            do {
+                try running.input.write(contentsOf: Data(text.utf8))
+                var answers: [[SymbolicatedFrame]?] = []
+                for _ in batch {
+                    guard let line = running.output.nextLine() else {
+                        throw SymbolizerError(
+                            .died,
+                            "\(executable) stopped answering (exit status \(running.process.isRunning ? "none" : String(running.process.terminationStatus)))"
+                        )
+                    }
+                    answers.append(try Self.frames(fromJSONLine: line))
+                }
+                return answers
+            } catch let error as SymbolizerError {
+                state = nil
+                throw error
+            } catch {
+                state = nil
+                throw SymbolizerError(.died, "\(executable) could not be written to: \(error)", cause: error)
+            }
+        }
+    }
+
+    private func launch() throws(SymbolizerError) -> ProcessState {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--inlines", "--output-style=JSON", "--no-demangle", "--functions=linkage"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw SymbolizerError(.cannotStart, "\(executable) could not be started: \(error.localizedDescription)", cause: error)
+        }
+        return ProcessState(process: process, input: input.fileHandleForWriting, output: LineReader(output.fileHandleForReading))
+    }
+
+    /// The frames of one answer line: `{"Address", "ModuleName", "Symbol": [...]}` or `{"Error": {...}}`.
+    static func frames(fromJSONLine line: [UInt8]) throws(SymbolizerError) -> [SymbolicatedFrame]? {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw SymbolizerError(.unreadableAnswer, "llvm-symbolizer answered a line that is not JSON: \(error)", cause: error)
+        }
+        guard case .array(let symbols)? = value["Symbol"] else { return nil }
+        let frames = symbols.compactMap { symbol -> SymbolicatedFrame? in
+            guard let name = symbol["FunctionName"]?.stringValue, !name.isEmpty, name != "??" else { return nil }
+            let file = symbol["FileName"]?.stringValue.flatMap { $0.isEmpty || $0 == "??" ? nil : $0 }
+            let line = symbol["Line"]?.intValue.flatMap { $0 > 0 ? Int($0) : nil }
+            return SymbolicatedFrame(rawSymbol: name, file: file, line: file == nil ? nil : line, inlined: true)
+        }
+        guard !frames.isEmpty else { return nil }
+        // Innermost first: every frame but the last (the function the address is in) was inlined into the next.
+        return frames.enumerated().map { index, frame in
+            var frame = frame
+            frame.inlined = index < frames.count - 1
+            return frame
+        }
+    }
+}
+
+/// Reads lines from a pipe, buffering what comes after the newline.
+private final class LineReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    /// The next line without its newline, or nil at the end.
+    func nextLine() -> [UInt8]? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            // `availableData` returns what the pipe holds as soon as it holds anything; `read(upToCount:)` would wait
+            // for the whole count, which the process never writes while it waits for the next address.
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { return nil }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+}

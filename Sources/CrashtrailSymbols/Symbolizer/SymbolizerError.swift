@@ -1,0 +1,27 @@
+import CrashtrailCore
+
+/// Why addresses could not be symbolicated.
+package struct SymbolizerError: CrashtrailError, Hashable {
+    /// What kind of problem it was.
+    package struct Code: ErrorCode {
+        package let name: String
+        package init(name: String) { self.name = name }
+
+        /// No `llvm-symbolizer` was found, or it would not start.
+        package static let cannotStart = Code(name: "cannot-start")
+        /// The process stopped answering.
+        package static let died = Code(name: "died")
+        /// It answered something that is not its JSON.
+        package static let unreadableAnswer = Code(name: "unreadable-answer")
+    }
+
+    package var code: Code
+    package var message: String
+    package var cause: (any Error & Sendable)?
+
+    package init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+}
