@@ -271,7 +271,7 @@ struct IngestPipelineTests {
         #expect(summary.rejectedByReason == ["unrecognized-format": 1])
         let sentry = try store.record(matchingPrefix: "4d1fe12f9eee")
         #expect(sentry.id == "4d1fe12f9eee45378df6791b7586d554")
-        #expect(sentry.time == "2026-11-02T08:00:00.500Z")
+        #expect(sentry.time == "2026-11-02T08:00:00.500000Z")
         #expect(sentry.source == "-:4")
     }
 

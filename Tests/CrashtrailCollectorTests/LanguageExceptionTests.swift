@@ -30,14 +30,20 @@ struct LanguageExceptionTests {
     @Test("An .ips that ends in an abort is named by its uncaught exception, as KSCrash's JSON of such a crash is")
     func ipsNamesTheException() throws {
         let parsed = try Self.ips(type: "EXC_CRASH", signal: "SIGABRT")
-        #expect(parsed.exception.type == "NSInvalidArgumentException")
+        // Apple's type stays (SPEC section 8); the language exception is its own field and heads the signature.
+        #expect(parsed.exception.type == "EXC_CRASH")
+        #expect(parsed.exception.language?.name == "NSInvalidArgumentException")
         #expect(parsed.exception.reason == "-[__NSArrayI objectForKey:]: unrecognized selector")
         let kscrashBytes = Array(
             try Data(contentsOf: PackageRoot.url.appendingPathComponent("Tests/Fixtures/differential/kscrash/NSException.json")))
         let kscrash = try kscrashBytes.withUnsafeBufferPointer { try KSCrashParser.parse($0, context: ParseContext()) }
         let head = { (exception: ExceptionInfo) in CrashSignature.canonicalException(type: exception.type, signal: exception.signal) }
         #expect(head(parsed.exception) == head(kscrash.exception))
-        #expect(head(parsed.exception) == "NSInvalidArgumentException/SIGABRT")
+        #expect(head(parsed.exception) == "EXC_CRASH/SIGABRT")
+        #expect(kscrash.exception.language?.name == parsed.exception.language?.name)
+        let signature = { (exception: ExceptionInfo) in CrashSignature.make(exception: exception, frames: []) }
+        #expect(signature(parsed.exception).hasPrefix("NSInvalidArgumentException @"))
+        #expect(signature(parsed.exception) == signature(kscrash.exception))
     }
 
     @Test("Under another crash, the exception line is context: the crash keeps its Mach exception")

@@ -5,20 +5,22 @@ import Testing
 @Suite("Timestamps of every format")
 struct TimestampTests {
     @Test(
+        "Each shape is read; milliseconds are what a trail keeps, and a report's time keeps the precision given",
         arguments: [
-            ("2026-11-02T14:45:05Z", "2026-11-02T14:45:05Z"),
-            ("2026-11-02T14:45:05.120+01:00", "2026-11-02T13:45:05.120Z"),
-            ("2022-03-28 10:11:41.6174 +0100", "2022-03-28T09:11:41.617Z"),
-            ("2026-11-02 14:45:05.123456 UTC", "2026-11-02T14:45:05.123Z"),
-            ("2020-10-11 03:59:00 +0000", "2020-10-11T03:59:00Z"),
-            ("1675069636", "2023-01-30T09:07:16Z"),
-            ("1716226564474658", "2024-05-20T17:36:04.474Z"),
-            ("1793606400000", "2026-11-02T08:00:00Z"),
+            ("2026-11-02T14:45:05Z", "2026-11-02T14:45:05Z", "2026-11-02T14:45:05Z"),
+            ("2026-11-02T14:45:05.120+01:00", "2026-11-02T13:45:05.120Z", "2026-11-02T13:45:05.120Z"),
+            ("2022-03-28 10:11:41.6174 +0100", "2022-03-28T09:11:41.617Z", "2022-03-28T09:11:41.6174Z"),
+            ("2026-11-02 14:45:05.123456 UTC", "2026-11-02T14:45:05.123Z", "2026-11-02T14:45:05.123456Z"),
+            ("2020-10-11 03:59:00 +0000", "2020-10-11T03:59:00Z", "2020-10-11T03:59:00Z"),
+            ("1675069636", "2023-01-30T09:07:16Z", "2023-01-30T09:07:16Z"),
+            ("1738453554.0676", "2025-02-01T23:45:54.068Z", "2025-02-01T23:45:54.067600Z"),
+            ("1716226564474658", "2024-05-20T17:36:04.474Z", "2024-05-20T17:36:04.474658Z"),
+            ("1793606400000", "2026-11-02T08:00:00Z", "2026-11-02T08:00:00.000Z"),
         ])
-    func normalizes(_ input: String, _ expected: String) throws {
-        let milliseconds = try #require(Timestamp.milliseconds(parsing: input))
-        #expect(Timestamp.rfc3339(milliseconds: milliseconds) == expected)
-        #expect(Timestamp.normalized(input) == expected)
+    func normalizes(_ input: String, _ milliseconds: String, _ precise: String) throws {
+        let value = try #require(Timestamp.milliseconds(parsing: input))
+        #expect(Timestamp.rfc3339(milliseconds: value) == milliseconds)
+        #expect(Timestamp.normalized(input) == precise)
     }
 
     @Test(arguments: ["", "yesterday", "2026-13-02T00:00:00Z", "2026-11-02T14:45", "2026-11-02T14:45:05 +01"])
@@ -77,11 +79,11 @@ struct TimestampTests {
     }
 
     @Test(
-        "Fractional seconds: milliseconds kept, further digits dropped, a comma read as a point",
+        "Fractional seconds: the digits given kept up to the microsecond, further digits dropped, a comma read as a point",
         arguments: [
-            ("2026-11-02T14:45:05.1Z", "2026-11-02T14:45:05.100Z"), ("2026-11-02T14:45:05.12Z", "2026-11-02T14:45:05.120Z"),
-            ("2026-11-02T14:45:05.999999Z", "2026-11-02T14:45:05.999Z"), ("2026-11-02T14:45:05,5Z", "2026-11-02T14:45:05.500Z"),
-            ("2026-11-02T14:45:05.000Z", "2026-11-02T14:45:05Z"), ("2026-11-02T14:45:05.Z", "2026-11-02T14:45:05Z"),
+            ("2026-11-02T14:45:05.1Z", "2026-11-02T14:45:05.1Z"), ("2026-11-02T14:45:05.12Z", "2026-11-02T14:45:05.12Z"),
+            ("2026-11-02T14:45:05.9999999Z", "2026-11-02T14:45:05.999999Z"), ("2026-11-02T14:45:05,5Z", "2026-11-02T14:45:05.5Z"),
+            ("2026-11-02T14:45:05.000Z", "2026-11-02T14:45:05.000Z"), ("2026-11-02T14:45:05.Z", "2026-11-02T14:45:05Z"),
         ])
     func fractionalSeconds(_ input: String, _ expected: String) {
         #expect(Timestamp.normalized(input) == expected)

@@ -125,7 +125,8 @@ enum AppleTextParser {
             if aborted, let range = line.firstRange(of: "uncaught exception '"),
                 let end = line[range.upperBound...].firstIndex(of: "'"), range.upperBound < end
             {
-                exception.type = String(line[range.upperBound..<end])
+                // Apple's type stays when the report names one (SPEC section 8): the language exception is `language`.
+                if exception.type == nil { exception.type = String(line[range.upperBound..<end]) }
                 if let reason = line[end...].firstRange(of: "reason: '") {
                     let text = line[reason.upperBound...]
                     exception.reason = String(text.hasSuffix("'") ? text.dropLast() : text)

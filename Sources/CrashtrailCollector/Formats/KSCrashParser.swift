@@ -145,8 +145,11 @@ enum KSCrashParser {
             case "nsexception", "cpp_exception", "user": type.map { ExceptionInfo.Language(name: $0, reason: reason) }
             default: nil
             }
+        // Apple's exception type when the report names one (SPEC section 8): EXC_CRASH for an uncaught exception and an
+        // abort, as an .ips names them; the language exception stays in `language`, and still heads the signature.
+        let appleType = error?.type == "memory_termination" ? nil : mach?.exception_name
         parsed.exception = ExceptionInfo(
-            type: type ?? mach?.exception_name ?? signal?.name ?? error?.type,
+            type: appleType ?? type ?? signal?.name ?? error?.type,
             code: mach?.code_name ?? mach?.code?.string, signal: signal?.name, reason: reason, mach: mach?.exception_name,
             language: language)
 

@@ -88,7 +88,7 @@ enum MetricKitParser {
         let objectiveC = meta?.objectiveCexceptionReason?.value
         let language = objectiveC?.exceptionName.map { ExceptionInfo.Language(name: $0, reason: objectiveC?.composedMessage) }
         parsed.exception = ExceptionInfo(
-            type: language?.name ?? mach, code: meta?.exceptionCode?.string, signal: meta?.signal?.int.flatMap(signalName),
+            type: mach ?? language?.name, code: meta?.exceptionCode?.string, signal: meta?.signal?.int.flatMap(signalName),
             reason: language?.reason ?? meta?.terminationReason, mach: mach, language: language)
         let stacks = diagnostic?.callStackTree?.value?.callStacks ?? []
         let attributedIndex = stacks.firstIndex { $0.value?.threadAttributed == true } ?? (stacks.isEmpty ? nil : 0)

@@ -2,9 +2,9 @@
 /// no insignificant whitespace, plain integers, and only `"`, `\` and control characters escaped.
 ///
 /// Equal values give equal bytes.
-package enum CanonicalJSON {
+public enum CanonicalJSON {
     /// The canonical bytes of `value`.
-    package static func bytes(of value: JSONValue) -> [UInt8] {
+    public static func bytes(of value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(value, into: &out)
@@ -12,7 +12,7 @@ package enum CanonicalJSON {
     }
 
     /// The canonical text of `value`.
-    package static func string(of value: JSONValue) -> String {
+    public static func string(of value: JSONValue) -> String {
         String(decoding: bytes(of: value), as: UTF8.self)
     }
 

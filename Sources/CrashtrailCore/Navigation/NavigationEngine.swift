@@ -296,3 +296,13 @@ package struct NavigationEngine: Sendable {
         }
     }
 }
+
+extension Trail {
+    /// The state the trail's steps reach from its base, replayed on the headless engine: how the journal fuzzer checks a
+    /// recovered trail against its final state (`Tools/Fuzz`, another package).
+    @_spi(Fuzzing) public func replayedState(with manifest: Manifest) -> NavigationState {
+        var engine = NavigationEngine(manifest: manifest, state: base)
+        engine.apply(steps)
+        return engine.state
+    }
+}

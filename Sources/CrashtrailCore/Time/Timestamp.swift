@@ -59,9 +59,58 @@ public enum Timestamp {
         return text + "Z"
     }
 
-    /// Any readable timestamp as RFC 3339 UTC, or nil when `text` is nil or not readable.
+    /// Any readable timestamp as RFC 3339 UTC keeping the precision the text gives, to the microsecond (SPEC section
+    /// 8), or nil when `text` is nil or not readable.
+    ///
+    /// `.ips`'s `2022-03-28 10:11:41.6174 +0100` is `2022-03-28T09:11:41.6174Z`; Sentry's `1738453554.0676` (epoch
+    /// seconds) is `2025-02-01T23:45:54.067600Z`, six digits as an epoch number's fraction is read; digits past the
+    /// microsecond are dropped.
     public static func normalized(_ text: String?) -> String? {
-        text.flatMap(milliseconds(parsing:)).map(rfc3339(milliseconds:))
+        guard let text else { return nil }
+        var contiguous = text
+        let precise: (microseconds: Int64, digits: Int)? = contiguous.withUTF8 { bytes in
+            if bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }) { return epochMicroseconds(bytes) }
+            var reader = Reader(bytes: bytes)
+            return reader.readPreciseTime()
+        }
+        return precise.map { rfc3339(microseconds: $0.microseconds, fractionDigits: $0.digits) }
+    }
+
+    /// RFC 3339 UTC with `fractionDigits` digits of the second's fraction (0 to 6).
+    public static func rfc3339(microseconds: Int64, fractionDigits: Int) -> String {
+        let milliseconds = CivilCalendar.floorDivide(microseconds, 1000)
+        let whole = rfc3339(milliseconds: CivilCalendar.floorDivide(milliseconds, 1000) * 1000).dropLast()
+        let fraction = microseconds - CivilCalendar.floorDivide(microseconds, 1_000_000) * 1_000_000
+        let digits = min(6, max(0, fractionDigits))
+        guard digits > 0 else { return whole + "Z" }
+        let padded = String(fraction)
+        let six = String(repeating: "0", count: 6 - padded.count) + padded
+        return whole + "." + six.prefix(digits) + "Z"
+    }
+
+    /// An epoch number's microseconds and the fraction digits to write: seconds with a fraction six, whole seconds none,
+    /// milliseconds three, microseconds six (told by magnitude, as ``milliseconds(epoch:)`` tells them); nil for anything
+    /// else.
+    private static func epochMicroseconds(_ bytes: UnsafeBufferPointer<UInt8>) -> (microseconds: Int64, digits: Int)? {
+        let parts = bytes.split(separator: 46, omittingEmptySubsequences: false)
+        guard parts.count <= 2, let integerPart = parts.first, !integerPart.isEmpty, integerPart.count <= 18 else { return nil }
+        let integer = integerPart.reduce(Int64(0)) { $0 * 10 + Int64($1 - 48) }
+        var fraction: Int64 = 0
+        var scale: Int64 = 100_000
+        for byte in parts.count == 2 ? Array(parts[1]) : [] where scale > 0 {
+            fraction += Int64(byte - 48) * scale
+            scale /= 10
+        }
+        let result: (microseconds: Int64, digits: Int)
+        if integer >= 100_000_000_000_000 {
+            result = (integer, 6)
+        } else if integer >= 100_000_000_000 {
+            result = (integer * 1000 + fraction / 1000, 3)
+        } else {
+            result = (integer * 1_000_000 + fraction, parts.count == 2 ? 6 : 0)
+        }
+        guard result.microseconds <= latestMilliseconds * 1000 else { return nil }
+        return result
     }
 
     /// The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar's leap years.
@@ -80,11 +129,17 @@ public enum Timestamp {
 
         /// The time the bytes hold, in milliseconds since 1970 UTC, or nil.
         mutating func readTime() -> Int64? {
+            readPreciseTime().map { CivilCalendar.floorDivide($0.microseconds, 1000) }
+        }
+
+        /// The time the bytes hold, in microseconds since 1970 UTC, and how many digits its fraction gave (at most six);
+        /// nil when they hold none.
+        mutating func readPreciseTime() -> (microseconds: Int64, digits: Int)? {
             guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
                 expect("T t"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
                 let second = number(2)
             else { return nil }
-            let millis = readFraction()
+            let (micros, digits) = readFraction()
             while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
             guard let offsetMinutes = readOffset() else { return nil }
             guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year), hour < 24, minute < 60,
@@ -92,22 +147,26 @@ public enum Timestamp {
             else { return nil }
             let days = CivilCalendar.days(year: year, month: month, day: day)
             let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
-            let result = seconds * 1000 + millis
-            return (Timestamp.earliestMilliseconds...Timestamp.latestMilliseconds).contains(result) ? result : nil
+            let result = seconds * 1_000_000 + micros
+            guard (Timestamp.earliestMilliseconds * 1000...Timestamp.latestMilliseconds * 1000 + 999).contains(result) else { return nil }
+            return (result, digits)
         }
 
-        /// The milliseconds of a fraction of a second after `.` or `,` (further digits are read and dropped), else 0.
-        private mutating func readFraction() -> Int64 {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") else { return 0 }
+        /// The microseconds of a fraction of a second after `.` or `,`, and how many digits it had up to six (further
+        /// digits are read and dropped), else 0 and 0.
+        private mutating func readFraction() -> (microseconds: Int64, digits: Int) {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") else { return (0, 0) }
             index += 1
-            var millis: Int64 = 0
-            var scale: Int64 = 100
+            var micros: Int64 = 0
+            var scale: Int64 = 100_000
+            var digits = 0
             while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                millis += Int64(bytes[index] - 48) * scale
+                micros += Int64(bytes[index] - 48) * scale
                 scale /= 10
+                if digits < 6 { digits += 1 }
                 index += 1
             }
-            return millis
+            return (micros, digits)
         }
 
         /// The offset from UTC in minutes that ends the text: none, `Z`, `UTC`, `GMT`, `±HH:MM` or `±HHMM`; nil

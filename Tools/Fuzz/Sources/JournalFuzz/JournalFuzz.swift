@@ -1,4 +1,4 @@
-import CrashtrailCore
+@_spi(Fuzzing) import CrashtrailCore
 import CrashtrailRecording
 import FuzzDriver
 import FuzzSupport
@@ -18,9 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         fuzzRequire(
             damage.offset >= recovered.headerSize && damage.offset + damage.droppedBytes == bytes.count, "damage outside the records")
     }
-    var engine = NavigationEngine(manifest: recovered.manifest, state: trail.base)
-    engine.apply(trail.steps)
-    fuzzRequire(engine.state == trail.final, "the recovered trail does not replay to its final")
+    fuzzRequire(trail.replayedState(with: recovered.manifest) == trail.final, "the recovered trail does not replay to its final")
     do {
         let again = try Trail(json: trail.canonicalJSON)
         fuzzRequire(again == trail, "the recovered trail's canonical JSON reads back differently")
