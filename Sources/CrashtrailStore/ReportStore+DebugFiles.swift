@@ -114,6 +114,66 @@ extension ReportStore {
         }
     }
 
+    /// The IDs of the stored reports whose frames name an image that has a debug file they were not derived with: what
+    /// `symbols add` and `serve` derive again, and what a job killed midway left to do.
+    /// - Throws: `StoreError` (`database`).
+    package func reportsAwaitingStoredDebugFiles() throws(StoreError) -> [String] {
+        try read { db in
+            try db.strings(
+                """
+                SELECT DISTINCT reportID FROM reportImage
+                WHERE symbolicated = 0 AND uuid IN (SELECT uuid FROM debugFile) ORDER BY reportID
+                """, [])
+        }
+    }
+
+    /// The stored debug file whose slice has this SHA-1, if any: an upload of a file already stored.
+    /// - Throws: `StoreError` (`database`).
+    package func debugFile(sha1: String) throws(StoreError) -> DebugFile? {
+        try read { db in try db.rows("SELECT * FROM debugFile WHERE sha1 = ? LIMIT 1", [.text(sha1)]).first.map(Self.debugFile) }
+    }
+
+    /// Keeps an uploaded chunk by its SHA-1; the same chunk again changes nothing.
+    /// - Throws: `StoreError` (`database`).
+    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                "INSERT INTO uploadChunk (sha1, data, added) VALUES (?, ?, ?) ON CONFLICT (sha1) DO NOTHING",
+                [.text(sha1), .blob(Data(bytes)), .text(added)])
+        }
+    }
+
+    /// Which of `sha1s` the store holds as uploaded chunks.
+    /// - Throws: `StoreError` (`database`).
+    package func uploadChunks(among sha1s: [String]) throws(StoreError) -> Set<String> {
+        guard !sha1s.isEmpty else { return [] }
+        var found: Set<String> = []
+        var start = 0
+        while start < sha1s.count {
+            let slice = Array(sha1s[start..<min(sha1s.count, start + 500)])
+            start += slice.count
+            let placeholders = slice.map { _ in "?" }.joined(separator: ", ")
+            found.formUnion(
+                try read { db in try db.strings("SELECT sha1 FROM uploadChunk WHERE sha1 IN (\(placeholders))", slice.map { .text($0) }) })
+        }
+        return found
+    }
+
+    /// The bytes of the uploaded chunk `sha1`, if the store holds it.
+    /// - Throws: `StoreError` (`database`).
+    package func uploadChunk(sha1: String) throws(StoreError) -> [UInt8]? {
+        try read { db in try db.rows("SELECT data FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]).first?.data("data").map { [UInt8]($0) } }
+    }
+
+    /// Forgets the uploaded chunks `sha1s` (a file they made is stored), and every chunk added before `before`.
+    /// - Throws: `StoreError` (`database`).
+    package func removeUploadChunks(_ sha1s: [String], addedBefore before: String) throws(StoreError) {
+        try write { db in
+            for sha1 in sha1s { try db.execute("DELETE FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]) }
+            try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)])
+        }
+    }
+
     /// Replaces the images indexed for report `id` with `images`, inside a transaction.
     /// - Throws: the backend's error.
     package static func replaceImages(of id: String, with images: [ReportImage], in db: any StoreTransaction) throws {

@@ -1,6 +1,7 @@
 /// The text of the migrations that add debug files (SQLite `v13: debug files`, PostgreSQL `v10: debug files`): the
 /// slices `crashtrail symbols add` and the upload over HTTP store, in chunks, and an index of the images each report's
-/// frames name (`reportImage`), which says which reports a new debug file re-derives and which images still lack one.
+/// frames name (`reportImage`), which says which reports a new debug file re-derives and which images still lack one, and
+/// the chunks of uploads in progress (`uploadChunk`: Sentry's chunk upload, which `serve` speaks).
 ///
 /// Released with those migrations: never edited. A later schema change is a migration of its own.
 package enum DebugFileSchema {
@@ -31,6 +32,12 @@ package enum DebugFileSchema {
             PRIMARY KEY (uuid, reportID)
         ) WITHOUT ROWID;
         CREATE INDEX reportImage_report ON reportImage(reportID);
+        CREATE INDEX reportImage_waiting ON reportImage(uuid) WHERE symbolicated = 0;
+        CREATE TABLE uploadChunk (
+            sha1 TEXT PRIMARY KEY NOT NULL,
+            data BLOB NOT NULL,
+            added TEXT NOT NULL
+        ) WITHOUT ROWID;
         INSERT OR IGNORE INTO reportImage (uuid, reportID, name, inApp, symbolicated)
             SELECT json_extract(i.value, '$.uuid'), r.id, json_extract(i.value, '$.name'), 1, 0
             FROM report r, json_each(r.details, '$.binaryImages') i
@@ -71,6 +78,15 @@ package enum DebugFileSchema {
         )
         """,
         "CREATE INDEX reportImage_report ON reportImage(reportID)",
+        "CREATE INDEX reportImage_waiting ON reportImage(uuid) WHERE symbolicated = 0",
+        """
+        CREATE TABLE uploadChunk (
+            sha1 TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+            data BYTEA NOT NULL,
+            added TEXT COLLATE "C" NOT NULL
+        )
+        """,
+        "ALTER TABLE uploadChunk ALTER COLUMN data SET STORAGE EXTERNAL",
         """
         INSERT INTO reportImage (uuid, reportID, name, inApp, symbolicated)
         SELECT i.value ->> 'uuid', r.id, i.value ->> 'name', 1, 0

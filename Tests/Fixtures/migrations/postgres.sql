@@ -430,6 +430,13 @@ CREATE TABLE reportImage (
     PRIMARY KEY (uuid, reportID)
 );
 CREATE INDEX reportImage_report ON reportImage(reportID);
+CREATE INDEX reportImage_waiting ON reportImage(uuid) WHERE symbolicated = 0;
+CREATE TABLE uploadChunk (
+    sha1 TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+    data BYTEA NOT NULL,
+    added TEXT COLLATE "C" NOT NULL
+);
+ALTER TABLE uploadChunk ALTER COLUMN data SET STORAGE EXTERNAL;
 INSERT INTO reportImage (uuid, reportID, name, inApp, symbolicated)
 SELECT i.value ->> 'uuid', r.id, i.value ->> 'name', 1, 0
 FROM report r, jsonb_array_elements(COALESCE(r.details::jsonb -> 'binaryImages', '[]'::jsonb)) AS i(value)
