@@ -41,6 +41,13 @@ enum PayloadParser {
         case skipped(count: Int)
     }
 
+    /// The format ingest detects `bytes` as; nil for lines of JSON objects, each detected on its own.
+    /// - Throws: `RejectionError` when no format fits.
+    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> ReportFormat? {
+        if case .single(let format) = try FormatDetector.detect(bytes) { return format }
+        return nil
+    }
+
     /// Parses `bytes` as `format` the way ingest does when no manifest names screens, past detection.
     /// - Returns: each parsed payload's own bytes within `bytes`, when the input holds several.
     /// - Throws: `RejectionError` saying what was wrong.

@@ -60,6 +60,11 @@ package struct PayloadProcessor: Sendable {
         self.init(decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: .skimming, symbolicator: nil)
     }
 
+    /// A processor that names frames with `symbolicator`, as `serve` names them.
+    package init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?) {
+        self.init(decoder: decoder, storedID: nil, maximumTrailSteps: maximumTrailSteps, engine: .skimming, symbolicator: symbolicator)
+    }
+
     /// A processor that reads payloads with `engine` and names frames with `symbolicator`.
     init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,

@@ -76,6 +76,22 @@ package struct DebugFileImport: Sendable {
                 progress(.refused(name: candidate.name, reason: "\(error)"))
             }
         }
+        let (rederived, notice) = try rederivePending(symbolicator: given, progress: progress)
+        result.rederived = rederived
+        result.notice = notice
+        return result
+    }
+
+    /// Derives again every stored report whose frames name an image with a stored debug file it was not derived with:
+    /// those the files just stored describe, and those a run killed midway left.
+    /// - Parameters:
+    ///   - given: names frames with the store's debug files; one is made when nil.
+    ///   - progress: told each batch of reports.
+    /// - Returns: what was derived again, and why reports could not be symbolicated when they cannot.
+    /// - Throws: `StoreError`.
+    package func rederivePending(
+        symbolicator given: Symbolicator? = nil, progress: @escaping (Progress) -> Void = { _ in }
+    ) throws(StoreError) -> (rederived: ReprocessSummary, notice: String?) {
         let symbolicator: Symbolicator
         if let given {
             symbolicator = given
@@ -84,21 +100,21 @@ package struct DebugFileImport: Sendable {
             symbolicator = try Symbolicator(store: store)
         }
         guard symbolicator.canSymbolicate else {
-            result.notice =
+            return (
+                ReprocessSummary(),
                 "no llvm-symbolizer was found, so stored reports are not symbolicated yet; install it (apt-get install llvm, or it comes with the Swift toolchain) or set \(SymbolizerLocator.environmentVariable), then run crashtrail symbols add again"
-            return result
+            )
         }
-        let waiting = try store.reportsAwaitingDebugFiles(Array(Set(result.slices.map(\.uuid))).sorted())
-        result.rederived = try store.deriveAgain(ids: waiting, with: PayloadDeriver(decoder: decoder, symbolicator: symbolicator)) {
+        let waiting = try store.reportsAwaitingStoredDebugFiles()
+        let rederived = try store.deriveAgain(ids: waiting, with: PayloadDeriver(decoder: decoder, symbolicator: symbolicator)) {
             progress(.rederived(done: $0, total: $1))
         }
-        if let failure = symbolicator.lastFailure { result.notice = failure }
-        return result
+        return (rederived, symbolicator.lastFailure)
     }
 
     /// Stores each slice of the Mach-O file `candidate`, streamed from the file in chunks.
     /// - Throws: `MachOError` naming the file, or `StoreError`.
-    private func store(_ candidate: DebugFileFinder.Candidate) throws -> [Slice] {
+    package func store(_ candidate: DebugFileFinder.Candidate) throws -> [Slice] {
         let source = try FileByteSource(path: candidate.path)
         let name = URL(fileURLWithPath: candidate.name.split(separator: ":").last.map(String.init) ?? candidate.name).lastPathComponent
         return try MachOReader.slices(of: source, name: candidate.name).map { slice in

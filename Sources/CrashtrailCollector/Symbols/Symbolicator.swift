@@ -33,6 +33,8 @@ package final class Symbolicator: Sendable {
         var next = 0
         /// Why the last debug file could not be written out, for the notice.
         var lastFailure: String?
+        /// When the store's list of debug files was last read.
+        var refreshed = ContinuousClock.now
     }
 
     /// The most answers kept; past it the cache starts again (a store's crashes name far fewer addresses).
@@ -78,11 +80,14 @@ package final class Symbolicator: Sendable {
     /// - Throws: `StoreError`.
     package func refresh() throws(StoreError) {
         let files = try store.debugFiles()
+        let fresh = Dictionary(files.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         state.withLock { state in
-            state.files = Dictionary(files.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
-            // What a debug file that was missing answered is answered again.
-            let stored = Set(files.map(\.uuid))
-            state.answers = state.answers.filter { entry in stored.contains(entry.key.uuid) }
+            // What a missing debug file answered, or one since replaced (a symbol table by its dSYM), is asked again.
+            let kept = Set(fresh.filter { uuid, file in state.files[uuid]?.sha1 == file.sha1 }.keys)
+            state.files = fresh
+            state.answers = state.answers.filter { entry in kept.contains(entry.key.uuid) }
+            state.paths = state.paths.filter { entry in kept.contains(entry.key) }
+            state.refreshed = ContinuousClock.now
         }
     }
 
@@ -90,9 +95,23 @@ package final class Symbolicator: Sendable {
     package var canSymbolicate: Bool { !processes.isEmpty }
 
     /// The stored debug file with `uuid`, if any.
+    ///
+    /// The store's list is read again when it is older than a minute and does not name `uuid`: another machine
+    /// sharing the store may have stored it since.
     package func debugFile(uuid: String) -> DebugFile? {
-        state.withLock { $0.files[uuid] }
+        let (file, stale) = state.withLock { state in
+            let stale = state.files[uuid] == nil && ContinuousClock.now - state.refreshed > Self.refreshInterval
+            // One worker reads the list again; the others go on with the one they have.
+            if stale { state.refreshed = ContinuousClock.now }
+            return (state.files[uuid], stale)
+        }
+        guard stale else { return file }
+        try? refresh()
+        return state.withLock { $0.files[uuid] }
     }
+
+    /// How old the list of stored debug files may be before a UUID it does not name makes it read again.
+    private static let refreshInterval = Duration.seconds(60)
 
     /// Why the last debug file could not be used, if one could not.
     package var lastFailure: String? { state.withLock { $0.lastFailure } }
@@ -145,7 +164,8 @@ package final class Symbolicator: Sendable {
 
     /// Writes the debug file to the cache folder, unless a file of its size and SHA-1 is there already.
     private func write(_ file: DebugFile) throws -> String {
-        let target = folder.appendingPathComponent(file.uuid)
+        // Named by content too: a slice replaced in the store (its symbol table by its dSYM) is written anew.
+        let target = folder.appendingPathComponent("\(file.uuid)-\(file.sha1)")
         let manager = FileManager.default
         if let attributes = try? manager.attributesOfItem(atPath: target.path), (attributes[.size] as? Int64) == file.size {
             return target.path

@@ -92,6 +92,10 @@ public struct Manifest: Sendable {
         public var name: String { storage.name }
         /// The deep-link template, nil when the screen has no deep link.
         package var route: RouteTemplate? { storage.route }
+        /// The deep-link template's text when it has no placeholder, for the fuzz targets.
+        @_spi(Fuzzing) public var literalRoute: String? {
+            storage.route.flatMap { $0.placeholders.isEmpty ? $0.text : nil }
+        }
         public var presentation: Presentation { storage.presentation }
         /// Conditions, checked in order.
         public var requires: [String] { storage.requires }

@@ -11,6 +11,11 @@ package struct DebugFileFinder {
         package var path: String
         /// The name a user recognizes: the path given, or `ARCHIVE.zip:ENTRY`.
         package var name: String
+
+        package init(path: String, name: String) {
+            self.path = path
+            self.name = name
+        }
     }
 
     /// A path that gave no file to read, and why.

@@ -110,7 +110,17 @@ package enum MachOReader {
                         throw MachOError(.damaged, "\(name): the __DWARF segment's \(sectionCount) sections run past their command")
                     }
                     for section in 0..<sectionCount {
-                        let sectionName = segmentName(commands.bytes(at: first + section * sectionSize, count: 16))
+                        let base = first + section * sectionSize
+                        let sectionName = segmentName(commands.bytes(at: base, count: 16))
+                        // section_64: size at 40 (8 bytes), offset at 48; section: size at 36 (4 bytes), offset at 40.
+                        let length = command == 0x19 ? commands.uint64(at: base + 40) : UInt64(commands.uint32(at: base + 36))
+                        let start = UInt64(commands.uint32(at: base + (command == 0x19 ? 48 : 40)))
+                        guard start <= size, length <= size - start else {
+                            throw MachOError(
+                                .damaged,
+                                "\(name): its DWARF section \(sectionName) claims \(length) bytes at offset \(start), past the end of the \(size)-byte slice"
+                            )
+                        }
                         if sectionName == "__debug_info" { hasDWARF = true }
                     }
                 }

@@ -99,6 +99,14 @@ package final class LLVMSymbolizer: Sendable {
         return ProcessState(process: process, input: input.fileHandleForWriting, output: LineReader(output.fileHandleForReading))
     }
 
+    /// A frame's file as reports name it: none for `??`; Swift's `<compiler-generated>` without the compilation
+    /// folder llvm-symbolizer joins to it.
+    static func file(_ name: String) -> String? {
+        if name.isEmpty || name == "??" { return nil }
+        if name.hasSuffix("/<compiler-generated>") { return "<compiler-generated>" }
+        return name
+    }
+
     /// The frames of one answer line: `{"Address", "ModuleName", "Symbol": [...]}` or `{"Error": {...}}`.
     static func frames(fromJSONLine line: [UInt8]) throws(SymbolizerError) -> [SymbolicatedFrame]? {
         let value: JSONValue
@@ -110,7 +118,7 @@ package final class LLVMSymbolizer: Sendable {
         guard case .array(let symbols)? = value["Symbol"] else { return nil }
         let frames = symbols.compactMap { symbol -> SymbolicatedFrame? in
             guard let name = symbol["FunctionName"]?.stringValue, !name.isEmpty, name != "??" else { return nil }
-            let file = symbol["FileName"]?.stringValue.flatMap { $0.isEmpty || $0 == "??" ? nil : $0 }
+            let file = symbol["FileName"]?.stringValue.flatMap(Self.file)
             let line = symbol["Line"]?.intValue.flatMap { $0 > 0 ? Int($0) : nil }
             return SymbolicatedFrame(rawSymbol: name, file: file, line: file == nil ? nil : line, inlined: true)
         }
