@@ -54,6 +54,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `crashtrail symbols add` reads the .zip archives Xcode and App Store Connect give dSYMs in.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // serve reads the multipart bodies of Sentry's chunk upload (sentry-cli debug-files upload).
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // Not `CZlib`: ZIPFoundation, which `crashtrail symbols add` reads archives with, names its own zlib module so.
@@ -174,6 +176,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         .executableTarget(
@@ -268,10 +271,16 @@ let package = Package(
         .testTarget(
             name: "CrashtrailCollectorTests",
             dependencies: [
-                "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailSymbols",
+                "CrashtrailTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 // Reads other tools' YAML readings of crash files (AppleTextDifferentialTests).
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .testTarget(
+            name: "CrashtrailSymbolsTests",
+            dependencies: [
+                "CrashtrailSymbols", "CrashtrailTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(

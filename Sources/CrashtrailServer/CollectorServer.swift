@@ -35,6 +35,7 @@ public struct CollectorServer: Sendable {
     let service: TriageService
     var options: ServeOptions
     let routes: IntakeRoutes
+    let debugFiles: DebugFileRoutes
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -57,10 +58,23 @@ public struct CollectorServer: Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
+        // Without llvm-symbolizer, or with a store whose debug files cannot be read, reports are stored unsymbolicated
+        // and wait for a service that can.
+        let symbolicator = try? Symbolicator(store: service.store)
+        if let symbolicator, !symbolicator.canSymbolicate {
+            logger.warning(
+                "llvm-symbolizer was not found: reports are stored without function names from debug files; install llvm or set CRASHTRAIL_LLVM_SYMBOLIZER"
+            )
+        }
+        let worker = SymbolicationWorker(
+            importer: DebugFileImport(store: service.store, decoder: codec), symbolicator: symbolicator, logger: logger)
+        debugFiles = DebugFileRoutes(
+            projects: projects, upload: ChunkedUpload(store: service.store, decoder: codec), symbolication: worker, logger: logger)
         routes = IntakeRoutes(
             projects: projects,
             committer: GroupCommitter(store: service.store, policy: .serve(backlog: options.backlog, batchSize: options.batchSize)),
-            processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps), decoder: codec,
+            processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator),
+            decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
             metrics: metrics, logger: logger)
     }
@@ -83,6 +97,7 @@ public struct CollectorServer: Sendable {
         api.post("reports") { request, context in try await routes.reports(request, context: context) }
         api.post("trails") { request, context in try await routes.trails(request, context: context) }
         ReadRoutes(service: service, readToken: options.readToken).add(to: router)
+        debugFiles.add(to: router)
         return router
     }
 
@@ -96,7 +111,9 @@ public struct CollectorServer: Sendable {
             router: router(),
             server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "crashtrail"),
-            onServerRunning: { channel in
+            onServerRunning: { [debugFiles] channel in
+                // Reports left waiting for a debug file stored while the service was down (or killed midway).
+                Task { await debugFiles.symbolication.kick() }
                 let port = channel.localAddress?.port ?? options.port
                 let base = options.publicURL ?? "http://\(Self.urlHost(options.host)):\(port)"
                 onStart(

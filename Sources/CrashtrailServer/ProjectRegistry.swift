@@ -60,6 +60,29 @@ final class ProjectRegistry: Sendable {
         return project
     }
 
+    /// The project a Sentry API path names, by its name or its number, opened by `key`.
+    /// - Throws: `RequestError`: 404 for a project the service does not have, as Sentry answers; 401 and 403 as
+    ///   ``authorize(projectID:key:)``.
+    func authorize(projectNamed name: String, key: String?) throws(RequestError) -> Project {
+        refreshIfDue()
+        let project = known.withLock { $0.projects.first { $0.name == name || String($0.id) == name } }
+        guard let project, !project.revoked else {
+            throw RequestError(.notFound, "no project is named \(name) here; crashtrail project list shows the projects and their names")
+        }
+        return try authorize(projectID: String(project.id), key: key)
+    }
+
+    /// Any project `key` opens, for the requests that name none (Sentry's organization endpoints).
+    /// - Throws: `RequestError` (401) without a key or with one no project has.
+    func authorize(key: String?) throws(RequestError) -> Project {
+        refreshIfDue()
+        let project = key.flatMap { key in known.withLock { $0.projects.first { $0.key == key && !$0.revoked } } }
+        guard let project else {
+            return try authorize(projectID: "", key: key)
+        }
+        return project
+    }
+
     private func refreshIfDue() {
         guard let store else { return }
         let due = known.withLock { Date().timeIntervalSince($0.readAt) >= refreshInterval }

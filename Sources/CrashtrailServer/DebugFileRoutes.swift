@@ -1,0 +1,258 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import MultipartKit
+
+/// Debug files uploaded as Sentry's tools upload them (SPEC section 16).
+///
+/// `sentry-cli debug-files upload`, and the fastlane and Xcode build-phase scripts built on it, work with `SENTRY_URL`
+/// pointed at the service and a project's key as the auth token:
+///
+/// - `GET /api/0/organizations/ORG/chunk-upload/`: how to upload (chunk size, limits, SHA-1, gzip);
+/// - `POST /api/0/organizations/ORG/chunk-upload/`: chunks, as multipart parts named by their SHA-1;
+/// - `POST /api/0/projects/ORG/PROJECT/files/difs/assemble/`: each file from its chunks, stored as `symbols add` stores
+///   one; the stored reports waiting for it are then symbolicated in the background.
+struct DebugFileRoutes: Sendable {
+    let projects: ProjectRegistry
+    let upload: ChunkedUpload
+    let symbolication: SymbolicationWorker
+    let logger: Logger
+
+    /// The body of a chunk request: the chunks and the multipart framing around them.
+    static let maximumChunkRequest = ChunkedUpload.maximumRequestSize + (1 << 20)
+    /// The body of an assemble request.
+    static let maximumAssembleRequest = 4 << 20
+
+    func add(to router: Router<BasicRequestContext>) {
+        let routes = self
+        let organization = router.group("api/0/organizations/:organization")
+        organization.get("chunk-upload") { request, _ in try routes.options(request) }
+        organization.post("chunk-upload") { request, _ in try await routes.chunks(request) }
+        router.post("api/0/projects/:organization/:project/files/difs/assemble") { request, context in
+            try await routes.assemble(request, project: context.parameters.get("project") ?? "")
+        }
+    }
+
+    /// `GET chunk-upload/`: how sentry-cli must upload.
+    func options(_ request: Request) throws -> Response {
+        _ = try projects.authorize(key: Self.token(request))
+        let answer: JSONValue = .object([
+            "url": .string(request.uri.path), "chunkSize": .int(Int64(ChunkedUpload.chunkSize)),
+            "chunksPerRequest": .int(Int64(ChunkedUpload.chunksPerRequest)), "maxFileSize": .int(ChunkedUpload.maximumFileSize),
+            "maxRequestSize": .int(Int64(ChunkedUpload.maximumRequestSize)), "concurrency": .int(4), "hashAlgorithm": .string("sha1"),
+            "compression": .array([.string("gzip")]), "accept": .array([.string("debug_files")]),
+        ])
+        return Response.json(CanonicalJSON.string(of: answer))
+    }
+
+    /// `POST chunk-upload/`: each part a chunk named by its SHA-1, gzipped when named `file_gzip`.
+    func chunks(_ request: Request) async throws -> Response {
+        _ = try projects.authorize(key: Self.token(request))
+        guard let type = request.headers[.contentType], let boundary = Self.boundary(type) else {
+            throw RequestError.badRequest(
+                "a chunk upload is multipart/form-data with a boundary; Content-Type was \(request.headers[.contentType] ?? "none")")
+        }
+        let body = try await Self.body(request, limit: Self.maximumChunkRequest)
+        let parts = try Self.parts(body, boundary: boundary)
+        guard parts.count <= ChunkedUpload.chunksPerRequest else {
+            throw RequestError.badRequest("the request holds \(parts.count) chunks, over the limit of \(ChunkedUpload.chunksPerRequest)")
+        }
+        for part in parts {
+            guard let sha1 = part.filename, sha1.count == 40, sha1.allSatisfy(\.isHexDigit) else {
+                throw RequestError.badRequest(
+                    "a chunk must be named by its SHA-1 (40 hex digits) as its filename; part \(part.name ?? "?") is named \(part.filename ?? "nothing")"
+                )
+            }
+            var bytes = part.bytes
+            if part.name == "file_gzip" {
+                do {
+                    bytes = try ZlibStream.inflated(bytes, wrapper: .gzip, cap: ChunkedUpload.chunkSize)
+                } catch  where error.code == .overCap {
+                    throw RequestError.tooLarge("the chunk \(sha1) inflates to more than \(ChunkedUpload.chunkSize) bytes, the chunk size")
+                } catch {
+                    throw RequestError.badRequest("the chunk \(sha1) could not be inflated: \(error.message)")
+                }
+            }
+            do {
+                try upload.keepChunk(named: sha1, bytes: bytes)
+            } catch let error as ChunkedUploadError {
+                throw error.code == .tooLarge ? RequestError.tooLarge(error.message) : RequestError.badRequest(error.message)
+            } catch {
+                throw RequestError(.serviceUnavailable, "the chunk could not be stored (\(error)); send it again")
+            }
+        }
+        return Response(status: .ok)
+    }
+
+    /// `POST …/files/difs/assemble/`: `{CHECKSUM: {"name", "debug_id", "chunks": [SHA-1…]}}`.
+    func assemble(_ request: Request, project: String) async throws -> Response {
+        _ = try projects.authorize(projectNamed: project, key: Self.token(request))
+        let body = try await Self.body(request, limit: Self.maximumAssembleRequest)
+        guard case .object(let object)? = try? JSONParser.parse(body) else {
+            throw RequestError.badRequest("an assemble request is a JSON object of files by their SHA-1")
+        }
+        let files = try object.map { checksum, value -> ChunkedUpload.File in
+            guard checksum.count == 40, checksum.allSatisfy(\.isHexDigit), case .array(let chunks)? = value["chunks"] else {
+                throw RequestError.badRequest("each file is named by its SHA-1 and lists its chunks; \(checksum) does not")
+            }
+            return ChunkedUpload.File(
+                checksum: checksum, name: value["name"]?.stringValue ?? checksum, chunks: chunks.compactMap(\.stringValue))
+        }
+        let states: [String: ChunkedUpload.State]
+        do {
+            states = try upload.assemble(files)
+        } catch {
+            logger.error("assembling uploaded debug files failed", metadata: ["error": "\(error)"])
+            throw RequestError(.serviceUnavailable, "the debug files could not be stored (\(error)); send them again")
+        }
+        var answer: [String: JSONValue] = [:]
+        var stored = false
+        for (checksum, state) in states {
+            switch state {
+            case .notFound(let missing):
+                answer[checksum] = .object([
+                    "state": .string("not_found"), "missingChunks": .array(missing.map(JSONValue.string)), "detail": .null,
+                ])
+            case .error(let detail):
+                answer[checksum] = .object(["state": .string("error"), "missingChunks": .array([]), "detail": .string(detail)])
+            case .ok(let slices):
+                stored = true
+                let dif = slices.first.map { slice -> JSONValue in
+                    .object([
+                        "id": .string(slice.uuid), "uuid": .string(slice.uuid), "debugId": .string(slice.uuid),
+                        "objectName": .string(slice.name), "cpuName": .string(slice.arch), "sha1": .string(checksum),
+                        "symbolType": .string("macho"), "data": .object(["type": .string(slice.kind == "dwarf" ? "dbg" : "lib")]),
+                    ])
+                }
+                answer[checksum] = .object([
+                    "state": .string("ok"), "missingChunks": .array([]), "detail": .null, "dif": dif ?? .null,
+                ])
+            }
+        }
+        if stored { await symbolication.kick() }
+        return Response.json(CanonicalJSON.string(of: .object(answer)))
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`, as sentry-cli sends its auth token.
+    static func token(_ request: Request) -> String? {
+        request.headers[.authorization].flatMap(ProjectKey.fromBearer)
+    }
+
+    /// A multipart body's boundary, from its Content-Type.
+    static func boundary(_ contentType: String) -> String? {
+        guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+
+    /// A part of a multipart body: its field name, its filename, its bytes.
+    struct Part {
+        var name: String?
+        var filename: String?
+        var bytes: [UInt8] = []
+    }
+
+    /// The parts of a multipart body.
+    /// - Throws: `RequestError` (400) when the body is not multipart with that boundary.
+    static func parts(_ body: [UInt8], boundary: String) throws -> [Part] {
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [Part] = []
+        var current = Part()
+        parser.onHeader = { field, value in
+            guard field.lowercased() == "content-disposition" else { return }
+            for parameter in value.split(separator: ";").dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2 else { continue }
+                let text = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                if pair[0] == "name" { current.name = text }
+                if pair[0] == "filename" { current.filename = text }
+            }
+        }
+        parser.onBody = { buffer in current.bytes += buffer.readBytes(length: buffer.readableBytes) ?? [] }
+        parser.onPartComplete = {
+            parts.append(current)
+            current = Part()
+        }
+        do {
+            try parser.execute(body)
+        } catch {
+            throw RequestError.badRequest("the multipart body could not be read: \(error)")
+        }
+        return parts
+    }
+
+    /// A request's body, refused past `limit` bytes.
+    static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limit) bytes for an upload request")
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= limit else {
+                throw RequestError.tooLarge("the body is over the limit of \(limit) bytes for an upload request")
+            }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        return bytes
+    }
+}
+
+/// Derives again, in the background, the stored reports that a debug file just stored describes: one run at a time,
+/// and another after it when a file arrived meanwhile.
+actor SymbolicationWorker {
+    private let importer: DebugFileImport
+    private let symbolicator: Symbolicator?
+    private let logger: Logger
+    private var running = false
+    private var again = false
+
+    init(importer: DebugFileImport, symbolicator: Symbolicator?, logger: Logger) {
+        self.importer = importer
+        self.symbolicator = symbolicator
+        self.logger = logger
+    }
+
+    /// Starts a run, or asks the running one to run again when it ends.
+    func kick() {
+        try? symbolicator?.refresh()
+        guard !running else {
+            again = true
+            return
+        }
+        running = true
+        Task.detached { [importer, symbolicator, logger] in
+            repeat {
+                await self.clearAgain()
+                do {
+                    let (summary, notice) = try importer.rederivePending(symbolicator: symbolicator)
+                    if summary.examined > 0 {
+                        logger.notice(
+                            "symbolicated stored reports", metadata: ["examined": "\(summary.examined)", "changed": "\(summary.changed)"])
+                    }
+                    if let notice { logger.warning("\(notice)") }
+                } catch {
+                    logger.error("symbolicating stored reports failed", metadata: ["error": "\(error)"])
+                }
+            } while await self.finishOrAgain()
+        }
+    }
+
+    private func clearAgain() { again = false }
+
+    /// Ends the run, unless another was asked for meanwhile.
+    private func finishOrAgain() -> Bool {
+        if again { return true }
+        running = false
+        return false
+    }
+}

@@ -1,0 +1,166 @@
+import CrashtrailCollector
+import CrashtrailEncoding
+import CrashtrailStore
+import CrashtrailTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import CrashtrailServer
+
+/// Sentry's debug-file chunk upload as `crashtrail serve` speaks it (SPEC section 16), in process: the options, chunks
+/// plain and gzipped, assembling, and what is refused.
+@Suite("crashtrail serve: debug file upload")
+struct DebugFileRouteTests {
+    static let dsym = SymbolFixtures.shared.url("AppC.dSYM/Contents/Resources/DWARF/AppC")
+    static let optionsPath = "/api/0/organizations/acme/chunk-upload/"
+    static let assemblePath = "/api/0/projects/acme/ios/files/difs/assemble/"
+
+    /// A multipart body of chunks, each a part named `file` (or `file_gzip`, gzipped) with its SHA-1 as the filename.
+    static func multipart(_ chunks: [[UInt8]], gzip: Bool = false, boundary: String = "crashtrail-boundary") -> [UInt8] {
+        var body: [UInt8] = []
+        for chunk in chunks {
+            let name = gzip ? "file_gzip" : "file"
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(ChunkedUpload.sha1(chunk))\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                    .utf8)
+            body += gzip ? Gzip.wrap(chunk) : chunk
+            body += Array("\r\n".utf8)
+        }
+        return body + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    static func multipartHeaders(_ key: String, boundary: String = "crashtrail-boundary") -> HTTPFields {
+        [.authorization: "Bearer \(key)", .contentType: "multipart/form-data; boundary=\(boundary)"]
+    }
+
+    /// The assemble request for a file cut into `chunks`.
+    static func assembleBody(file: [UInt8], chunks: [[UInt8]], name: String = "AppC") -> [UInt8] {
+        let list = chunks.map { "\"\(ChunkedUpload.sha1($0))\"" }.joined(separator: ",")
+        return Array(#"{"\#(ChunkedUpload.sha1(file))":{"name":"\#(name)","debug_id":null,"chunks":[\#(list)]}}"#.utf8)
+    }
+
+    /// `bytes` cut into pieces of `size`.
+    static func chunks(_ bytes: [UInt8], size: Int) -> [[UInt8]] {
+        stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min(bytes.count, $0 + size)]) }
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any], "\(response.text)")
+    }
+
+    @Test("The options say how sentry-cli must upload, to a project's key only")
+    func options() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let (anonymous, wrong, options) = try await fixture.test { client in
+            (
+                try await client.execute(uri: Self.optionsPath, method: .get),
+                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer("00000000000000000000000000000000")),
+                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer(ServerFixture.key))
+            )
+        }
+        #expect(anonymous.status == .unauthorized)
+        #expect(wrong.status == .unauthorized)
+        #expect(options.status == .ok)
+        let answer = try Self.json(options)
+        #expect(answer["chunkSize"] as? Int == ChunkedUpload.chunkSize)
+        #expect(answer["hashAlgorithm"] as? String == "sha1")
+        #expect(answer["compression"] as? [String] == ["gzip"])
+        #expect(answer["url"] as? String == Self.optionsPath)
+    }
+
+    @Test("Chunks, some gzipped, then assemble: the file is stored by UUID; missing chunks are asked for first")
+    func uploadAndAssemble() async throws {
+        // Given a dSYM cut into three chunks
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let file = Array(try Data(contentsOf: Self.dsym))
+        let chunks = Self.chunks(file, size: file.count / 3 + 1)
+        try #require(chunks.count == 3)
+        let assemble = Self.assembleBody(file: file, chunks: chunks)
+
+        // When
+        let (early, first, second, done, again) = try await fixture.test { client in
+            let early = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            let first = try await client.post(
+                Self.optionsPath, Self.multipart(Array(chunks.prefix(2)), gzip: true), headers: Self.multipartHeaders(ServerFixture.key))
+            let second = try await client.post(
+                Self.optionsPath, Self.multipart([chunks[2]]), headers: Self.multipartHeaders(ServerFixture.key))
+            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            return (early, first, second, done, again)
+        }
+
+        // Then
+        let checksum = ChunkedUpload.sha1(file)
+        #expect(early.status == .ok)
+        let missing = try #require(try Self.json(early)[checksum] as? [String: Any])
+        #expect(missing["state"] as? String == "not_found")
+        #expect((missing["missingChunks"] as? [String])?.count == 3)
+        #expect(first.status == .ok && second.status == .ok, "\(first.text) \(second.text)")
+        let stored = try #require(try Self.json(done)[checksum] as? [String: Any], "\(done.text)")
+        #expect(stored["state"] as? String == "ok", "\(done.text)")
+        let dif = try #require(stored["dif"] as? [String: Any])
+        #expect(dif["debugId"] as? String == "4c4c44c2-5555-3144-a122-28aff5799215")
+        #expect(dif["cpuName"] as? String == "arm64")
+        #expect((try Self.json(again)[checksum] as? [String: Any])?["state"] as? String == "ok")
+        let files = try fixture.service.store.debugFiles()
+        #expect(files.map(\.uuid) == ["4c4c44c2-5555-3144-a122-28aff5799215"])
+        #expect(files.first?.kind == "dwarf")
+        #expect(files.first?.sha1 == checksum)
+        // The chunks of a stored file are not kept.
+        #expect(try fixture.service.store.uploadChunks(among: chunks.map(ChunkedUpload.sha1)).isEmpty)
+    }
+
+    @Test("A chunk whose bytes are not its name's SHA-1, a body that is not multipart, and a file that is no Mach-O are refused")
+    func refusals() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let text = Array("not a debug file, but long enough to be read\n".utf8)
+        var damaged = Self.multipart([text])
+        // Flip a byte of the chunk: its name no longer matches.
+        let start = try #require(damaged.firstRange(of: Array("not a debug".utf8))).lowerBound
+        damaged[start] = UInt8(ascii: "N")
+        let corrupted = damaged
+        let (checksum, plain, stored, assembled) = try await fixture.test { client in
+            (
+                try await client.post(Self.optionsPath, corrupted, headers: Self.multipartHeaders(ServerFixture.key)),
+                try await client.post(Self.optionsPath, text, headers: bearer(ServerFixture.key)),
+                try await client.post(Self.optionsPath, Self.multipart([text]), headers: Self.multipartHeaders(ServerFixture.key)),
+                try await client.post(
+                    Self.assemblePath, Self.assembleBody(file: text, chunks: [text], name: "notes.txt"), headers: bearer(ServerFixture.key))
+            )
+        }
+        #expect(checksum.status == .badRequest)
+        #expect(checksum.detail.contains("damaged on the way"), "\(checksum.detail)")
+        #expect(plain.status == .badRequest)
+        #expect(plain.detail.contains("multipart/form-data"), "\(plain.detail)")
+        #expect(stored.status == .ok)
+        let state = try #require(try Self.json(assembled)[ChunkedUpload.sha1(text)] as? [String: Any], "\(assembled.text)")
+        #expect(state["state"] as? String == "error")
+        #expect((state["detail"] as? String)?.contains("notes.txt") == true, "\(state)")
+        #expect(try fixture.service.store.debugFiles().isEmpty)
+    }
+
+    @Test("Assembling for another project's key is 403, for a project that is not here 404; a body over the limit 413")
+    func projectsAndLimits() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let body = Array(#"{}"#.utf8)
+        let (other, unknown, large) = try await fixture.test { client in
+            (
+                try await client.post(Self.assemblePath, body, headers: bearer(ServerFixture.otherKey)),
+                try await client.post("/api/0/projects/acme/watchos/files/difs/assemble/", body, headers: bearer(ServerFixture.key)),
+                try await client.post(
+                    Self.assemblePath, [UInt8](repeating: UInt8(ascii: " "), count: DebugFileRoutes.maximumAssembleRequest + 1),
+                    headers: bearer(ServerFixture.key))
+            )
+        }
+        #expect(other.status == .forbidden)
+        #expect(unknown.status == .notFound)
+        #expect(unknown.detail.contains("watchos"))
+        #expect(large.status == .contentTooLarge)
+    }
+}
