@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="$root/.build-fuzz"
 corpus_seeds="$root/Tools/Fuzz/Corpus"
-targets_all=(fuzz-trail-json fuzz-trail-binary fuzz-trail-text fuzz-trail-keys fuzz-manifest fuzz-url fuzz-payload fuzz-payload-formats fuzz-journal)
+targets_all=(fuzz-trail-json fuzz-trail-binary fuzz-trail-text fuzz-trail-keys fuzz-manifest fuzz-url fuzz-payload fuzz-payload-formats fuzz-journal fuzz-macho)
 # Swift's own crash backtracer is slow and interactive; libFuzzer reports traps (SIGILL) itself.
 export SWIFT_BACKTRACE=enable=no
 
@@ -24,7 +24,16 @@ dictionary() {
     case "$1" in
         fuzz-payload*) echo "$root/Tools/Fuzz/Dictionaries/payload.dict" ;;
         fuzz-trail-*) echo "$root/Tools/Fuzz/Dictionaries/trail.dict" ;;
+        fuzz-macho) echo "$root/Tools/Fuzz/Dictionaries/macho.dict" ;;
         *) echo "$root/Tools/Fuzz/Dictionaries/manifest.dict" ;;
+    esac
+}
+
+# The largest input a target's mutations make: Mach-O files put their slices and sections far into the file.
+max_len() {
+    case "$1" in
+        fuzz-macho) echo 131072 ;;
+        *) echo 16384 ;;
     esac
 }
 
@@ -70,12 +79,12 @@ for target in "${targets[@]}"; do
     work="$scratch/corpus/$target"
     findings="$scratch/findings/$target"
     log="$scratch/logs/$target.log"
-    mkdir -p "$work" "$findings"
+    mkdir -p "$work" "$findings" "$scratch/seeds/$target"
     before=$(find "$findings" -type f | wc -l)
     start=$(date +%s)
     # -timeout: an input running over 5 s is a hang; -rss_limit_mb: over 2 GiB is an out-of-memory finding.
     status=0
-    nice -n 10 "$scratch/debug/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=16384 \
+    nice -n 10 "$scratch/debug/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
         -dict="$(dictionary "$target")" -print_final_stats=1 -artifact_prefix="$findings/" "$work" "$corpus_seeds/$target" "$scratch/seeds/$target" \
         >"$log" 2>&1 || status=$?
     elapsed=$(( $(date +%s) - start ))

@@ -110,7 +110,9 @@ def call_return_addresses(path, arch):
 
 def symbolic_frames(symcache, offset):
     # symbolic 8 gives an inlined frame's sym_addr as u32::MAX (it has none): written as null.
-    return [{"symbol": info.symbol, "full_path": info.abs_path, "line": info.line,
+    # symbolic 8's LineInfo has abs_path; 10 and later's SourceLocation has full_path.
+    return [{"symbol": info.symbol, "full_path": getattr(info, "full_path", None) or getattr(info, "abs_path", None),
+             "line": info.line,
              "sym_addr": None if info.sym_addr == 0xFFFFFFFF else info.sym_addr, "lang": info.lang}
             for info in symcache.lookup(offset)]
 
@@ -231,7 +233,7 @@ def main():
             if reason and len(examples[reason]) < 3 and not any(e[0] == file for e in examples[reason]):
                 examples[reason].append((file, arch, vmaddr, lookup))
     with open(os.path.join(out, "reference.json"), "w") as handle:
-        json.dump(reference, handle, indent=1, sort_keys=True)
+        json.dump(reference, handle, separators=(",", ":"), sort_keys=True)
         handle.write("\n")
 
     print(f"symbolic {reference['symbolic']}, llvm-symbolizer {reference['llvmSymbolizer']}")

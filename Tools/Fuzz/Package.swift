@@ -38,6 +38,7 @@ let package = Package(
             name: "fuzz-payload-formats", dependencies: ["FuzzDriver", "FuzzSupport", collector], path: "Sources/PayloadFormatsFuzz"),
         .executableTarget(
             name: "fuzz-journal", dependencies: ["FuzzDriver", "FuzzSupport", core, recording], path: "Sources/JournalFuzz"),
+        .executableTarget(name: "fuzz-macho", dependencies: ["FuzzDriver", "FuzzSupport", collector], path: "Sources/MachOFuzz"),
         // Writes the seed corpus (`fuzz-seeds Corpus`); not a fuzz target.
         .executableTarget(name: "fuzz-seeds", dependencies: ["FuzzSupport", core, encoding, recording], path: "Sources/SeedWriter"),
     ]

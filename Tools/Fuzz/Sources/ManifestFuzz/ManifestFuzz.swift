@@ -1,4 +1,4 @@
-import CrashtrailCore
+@_spi(Fuzzing) import CrashtrailCore
 import FuzzDriver
 import FuzzSupport
 
@@ -11,9 +11,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let manifest = try? Manifest(yaml: text, source: "fuzz.yml") else { return 0 }
     _ = manifest.launchState
     for spec in manifest.destinations {
-        guard let route = spec.route, route.placeholders.isEmpty else { continue }
+        guard let route = spec.literalRoute else { continue }
         guard let url = manifest.url(for: Destination(spec.name)) else {
-            fuzzRequire(false, "\(spec.name) has the literal template \(route.text) but no URL")
+            fuzzRequire(false, "\(spec.name) has the literal template \(route) but no URL")
             continue
         }
         fuzzRequire(manifest.destination(forURL: url) != nil, "the URL \(url) of \(spec.name) resolves to nothing")

@@ -15,7 +15,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let formats = ReportFormat.allCases
     let format = formats[Int(selector) % formats.count]
     let payload = UnsafeBufferPointer(rebasing: bytes.dropFirst())
-    _ = try? FormatDetector.detect(payload)
+    _ = try? FormatParsing.detect(payload)
     guard let parsed = try? FormatParsing.parse(payload, as: format) else { return 0 }
     fuzzRequire(!parsed.isEmpty, "\(format) accepted a payload but returned nothing")
     for range in parsed {
