@@ -112,4 +112,32 @@ struct HTMLPageTests {
         #expect(!pages[1].html.contains("others have their pages too"))
         #expect(TriageSite.fileName(for: "a/b") != TriageSite.fileName(for: "a_b"))
     }
+
+    @Test("A report page shows the crashed thread: function, file and line where a debug file gave them, inlined frames marked")
+    func crashedThread() throws {
+        // Given a replay and three frames, one inlined into the next, one in an image without a debug file
+        let manifest = try TestManifests.piratebay()
+        let replay = Replayer(manifest: manifest).replay(Self.hostileTrail(), report: "r")
+        let frames = [
+            TriageSite.Frame(image: "AppC", function: "divide", location: "crash.c:49", inlined: true, offset: 17_532),
+            TriageSite.Frame(image: "AppC", function: "crash_divide", location: "crash.c:53", inlined: false, offset: 17_532),
+            TriageSite.Frame(image: "<Kaboom>", function: nil, location: nil, inlined: false, offset: 1_234),
+        ]
+
+        // When
+        let page = TriageSite.reportPage(replay, reportID: "r", groupID: "g", frames: frames).html
+        let bare = TriageSite.reportPage(replay, reportID: "r", groupID: "g").html
+
+        // Then
+        #expect(page.contains("<h2 id=\"frames-title\">Crashed thread</h2>"))
+        #expect(
+            page.contains(
+                #"<tr><td class="num">0</td><td>AppC</td><td class="mono">divide <span class="badge">inlined</span></td><td class="mono">crash.c:49</td>"#
+            ))
+        #expect(
+            page.contains(#"<tr><td class="num">0</td><td>AppC</td><td class="mono">crash_divide</td><td class="mono">crash.c:53</td>"#))
+        #expect(page.contains(#"<tr><td class="num">1</td><td>&lt;Kaboom&gt;</td><td class="mono">???</td>"#))
+        #expect(!bare.contains("Crashed thread"))
+        #expect(Set(frames.map(\.fingerprint)).count == 3)
+    }
 }

@@ -37,7 +37,10 @@ extension TriageService {
         case "reports":
             guard let record = try? store.record(matchingPrefix: prefix), TriageSite.fileName(for: record.id) == name else { return nil }
             let outcome = try ReplayOperation.replay(storedReport: record.id, service: self)
-            return TriageSite.reportPage(outcome.replay, reportID: record.id, groupID: CrashGroup.id(ofSignature: record.signature)).html
+            return TriageSite.reportPage(
+                outcome.replay, reportID: record.id, groupID: CrashGroup.id(ofSignature: record.signature),
+                frames: Self.siteFrames(of: record.report)
+            ).html
         default:
             return nil
         }

@@ -91,7 +91,10 @@ extension TriageService {
                     let manifest = manifestsByApp.manifest(for: app)
                 {
                     let path = "reports/\(TriageSite.fileName(for: report.id)).html"
-                    let inputs = "\u{0}\(report.id)\u{0}\(group.id)\u{0}\(manifest.fingerprint)\u{0}\(TriageSite.rendererFingerprint)"
+                    let frames = Self.siteFrames(of: report)
+                    let inputs =
+                        "\u{0}\(report.id)\u{0}\(group.id)\u{0}\(manifest.fingerprint)\u{0}\(TriageSite.rendererFingerprint)"
+                        + frames.map(\.fingerprint).joined(separator: "\u{2}")
                     let fingerprint = TriageSite.fnv1a(json, inputs)
                     var trail: Trail?
                     if previous.pages[path] == fingerprint, FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
@@ -102,7 +105,7 @@ extension TriageService {
                         trail = parsed
                         let replay = Replayer(manifest: manifest).replay(parsed, report: report.id)
                         do {
-                            try write(path, TriageSite.reportPage(replay, reportID: report.id, groupID: group.id).html)
+                            try write(path, TriageSite.reportPage(replay, reportID: report.id, groupID: group.id, frames: frames).html)
                         } catch {
                             failure = failure ?? error
                             return
@@ -163,5 +166,17 @@ extension TriageService {
         guard let end = value.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }), head[end] == UInt8(ascii: "\"")
         else { return nil }
         return String(decoding: value[..<end], as: UTF8.self)
+    }
+
+    /// The crashed thread's frames as the report page shows them.
+    static func siteFrames(of report: CrashReport) -> [TriageSite.Frame] {
+        report.frames.map { frame in
+            TriageSite.Frame(
+                image: frame.image ?? "???", function: frame.symbol,
+                location: frame.file.map { file in
+                    ((file as NSString).lastPathComponent) + (frame.line.map { ":\($0)" } ?? "")
+                },
+                inlined: frame.inlined, offset: frame.offset)
+        }
     }
 }

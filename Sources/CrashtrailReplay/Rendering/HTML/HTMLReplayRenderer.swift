@@ -13,8 +13,19 @@ enum HTMLReplayRenderer {
         var label: String
     }
 
-    static func render(_ replay: Replay, navigation: Navigation? = nil) -> String {
-        PageTemplates.render("replay", context(of: replay, navigation: navigation))
+    static func render(_ replay: Replay, navigation: Navigation? = nil, frames: [TriageSite.Frame] = []) -> String {
+        var context = context(of: replay, navigation: navigation)
+        // Frames inlined into the next share its number, as in Apple's reports.
+        var number = 0
+        context["frames"] = frames.map { frame -> [String: Any] in
+            defer { if !frame.inlined { number += 1 } }
+            return [
+                "number": number, "image": frame.image, "function": frame.function ?? "???", "location": frame.location ?? "",
+                "hasLocation": frame.location != nil, "inlined": frame.inlined, "offset": frame.offset.map { "+ \($0)" } ?? "",
+            ]
+        }
+        context["hasFrames"] = !frames.isEmpty
+        return PageTemplates.render("replay", context)
     }
 
     static func context(of replay: Replay, navigation: Navigation?) -> [String: Any] {

@@ -111,6 +111,16 @@ enum PageTemplates {
         {{#screenSets}}{{> screens}}{{/screenSets}}
         </div>
         </section>
+        {{#hasFrames}}<section aria-labelledby="frames-title">
+        <h2 id="frames-title">Crashed thread</h2>
+        <table>
+        <caption>The crashed thread's frames, top first: the function, and its file and line where a debug file gave them; a function inlined into the frame below shares its number.</caption>
+        <thead><tr><th class="num" scope="col">#</th><th scope="col">image</th><th scope="col">function</th><th scope="col">file:line</th><th scope="col">offset</th></tr></thead>
+        <tbody>
+        {{#frames}}<tr><td class="num">{{number}}</td><td>{{image}}</td><td class="mono">{{function}}{{#inlined}} <span class="badge">inlined</span>{{/inlined}}</td><td class="mono">{{location}}</td><td class="mono">{{offset}}</td></tr>
+        {{/frames}}</tbody>
+        </table>
+        </section>{{/hasFrames}}
         <section aria-labelledby="links-title">
         <h2 id="links-title">Shortest links</h2>
         <p>{{linkCount}} links; {{#reproduces}}<span class="good">they reproduce the final screens</span>{{/reproduces}}{{^reproduces}}<span class="bad">they do not reproduce the final screens</span>{{/reproduces}}. Preconditions: {{preconditions}}.</p>

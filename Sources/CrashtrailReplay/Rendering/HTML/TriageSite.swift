@@ -89,10 +89,41 @@ package struct TriageSite: Sendable {
         [("index.html", indexPage())] + groups.map { ("groups/\(Self.fileName(for: $0.id)).html", groupPage($0)) }
     }
 
-    /// The replay page of a report of the group `groupID`, at `reports/ID-HASH.html`, linking back to its group.
-    package static func reportPage(_ replay: Replay, reportID: String, groupID: String) -> (path: String, html: String) {
+    /// A frame of the crashed thread as the report page shows it.
+    package struct Frame: Hashable, Sendable {
+        /// The binary image's name; `???` when unknown.
+        package var image: String
+        /// The function, demangled; nil when nothing names it.
+        package var function: String?
+        /// `file:line`, when a debug file gave them.
+        package var location: String?
+        /// Whether the function was inlined into the next frame's.
+        package var inlined: Bool
+        /// The offset into the image, when known.
+        package var offset: Int64?
+
+        package init(image: String, function: String?, location: String?, inlined: Bool, offset: Int64?) {
+            self.image = image
+            self.function = function
+            self.location = location
+            self.inlined = inlined
+            self.offset = offset
+        }
+
+        /// What the page's fingerprint takes of the frame: a page is written again when its frames change, as they do
+        /// when a debug file arrives after the crash.
+        package var fingerprint: String {
+            "\(image)\u{1}\(function ?? "")\u{1}\(location ?? "")\u{1}\(inlined)\u{1}\(offset ?? -1)"
+        }
+    }
+
+    /// The replay page of a report of the group `groupID`, at `reports/ID-HASH.html`, linking back to its group, with
+    /// the crashed thread's `frames`.
+    package static func reportPage(
+        _ replay: Replay, reportID: String, groupID: String, frames: [Frame] = []
+    ) -> (path: String, html: String) {
         let navigation = HTMLReplayRenderer.Navigation(up: "../groups/\(fileName(for: groupID)).html", label: "Crash group \(groupID)")
-        return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation))
+        return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation, frames: frames))
     }
 
     /// The index page: every group, its counts, its most common path and its reports per day.
@@ -202,7 +233,7 @@ package struct TriageSite: Sendable {
     ///
     /// `report --html` keeps a page written by another renderer from being kept as it is.
     package static let rendererFingerprint: String = {
-        let revision = "html-1"
+        let revision = "html-2"
         let text = [
             revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.replay,
             PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageStyle.css,
