@@ -197,6 +197,11 @@ let package = Package(
         .executableTarget(
             name: "crashtrail-trail-bench", dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
             path: "Tools/TrailBench"),
+        // Symbolication benchmark: addresses per second, cold and from the cache (BENCHMARKS.md).
+        .executableTarget(
+            name: "crashtrail-symbols-bench",
+            dependencies: ["CrashtrailCollector", "CrashtrailEncoding", "CrashtrailStore", "CrashtrailTestSupport"],
+            path: "Tools/SymbolsBench"),
         // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
