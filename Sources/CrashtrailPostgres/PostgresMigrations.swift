@@ -214,6 +214,8 @@ enum PostgresMigrations {
         ("v9: path counts kept as reports arrive", PostgresPathCounts.migration),
         // Debug files in chunks, and the images each report's frames name (DebugFileSchema.swift in CrashtrailStore).
         ("v10: debug files", DebugFileSchema.postgres),
+        // The reports still to reach each upstream they are forwarded to (ForwardSchema.swift in CrashtrailStore).
+        ("v11: forwarding outbox", ForwardSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -297,6 +297,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v13: debug files") { db in
             try db.execute(sql: DebugFileSchema.sqlite)
         }
+        // The reports still to reach each upstream they are forwarded to (ForwardSchema.swift, SPEC section 17).
+        migrator.registerMigration("v14: forwarding outbox") { db in
+            try db.execute(sql: ForwardSchema.sqlite)
+        }
         return migrator
     }
 }

@@ -442,3 +442,18 @@ SELECT i.value ->> 'uuid', r.id, i.value ->> 'name', 1, 0
 FROM report r, jsonb_array_elements(COALESCE(r.details::jsonb -> 'binaryImages', '[]'::jsonb)) AS i(value)
 WHERE i.value ->> 'uuid' IS NOT NULL AND i.value ->> 'name' IS NOT NULL
 ON CONFLICT DO NOTHING;
+
+-- v11: forwarding outbox
+CREATE TABLE forwardOutbox (
+    reportID TEXT COLLATE "C" NOT NULL REFERENCES report(id) ON DELETE CASCADE,
+    upstream TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL,
+    attempts INTEGER NOT NULL,
+    due BIGINT NOT NULL,
+    claimedUntil BIGINT NOT NULL,
+    reason TEXT,
+    queued BIGINT NOT NULL,
+    delivered BIGINT,
+    PRIMARY KEY (reportID, upstream)
+);
+CREATE INDEX forwardOutbox_due ON forwardOutbox(upstream, due) WHERE state = 'waiting';

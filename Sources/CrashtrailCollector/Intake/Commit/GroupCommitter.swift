@@ -1,5 +1,6 @@
 import CrashtrailStore
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Stores work in group commits on a writer thread of its own, for `ingest` and `serve` alike: the submissions that
@@ -25,6 +26,9 @@ package final class GroupCommitter: Sendable {
         /// Whether a failed transaction stops the committer, so that everything submitted after fails with its error
         /// (`ingest`, which then stops), or fails only its own submissions (`serve`).
         package var stopsAtFailure: Bool
+        /// The upstreams (their identities) each stored report is queued for in the forwarding outbox, in the
+        /// transaction that stores it (`serve --forward`).
+        package var forwardTo: [String] = []
 
         /// `ingest`: up to `maximumBatch` inputs a transaction, and a batch more waiting, so the workers parse the next
         /// batches while one is written.
@@ -178,7 +182,11 @@ package final class GroupCommitter: Sendable {
                 result = .success([])
             } else {
                 let works = batch.flatMap(\.works)
-                result = Result { () throws(StoreError) in try store.write { db in try IntakeBatch.apply(works, in: db) } }
+                let forwardTo = policy.forwardTo
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                result = Result { () throws(StoreError) in
+                    try store.write { db in try IntakeBatch.apply(works, in: db, forwardTo: forwardTo, now: now) }
+                }
             }
             let woken = state.withLock { state -> Int in
                 state.waiting -= batch.reduce(0) { $0 + $1.weight }

@@ -10,7 +10,11 @@ package enum IntakeBatch {
     /// starts from nothing each time: a backend may run the transaction again after a lost connection.
     /// - Returns: each work's outcome, in order.
     /// - Throws: the backend's error.
-    package static func apply(_ works: [IntakeWork], in db: any StoreTransaction) throws -> [IntakeOutcome] {
+    /// Each report stored is queued, in the same transaction, for each of `forwardTo` (upstreams' identities, SPEC
+    /// section 17), so a report acknowledged is a report forwarded.
+    package static func apply(
+        _ works: [IntakeWork], in db: any StoreTransaction, forwardTo: [String] = [], now: Int64 = 0
+    ) throws -> [IntakeOutcome] {
         var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]
         for idDecides in [true, false] {
             let records = works.flatMap { work -> [ReportRecord] in
@@ -23,6 +27,10 @@ package enum IntakeBatch {
                 if case .stored(let id) = outcome { try ReportStore.insertImages(record.images, of: id, in: db) }
             }
             inserted[idDecides] = outcomes[...]
+            if !forwardTo.isEmpty {
+                let stored = outcomes.compactMap { outcome -> String? in if case .stored(let id) = outcome { id } else { nil } }
+                try ReportStore.queueForwarding(stored, to: forwardTo, now: now, in: db)
+            }
         }
         return try works.map { work in
             switch work {
