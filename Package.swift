@@ -56,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // serve reads the multipart bodies of Sentry's chunk upload (sentry-cli debug-files upload).
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // Forwarding to a team's tracker (SPEC section 17): HTTP/1.1 and TLS, pooled connections.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Not `CZlib`: ZIPFoundation, which `crashtrail symbols add` reads archives with, names its own zlib module so.
@@ -144,6 +146,19 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
+        // Forwarding (SPEC section 17): reports as Sentry events enriched with their trails, the outbox's sender.
+        .target(
+            name: "CrashtrailForward",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Every operation a command performs (ingest, manifests, reprocess, list, show, replay, paths, the triage
         // site), so the command line and a service share them.
         .target(
@@ -156,6 +171,7 @@ let package = Package(
                 "CrashtrailStore",
                 "CrashtrailCollector",
                 "CrashtrailPostgres",
+                "CrashtrailForward",
             ]
         ),
         // The collector as a service (SPEC section 14): the HTTP routes, the group-committing intake, keys and limits.
@@ -169,6 +185,7 @@ let package = Package(
                 "CrashtrailService",
                 "CrashtrailEncoding",
                 "CrashtrailReplay",
+                "CrashtrailForward",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import CrashtrailCollector
 import CrashtrailEncoding
+import CrashtrailForward
 import CrashtrailService
 import CrashtrailStore
 import Dispatch
@@ -38,6 +39,14 @@ public struct CollectorServer: Sendable {
     let debugFiles: DebugFileRoutes
     let metrics: ServerMetrics
     let logger: Logger
+    /// Sends the forwarding outbox, when `--forward` names upstreams.
+    let forwarder: Forwarder?
+
+    /// The forwarding outbox's sender and its HTTP client.
+    struct Forwarder: Sendable {
+        var worker: ForwardWorker
+        var client: UpstreamClient
+    }
 
     /// Prepares the service: its projects, manifests and trail decoder.
     ///
@@ -70,9 +79,25 @@ public struct CollectorServer: Sendable {
             importer: DebugFileImport(store: service.store, decoder: codec), symbolicator: symbolicator, logger: logger)
         debugFiles = DebugFileRoutes(
             projects: projects, upload: ChunkedUpload(store: service.store, decoder: codec), symbolication: worker, logger: logger)
+        var policy = GroupCommitter.Policy.serve(backlog: options.backlog, batchSize: options.batchSize)
+        let upstreams = try options.forward.map { dsn throws(ForwardError) in try UpstreamDSN(dsn) }
+        policy.forwardTo = upstreams.map(\.identity)
+        if upstreams.isEmpty {
+            forwarder = nil
+        } else {
+            let client = UpstreamClient()
+            let preparation = TriageService.ForwardPreparation(
+                builder: SentryEventBuilder(grouping: options.forwardGrouping),
+                hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL)
+            let worker = ForwardWorker(store: service.store, upstreams: upstreams, client: client, logger: logger) {
+                [service] claim in
+                service.prepareForwarding(claim, preparation, now: Int64(Date().timeIntervalSince1970 * 1000))
+            }
+            forwarder = Forwarder(worker: worker, client: client)
+        }
         routes = IntakeRoutes(
             projects: projects,
-            committer: GroupCommitter(store: service.store, policy: .serve(backlog: options.backlog, batchSize: options.batchSize)),
+            committer: GroupCommitter(store: service.store, policy: policy),
             processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator),
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
@@ -84,9 +109,11 @@ public struct CollectorServer: Sendable {
         let router = Router()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         let routes = routes
+        let service = service
         router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("/metrics") { _, _ in
-            let text = metrics.text(backlog: routes.committer.backlog)
+            let forwarding = (try? service.forwardingStatus()).map(Self.forwardMetrics) ?? ""
+            let text = metrics.text(backlog: routes.committer.backlog) + Array(forwarding.utf8)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
@@ -128,7 +155,56 @@ public struct CollectorServer: Sendable {
     /// - Parameter onStart: told the address and DSNs once the service listens.
     /// - Throws: when the address cannot be bound.
     public func run(onStart: @escaping @Sendable (Started) -> Void = { _ in }) async throws {
-        try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        guard let forwarder else {
+            try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            return
+        }
+        // The outbox is sent while the service runs; what is left when it stops is sent when it starts again.
+        let sending = Task { await forwarder.worker.run() }
+        defer { sending.cancel() }
+        do {
+            try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            sending.cancel()
+            await forwarder.client.shutdown()
+            throw error
+        }
+        sending.cancel()
+        _ = await sending.value
+        await forwarder.client.shutdown()
+    }
+
+    /// The forwarding outbox as Prometheus text: delivered, waiting, retrying and set aside (by reason) per upstream,
+    /// and the age of the oldest report waiting.
+    static func forwardMetrics(_ statuses: [ForwardStatus]) -> String {
+        guard !statuses.isEmpty else { return "" }
+        var lines = [
+            "# HELP crashtrail_forward_reports Reports in the forwarding outbox, by upstream and state.",
+            "# TYPE crashtrail_forward_reports gauge",
+        ]
+        func label(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: " ")
+        }
+        for status in statuses {
+            let upstream = label(status.upstream)
+            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="delivered"} \#(status.delivered)"#)
+            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="waiting"} \#(status.waiting)"#)
+            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="retrying"} \#(status.retrying)"#)
+            for (reason, count) in status.setAside.sorted(by: { $0.key < $1.key }) {
+                lines.append(
+                    #"crashtrail_forward_reports{upstream="\#(upstream)",state="set-aside",reason="\#(label(String(reason.prefix(80))))"} \#(count)"#
+                )
+            }
+        }
+        lines.append("# HELP crashtrail_forward_oldest_waiting_seconds How long the oldest report waiting for an upstream has waited.")
+        lines.append("# TYPE crashtrail_forward_oldest_waiting_seconds gauge")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for status in statuses {
+            let age = status.oldestWaiting.map { Double(max(0, now - $0)) / 1000 } ?? 0
+            lines.append(#"crashtrail_forward_oldest_waiting_seconds{upstream="\#(label(status.upstream))"} \#(age)"#)
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// A host as a URL names it: an IPv6 address in brackets, `0.0.0.0` as this machine's loopback.

@@ -32,6 +32,13 @@ public struct ServeOptions: Sendable {
     public var readToken: String?
     /// Sentry's limits on what one request may carry.
     public var limits: Limits
+    /// The upstreams' DSNs every stored report is forwarded to, enriched with its trail (SPEC section 17).
+    public var forward: [String]
+    /// Whether forwarded events carry crashtrail's signature as their fingerprint, so the upstream groups as
+    /// crashtrail does.
+    public var forwardGrouping: Bool
+    /// How long a report without a trail waits for its trail file before it is forwarded without one.
+    public var forwardHold: Duration
 
     /// Sentry's limits (SPEC section 14).
     public struct Limits: Sendable {
@@ -54,8 +61,12 @@ public struct ServeOptions: Sendable {
         quarantineDirectory: String = IntakeDefaults.quarantineDirectory, backlog: Int = 4096,
         batchSize: Int = IntakeDefaults.batchSize, idleTimeout: Duration = .seconds(30),
         joinTolerance: Int64 = IntakeDefaults.joinTolerance, maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps,
-        readToken: String? = nil, limits: Limits = Limits()
+        readToken: String? = nil, limits: Limits = Limits(), forward: [String] = [], forwardGrouping: Bool = false,
+        forwardHold: Duration = .seconds(30)
     ) {
+        self.forward = forward
+        self.forwardGrouping = forwardGrouping
+        self.forwardHold = forwardHold
         self.host = host
         self.port = port
         self.projects = projects

@@ -30,6 +30,7 @@ struct Crashtrail: AsyncParsableCommand {
             ServeCommand.self,
             ProjectCommand.self,
             SymbolsCommand.self,
+            ForwardCommand.self,
         ]
     )
 }

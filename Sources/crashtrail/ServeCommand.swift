@@ -22,6 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
               crashtrail serve --listen 0.0.0.0:8000 \\
                 --store postgres://crashtrail@db/crashes --manifest manifests/ \\
                 --public-url https://crashes.example.com
+              crashtrail serve --forward https://KEY@sentry.example.com/42
               curl -H 'Authorization: Bearer KEY' --data-binary @crash.ips http://127.0.0.1:8000/api/1/reports
             """
     )
@@ -61,6 +62,22 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "token"))
     var readToken: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Forward every stored report, enriched with its trail, to this Sentry-compatible DSN (repeat for several upstreams; docs/FORWARD.md).",
+            valueName: "dsn"))
+    var forward: [String] = []
+
+    @Flag(
+        name: .long,
+        help: "With --forward: send crashtrail's signature as the events' fingerprint, so the upstream groups as crashtrail does.")
+    var forwardGrouping = false
+
+    @Option(
+        name: .long, help: "With --forward: seconds a report without a trail waits for its trail file before it is forwarded without one.")
+    var forwardHold = 30
+
     @Flag(name: .long, help: "Log only warnings and errors.")
     var quiet = false
 
@@ -71,7 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(max(1, idleTimeout)),
-                readToken: readToken ?? ProcessInfo.processInfo.environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+                readToken: readToken ?? ProcessInfo.processInfo.environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                forward: forward, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)))
             var logger = Logger(label: "crashtrail.serve")
             logger.logLevel = quiet ? .warning : .info
             let service = try TriageService(location: storeOptions.location, creating: true)

@@ -1,0 +1,183 @@
+import CrashtrailStore
+import Foundation
+import Logging
+import Synchronization
+
+/// Sends the forwarding outbox to its upstreams (SPEC section 17): claims due reports for a lease, builds each one's
+/// envelope, posts them a few at a time, and settles each: delivered, retried after a backoff with jitter (or after the
+/// upstream's `Retry-After`, the whole upstream waiting), or set aside with the reason it can never succeed.
+///
+/// Delivery is at least once: a sender that dies after the upstream took a report and before settling it leaves the
+/// row to be claimed again when its lease ends, and the upstream's deduplication by event ID makes it once. Several
+/// senders on one store (many `serve` instances on PostgreSQL) share the outbox; a claim is never held by two.
+package final class ForwardWorker: Sendable {
+    /// What a claimed report is to the sender.
+    package enum Prepared: Sendable {
+        /// Ready: its event ID and envelope.
+        case envelope(eventID: String, bytes: [UInt8])
+        /// Not yet: it waits for its trail until then (milliseconds since 1970).
+        case hold(until: Int64)
+        /// It cannot be made into an event: set aside with why.
+        case unconvertible(String)
+    }
+
+    package struct Options: Sendable {
+        /// The most reports one claim takes.
+        package var batch = 64
+        /// The most sends in flight for one upstream.
+        package var concurrency = 8
+        /// How long a claim holds a report, in milliseconds: past it, another sender may take it.
+        package var lease: Int64 = 60_000
+        /// How long an idle sender waits before looking again, in seconds.
+        package var poll = 0.05
+        package var backoff = ForwardBackoff()
+
+        package init() {}
+    }
+
+    /// What one pass did.
+    package struct PassResult: Hashable, Sendable {
+        package var delivered = 0
+        package var retried = 0
+        package var setAside = 0
+        package var held = 0
+        package var claimed: Int { delivered + retried + setAside + held }
+    }
+
+    private let store: ReportStore
+    private let upstreams: [UpstreamDSN]
+    private let client: UpstreamClient
+    private let prepare: @Sendable (ForwardClaim) -> Prepared
+    private let options: Options
+    private let now: @Sendable () -> Int64
+    private let random: @Sendable () -> Double
+    private let logger: Logger
+    /// Upstreams that asked to wait (429), until when.
+    private let paused = Mutex<[String: Int64]>([:])
+
+    /// - Parameters:
+    ///   - store: the store whose outbox is sent.
+    ///   - upstreams: where to.
+    ///   - client: the HTTP client.
+    ///   - options: batch, concurrency, lease, poll and backoff.
+    ///   - now: the clock, milliseconds since 1970.
+    ///   - random: 0 to 1, for the jitter.
+    ///   - logger: where failures and set-asides are logged.
+    ///   - prepare: the envelope of a claimed report (or why not yet, or why never).
+    package init(
+        store: ReportStore, upstreams: [UpstreamDSN], client: UpstreamClient, options: Options = Options(),
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, logger: Logger = Logger(label: "crashtrail.forward"),
+        prepare: @escaping @Sendable (ForwardClaim) -> Prepared
+    ) {
+        self.store = store
+        self.upstreams = upstreams
+        self.client = client
+        self.options = options
+        self.now = now
+        self.random = random
+        self.logger = logger
+        self.prepare = prepare
+    }
+
+    /// Sends until the task is cancelled, looking again every `poll` seconds when nothing is due.
+    package func run() async {
+        while !Task.isCancelled {
+            let result = await pass()
+            if result.claimed == 0 { try? await Task.sleep(for: .seconds(options.poll)) }
+        }
+    }
+
+    /// Sends until nothing is waiting for these upstreams (delivered or set aside), or `deadline` (milliseconds since
+    /// 1970) passes: for `crashtrail forward`.
+    /// - Returns: the totals, and how many still wait at the end.
+    package func drain(deadline: Int64, progress: @Sendable (PassResult) -> Void = { _ in }) async throws(StoreError) -> (
+        PassResult, waiting: Int
+    ) {
+        var total = PassResult()
+        while true {
+            let result = await pass()
+            total.delivered += result.delivered
+            total.retried += result.retried
+            total.setAside += result.setAside
+            total.held += result.held
+            if result.claimed > 0 { progress(total) }
+            let statuses = try store.forwardingStatus().filter { status in upstreams.contains { $0.identity == status.upstream } }
+            let waiting = statuses.reduce(0) { $0 + $1.waiting + $1.retrying }
+            if waiting == 0 || now() >= deadline || Task.isCancelled { return (total, waiting) }
+            if result.claimed == 0 { try? await Task.sleep(for: .seconds(max(options.poll, 0.05))) }
+        }
+    }
+
+    /// One pass over the upstreams: at most one claim of each, sent and settled.
+    package func pass() async -> PassResult {
+        var result = PassResult()
+        for upstream in upstreams {
+            let start = now()
+            if let until = paused.withLock({ $0[upstream.identity] }), until > start { continue }
+            do {
+                guard try store.hasDueForwarding(upstream: upstream.identity, now: start) else { continue }
+                let claims = try store.claimForwarding(upstream: upstream.identity, limit: options.batch, now: start, lease: options.lease)
+                guard !claims.isEmpty else { continue }
+                let settlements = await send(claims, to: upstream)
+                try store.settleForwarding(settlements, now: now())
+                for (_, settlement) in settlements {
+                    switch settlement {
+                    case .delivered: result.delivered += 1
+                    case .retry(_, _, let counts): if counts { result.retried += 1 } else { result.held += 1 }
+                    case .setAside: result.setAside += 1
+                    }
+                }
+            } catch {
+                logger.error("forwarding to \(upstream.identity) failed: \(error)")
+            }
+        }
+        return result
+    }
+
+    private func send(_ claims: [ForwardClaim], to upstream: UpstreamDSN) async -> [(ForwardClaim, ForwardSettlement)] {
+        await withTaskGroup(of: (ForwardClaim, ForwardSettlement).self) { group in
+            var settlements: [(ForwardClaim, ForwardSettlement)] = []
+            var pending = claims[...]
+            var running = 0
+            while running < options.concurrency, let claim = pending.popFirst() {
+                group.addTask { (claim, await self.deliver(claim, to: upstream)) }
+                running += 1
+            }
+            while let settled = await group.next() {
+                settlements.append(settled)
+                if let claim = pending.popFirst() { group.addTask { (claim, await self.deliver(claim, to: upstream)) } }
+            }
+            return settlements
+        }
+    }
+
+    private func deliver(_ claim: ForwardClaim, to upstream: UpstreamDSN) async -> ForwardSettlement {
+        if let until = paused.withLock({ $0[upstream.identity] }), until > now() {
+            return .retry(due: until, reason: "the upstream asked to wait", counts: false)
+        }
+        switch prepare(claim) {
+        case .hold(let until):
+            return .retry(due: until, reason: "waiting for its trail", counts: false)
+        case .unconvertible(let reason):
+            logger.warning("report \(claim.reportID) set aside for \(upstream.identity): \(reason)")
+            return .setAside(reason: reason)
+        case .envelope(_, let bytes):
+            switch await client.send(bytes, to: upstream) {
+            case .delivered:
+                return .delivered
+            case .rateLimited(let seconds, let reason):
+                let until = now() + Int64(seconds * 1000)
+                paused.withLock { $0[upstream.identity] = max($0[upstream.identity] ?? 0, until) }
+                logger.notice("\(upstream.identity) asked to wait \(seconds) s: \(reason)")
+                return .retry(due: until, reason: reason, counts: true)
+            case .failed(let reason):
+                let delay = options.backoff.delay(afterAttempts: claim.attempts + 1, unit: random())
+                return .retry(due: now() + Int64(delay * 1000), reason: reason, counts: true)
+            case .rejected(let reason):
+                logger.warning("report \(claim.reportID) set aside for \(upstream.identity): \(reason)")
+                return .setAside(reason: reason)
+            }
+        }
+    }
+}
