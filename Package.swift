@@ -240,6 +240,10 @@ let package = Package(
             resources: [.copy("piratebay.yml")]
         ),
         .testTarget(
+            name: "CrashtrailForwardTests",
+            dependencies: ["CrashtrailForward", "CrashtrailStore", "CrashtrailCore"]
+        ),
+        .testTarget(
             name: "PirateBayTests",
             dependencies: [
                 "PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting",

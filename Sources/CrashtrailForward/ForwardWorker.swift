@@ -27,7 +27,11 @@ package final class ForwardWorker: Sendable {
         /// The most sends in flight for one upstream.
         package var concurrency = 8
         /// How long a claim holds a report, in milliseconds: past it, another sender may take it.
-        package var lease: Int64 = 60_000
+        ///
+        /// Longer than a send
+        /// can take (the client's connect and answer timeouts), so a live sender's report is never taken; a sender
+        /// killed midway leaves its reports to others after it.
+        package var lease: Int64 = 45_000
         /// How long an idle sender waits before looking again, in seconds.
         package var poll = 0.05
         package var backoff = ForwardBackoff()

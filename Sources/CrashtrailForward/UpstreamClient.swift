@@ -12,9 +12,9 @@ package final class UpstreamClient: Sendable {
     /// The `sentry_client` of the auth header and the `User-Agent`.
     private let client: String
 
-    package init(timeoutSeconds: Int64 = 30, client: String = "crashtrail-forward/1") {
+    package init(timeoutSeconds: Int64 = 20, client: String = "crashtrail-forward/1") {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(timeoutSeconds))
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(timeoutSeconds))
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
         configuration.decompression = .enabled(limit: .size(1 << 20))
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -33,6 +33,12 @@ public final class ServeProcess: @unchecked Sendable {
             {
                 dsn = String(line[dsnStart.lowerBound...])
                 if let components = URLComponents(string: dsn), let port = components.port { self.port = port }
+                // The DSN names the public URL when one is given; the port listened on is in the first line.
+                if let listening = text.split(separator: "\n").first(where: { $0.contains("is listening on ") }),
+                    let port = listening.split(separator: ":").last.flatMap({ Int($0) })
+                {
+                    self.port = port
+                }
                 return
             }
             if !process.isRunning { break }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Start a throwaway Bugsink (gunicorn + SQLite in a temp dir) for tests.
+"""Start a throwaway Bugsink (gunicorn + SQLite in a temp dir) for crashtrail's forwarding tests.
 
-CLI:   python3 bugsink_harness.py [--port 8123] [--no-eager] [--validate strict|warn|none] [--keep]
+CLI:   python3 bugsink_harness.py [--port 8123] [--no-eager] [--validate strict|warn|none] [--keep] [--tmp DIR]
+       --tmp DIR reuses DIR (its databases, when there) and keeps it: a Bugsink stopped and started again.
        -> prints one JSON line with dsn/token/session etc., then serves until Ctrl-C / SIGTERM.
 Python:
        from bugsink_harness import BugsinkServer
@@ -95,6 +96,9 @@ class BugsinkServer:
 
     def migrate(self):
         t = time.monotonic()
+        if os.path.exists(self.db_path):  # a Bugsink started again on its own databases
+            self.timings["migrate"] = 0
+            return
         tpl_ok = os.path.exists(os.path.join(TEMPLATE_DIR, "db.sqlite3"))
         if self.use_template and tpl_ok:
             for f in ("db.sqlite3", "snappea.sqlite3"):
@@ -186,9 +190,15 @@ def main():
     ap.add_argument("--validate", default="strict", choices=["strict", "warn", "none"])
     ap.add_argument("--keep", action="store_true", help="keep the temp dir after exit")
     ap.add_argument("--no-template", action="store_true", help="always run the migrations")
+    ap.add_argument("--tmp", help="the folder of its databases: reused when it has them, and kept")
     a = ap.parse_args()
-    bs = BugsinkServer(port=a.port, eager=not a.no_eager, validate=a.validate, keep=a.keep,
-                       use_template=not a.no_template)
+    if a.tmp:
+        os.makedirs(a.tmp, exist_ok=True)
+    bs = BugsinkServer(port=a.port, eager=not a.no_eager, validate=a.validate, keep=a.keep or bool(a.tmp),
+                       use_template=not a.no_template, tmp=a.tmp)
+    # A parent may start this with SIGTERM blocked (a test runner's threads often block it); unblock it, or the stop
+    # signal would wait forever, and gunicorn, which inherits the mask, would not stop either.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         bs.start()
