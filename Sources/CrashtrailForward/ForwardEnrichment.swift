@@ -9,7 +9,7 @@ package struct ForwardEnrichment: Hashable, Sendable {
         package var op: String
         /// The screen before the step, if any.
         package var from: String?
-        /// The screen the step asked for.
+        /// The screen on top after the step: where it left the user.
         package var to: String
         /// The deep link of the destination, where one exists.
         package var url: String?

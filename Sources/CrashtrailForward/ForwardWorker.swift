@@ -35,6 +35,9 @@ package final class ForwardWorker: Sendable {
         /// How long an idle sender waits before looking again, in seconds.
         package var poll = 0.05
         package var backoff = ForwardBackoff()
+        /// Whether events are prepared on a thread of the lowest priority (`serve`, so forwarding never slows the
+        /// requests it answers), or on the caller's (`forward`, which has nothing else to do).
+        package var preparesInBackground = false
 
         package init() {}
     }
@@ -58,6 +61,8 @@ package final class ForwardWorker: Sendable {
     private let logger: Logger
     /// Upstreams that asked to wait (429), until when.
     private let paused = Mutex<[String: Int64]>([:])
+    /// Where events are prepared when ``Options/preparesInBackground``.
+    private let background: BackgroundThread?
 
     /// - Parameters:
     ///   - store: the store whose outbox is sent.
@@ -82,7 +87,10 @@ package final class ForwardWorker: Sendable {
         self.random = random
         self.logger = logger
         self.prepare = prepare
+        background = options.preparesInBackground ? BackgroundThread(name: "crashtrail forward") : nil
     }
+
+    deinit { background?.stop() }
 
     /// Sends until the task is cancelled, looking again every `poll` seconds when nothing is due.
     package func run() async {
@@ -160,7 +168,14 @@ package final class ForwardWorker: Sendable {
         if let until = paused.withLock({ $0[upstream.identity] }), until > now() {
             return .retry(due: until, reason: "the upstream asked to wait", counts: false)
         }
-        switch prepare(claim) {
+        let prepared: Prepared
+        if let background {
+            let prepare = prepare
+            prepared = await background.run { prepare(claim) }
+        } else {
+            prepared = prepare(claim)
+        }
+        switch prepared {
         case .hold(let until):
             return .retry(due: until, reason: "waiting for its trail", counts: false)
         case .unconvertible(let reason):

@@ -11,10 +11,9 @@ package enum SentryEnvelope {
     /// The event object in a stored Sentry payload: the payload itself (a bare event, as the store endpoint takes it),
     /// or the `event` item of an envelope (the one whose `event_id` is `eventID` when there are several).
     /// - Returns: nil when the payload holds no event object.
-    package static func event(in payload: [UInt8], eventID: String) -> [String: Any]? {
-        let data = Data(payload)
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { return object }
-        var events: [[String: Any]] = []
+    package static func event(in payload: [UInt8], eventID: String) -> EventObject? {
+        if let object = (try? EventJSON.parse(payload))?.object { return object }
+        var events: [EventObject] = []
         var index = payload.startIndex
         // Skip the envelope header line.
         guard let headerEnd = payload[index...].firstIndex(of: 0x0A) else { return nil }
@@ -24,9 +23,9 @@ package enum SentryEnvelope {
             let headerBytes = payload[index..<lineEnd]
             index = min(payload.endIndex, lineEnd + 1)
             if headerBytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else { return nil }
+            guard let header = (try? EventJSON.parse(Array(headerBytes)))?.object else { return nil }
             let body: ArraySlice<UInt8>
-            if let length = (header["length"] as? NSNumber)?.intValue, length >= 0, length <= payload.endIndex - index {
+            if let length = header["length"]?.double.map(Int.init), length >= 0, length <= payload.endIndex - index {
                 body = payload[index..<(index + length)]
                 index += length
                 if index < payload.endIndex, payload[index] == 0x0A { index += 1 }
@@ -35,11 +34,9 @@ package enum SentryEnvelope {
                 body = payload[index..<end]
                 index = min(payload.endIndex, end + 1)
             }
-            if header["type"] as? String == "event", let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
-                events.append(object)
-            }
+            if header["type"]?.string == "event", let object = (try? EventJSON.parse(Array(body)))?.object { events.append(object) }
         }
         let wanted = eventID.lowercased().filter { $0 != "-" }
-        return events.first { ($0["event_id"] as? String)?.lowercased().filter { $0 != "-" } == wanted } ?? events.first
+        return events.first { $0["event_id"]?.string?.lowercased().filter { $0 != "-" } == wanted } ?? events.first
     }
 }

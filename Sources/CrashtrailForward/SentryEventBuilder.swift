@@ -29,141 +29,149 @@ package struct SentryEventBuilder: Sendable {
 
     /// The event of `report`: `original` (a Sentry event's JSON object) with the additions, or the report converted.
     /// - Returns: the event's JSON.
-    package func event(of report: CrashReport, original: [String: Any]?, enrichment: ForwardEnrichment) -> [UInt8] {
+    package func event(of report: CrashReport, original: EventObject?, enrichment: ForwardEnrichment) -> [UInt8] {
         var event = original ?? convert(report)
-        event["event_id"] = Self.eventID(of: report.id)
+        event["event_id"] = .string(Self.eventID(of: report.id))
         add(enrichment, to: &event)
-        let data = (try? JSONSerialization.data(withJSONObject: event, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return [UInt8](data)
+        return EventJSON.object(event).bytes
     }
 
     // MARK: - Conversion
 
-    func convert(_ report: CrashReport) -> [String: Any] {
-        var event: [String: Any] = ["platform": "cocoa", "level": "fatal", "logger": "crashtrail"]
+    func convert(_ report: CrashReport) -> EventObject {
+        var event = EventObject([("platform", .string("cocoa")), ("level", .string("fatal")), ("logger", .string("crashtrail"))])
         // No time: the upstream takes the time it received the event.
-        if let seconds = report.time.flatMap(Self.seconds) { event["timestamp"] = seconds }
+        if let seconds = report.time.flatMap(Self.seconds) { event["timestamp"] = .double(seconds) }
         if let bundle = report.app.bundleID {
-            event["release"] =
-                bundle + (report.app.version.map { "@\($0)" } ?? "")
-                + (report.app.version != nil ? report.app.build.map { "+\($0)" } ?? "" : "")
-            if let build = report.app.build { event["dist"] = build }
+            let version = report.app.version.map { "@\($0)" + (report.app.build.map { "+\($0)" } ?? "") } ?? ""
+            event["release"] = .string(bundle + version)
+            if let build = report.app.build { event["dist"] = .string(build) }
         }
-        var contexts: [String: Any] = [:]
-        var os: [String: Any] = [:]
-        if let name = report.os.name { os["name"] = name }
-        if let version = report.os.version { os["version"] = version }
-        if !os.isEmpty { contexts["os"] = os }
-        if let device = report.device { contexts["device"] = ["model": device] }
-        var app: [String: Any] = [:]
-        if let bundle = report.app.bundleID { app["app_identifier"] = bundle }
-        if let version = report.app.version { app["app_version"] = version }
-        if let build = report.app.build { app["app_build"] = build }
-        if !app.isEmpty { contexts["app"] = app }
-        event["contexts"] = contexts
-        event["exception"] = ["values": [exception(of: report)]]
-        let images: [[String: Any]] = report.binaryImages.compactMap { image in
+        var contexts = EventObject()
+        var os = EventObject()
+        if let name = report.os.name { os["name"] = .string(name) }
+        if let version = report.os.version { os["version"] = .string(version) }
+        if !os.keys.isEmpty { contexts["os"] = .object(os) }
+        if let device = report.device { contexts["device"] = .object(EventObject([("model", .string(device))])) }
+        var app = EventObject()
+        if let bundle = report.app.bundleID { app["app_identifier"] = .string(bundle) }
+        if let version = report.app.version { app["app_version"] = .string(version) }
+        if let build = report.app.build { app["app_build"] = .string(build) }
+        if !app.keys.isEmpty { contexts["app"] = .object(app) }
+        event["contexts"] = .object(contexts)
+        event["exception"] = .object(EventObject([("values", .array([.object(exception(of: report))]))]))
+        let images: [EventJSON] = report.binaryImages.compactMap { image in
             guard let uuid = image.uuid, let load = image.loadAddress else { return nil }
-            return ["type": "macho", "debug_id": uuid.lowercased(), "code_file": image.name, "image_addr": Self.hex(load)]
+            return .object(
+                EventObject([
+                    ("type", .string("macho")), ("debug_id", .string(uuid.lowercased())), ("code_file", .string(image.name)),
+                    ("image_addr", .string(Self.hex(load))),
+                ]))
         }
-        if !images.isEmpty { event["debug_meta"] = ["images": images] }
+        if !images.isEmpty { event["debug_meta"] = .object(EventObject([("images", .array(images))])) }
         return event
     }
 
-    private func exception(of report: CrashReport) -> [String: Any] {
+    private func exception(of report: CrashReport) -> EventObject {
         let info = report.exception
-        var exception: [String: Any] = [:]
-        exception["type"] = info.language?.name ?? info.type ?? info.mach ?? info.signal ?? "crash"
-        if let value = info.language?.reason ?? info.reason
-            ?? [info.signal, info.code].compactMap({ $0 }).joined(separator: " ").nilIfEmpty
-        {
-            exception["value"] = value
-        }
-        var mechanism: [String: Any] = ["handled": false]
-        mechanism["type"] =
-            info.language != nil ? "nsexception" : (info.mach != nil || info.type?.hasPrefix("EXC_") == true) ? "mach" : "signal"
-        var meta: [String: Any] = [:]
-        if let signal = info.signal, let number = Self.signals[signal] { meta["signal"] = ["number": number, "name": signal] }
+        var exception = EventObject()
+        exception["type"] = .string(info.language?.name ?? info.type ?? info.mach ?? info.signal ?? "crash")
+        let value = info.language?.reason ?? info.reason ?? [info.signal, info.code].compactMap { $0 }.joined(separator: " ")
+        if !value.isEmpty { exception["value"] = .string(value) }
         let mach = info.mach ?? (info.type?.hasPrefix("EXC_") == true ? info.type : nil)
+        var mechanism = EventObject([
+            ("type", .string(info.language != nil ? "nsexception" : mach != nil ? "mach" : "signal")), ("handled", .bool(false)),
+        ])
+        var meta = EventObject()
+        if let signal = info.signal, let number = Self.signals[signal] {
+            meta["signal"] = .object(EventObject([("number", .int(number)), ("name", .string(signal))]))
+        }
         if let mach, let number = Self.machExceptions[mach] {
             let codes = Self.codes(info.code)
-            meta["mach_exception"] = ["exception": number, "code": codes.0, "subcode": codes.1, "name": mach]
+            meta["mach_exception"] = .object(
+                EventObject([
+                    ("exception", .int(number)), ("code", .number(String(codes.0))), ("subcode", .number(String(codes.1))),
+                    ("name", .string(mach)),
+                ]))
         }
-        if !meta.isEmpty { mechanism["meta"] = meta }
-        exception["mechanism"] = mechanism
-        let loads = Dictionary(
-            report.binaryImages.compactMap { image in image.loadAddress.map { (image.name, $0) } }, uniquingKeysWith: { a, _ in a })
+        if !meta.keys.isEmpty { mechanism["meta"] = .object(meta) }
+        exception["mechanism"] = .object(mechanism)
+        var loads: [String: UInt64] = [:]
+        for image in report.binaryImages { if let load = image.loadAddress, loads[image.name] == nil { loads[image.name] = load } }
         // Sentry lists frames oldest first: the crashed thread's top frame is the last.
-        let frames: [[String: Any]] = report.frames.reversed().map { frame in
-            var out: [String: Any] = ["in_app": frame.inApp]
-            out["function"] = frame.symbol ?? "<unknown>"
-            if let raw = frame.rawSymbol { out["symbol"] = raw }
-            if let image = frame.image { out["package"] = image }
+        let frames: [EventJSON] = report.frames.reversed().map { frame in
+            var out = EventObject([("function", .string(frame.symbol ?? "<unknown>")), ("in_app", .bool(frame.inApp))])
+            if let raw = frame.rawSymbol { out["symbol"] = .string(raw) }
+            if let image = frame.image { out["package"] = .string(image) }
             if let offset = frame.offset, let image = frame.image, let load = loads[image] {
-                out["instruction_addr"] = Self.hex(load &+ UInt64(max(0, offset)))
+                out["instruction_addr"] = .string(Self.hex(load &+ UInt64(max(0, offset))))
             }
             if let file = frame.file {
-                out["filename"] = (file as NSString).lastPathComponent
-                out["abs_path"] = file
+                out["filename"] = .string(String(file.split(separator: "/").last ?? Substring(file)))
+                out["abs_path"] = .string(file)
             }
-            if let line = frame.line { out["lineno"] = line }
-            return out
+            if let line = frame.line { out["lineno"] = .int(line) }
+            return .object(out)
         }
-        if !frames.isEmpty { exception["stacktrace"] = ["frames": frames] }
-        if let thread = report.crashedThread { exception["thread_id"] = thread }
+        if !frames.isEmpty { exception["stacktrace"] = .object(EventObject([("frames", .array(frames))])) }
+        if let thread = report.crashedThread { exception["thread_id"] = .int(thread) }
         return exception
     }
 
     // MARK: - Additions
 
-    private func add(_ enrichment: ForwardEnrichment, to event: inout [String: Any]) {
+    private func add(_ enrichment: ForwardEnrichment, to event: inout EventObject) {
         // Breadcrumbs: the event's own (an object with "values", or a bare array) and the trail's, by time.
-        var crumbs: [[String: Any]] =
-            ((event["breadcrumbs"] as? [String: Any])?["values"] as? [[String: Any]]) ?? (event["breadcrumbs"] as? [[String: Any]]) ?? []
+        var crumbs = event["breadcrumbs"]?.object?["values"]?.array ?? event["breadcrumbs"]?.array ?? []
         crumbs += enrichment.crumbs.map { crumb in
-            var data: [String: Any] = ["to": crumb.to, "op": crumb.op]
-            if let from = crumb.from { data["from"] = from }
-            if let url = crumb.url { data["url"] = url }
-            return [
-                "type": "navigation", "category": "navigation", "timestamp": crumb.time,
-                "message": "\(crumb.op) \(crumb.to)", "data": data,
-            ]
+            var data = EventObject([
+                ("from", crumb.from.map(EventJSON.string) ?? .null), ("to", .string(crumb.to)), ("op", .string(crumb.op)),
+            ])
+            if crumb.from == nil { data["from"] = nil }
+            if let url = crumb.url { data["url"] = .string(url) }
+            return .object(
+                EventObject([
+                    ("type", .string("navigation")), ("category", .string("navigation")), ("timestamp", .double(crumb.time)),
+                    ("message", .string("\(crumb.op) → \(crumb.to)")), ("data", .object(data)),
+                ]))
         }
-        let ordered = crumbs.enumerated().sorted { lhs, rhs in
-            let left = Self.seconds(lhs.element["timestamp"]) ?? 0
-            let right = Self.seconds(rhs.element["timestamp"]) ?? 0
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }
-        if !ordered.isEmpty { event["breadcrumbs"] = ["values": ordered.map(\.element)] }
+        let ordered = crumbs.enumerated().map { ($0.offset, $0.element, Self.seconds(of: $0.element.object?["timestamp"]) ?? 0) }
+            .sorted { $0.2 != $1.2 ? $0.2 < $1.2 : $0.0 < $1.0 }
+        if !ordered.isEmpty { event["breadcrumbs"] = .object(EventObject([("values", .array(ordered.map(\.1)))])) }
 
-        var contexts = event["contexts"] as? [String: Any] ?? [:]
-        var context: [String: Any] = [
-            "type": "crashtrail", "source": enrichment.source, "steps": enrichment.steps, "crashScreens": enrichment.crashScreens,
-            "links": enrichment.links, "group": enrichment.group,
-        ]
-        if let replay = enrichment.replayURL { context["replay"] = replay }
-        contexts["crashtrail"] = context
-        event["contexts"] = contexts
+        var contexts = event["contexts"]?.object ?? EventObject()
+        var context = EventObject([
+            ("type", .string("crashtrail")), ("source", .string(enrichment.source)), ("steps", .int(enrichment.steps)),
+            ("crashScreens", .array(enrichment.crashScreens.map(EventJSON.string))),
+            ("links", .array(enrichment.links.map(EventJSON.string))),
+            ("group", .string(enrichment.group)),
+        ])
+        if let replay = enrichment.replayURL { context["replay"] = .string(replay) }
+        contexts["crashtrail"] = .object(context)
+        event["contexts"] = .object(contexts)
 
-        var tags: [String: Any] = [:]
-        if let object = event["tags"] as? [String: Any] {
+        // Tags: an object, or Sentry's older list of pairs.
+        var tags = EventObject()
+        if let object = event["tags"]?.object {
             tags = object
-        } else if let pairs = event["tags"] as? [[Any]] {
-            for pair in pairs where pair.count == 2 { if let key = pair[0] as? String { tags[key] = pair[1] } }
+        } else if let pairs = event["tags"]?.array {
+            for pair in pairs { if let pair = pair.array, pair.count == 2, let key = pair[0].string { tags[key] = pair[1] } }
         }
-        tags["crashtrail.group"] = enrichment.group
-        if let screen = enrichment.crashScreens.last { tags["crashtrail.screen"] = screen }
-        event["tags"] = tags
-        if grouping { event["fingerprint"] = [enrichment.signature] }
+        tags["crashtrail.group"] = .string(enrichment.group)
+        if let screen = enrichment.crashScreens.last { tags["crashtrail.screen"] = .string(screen) }
+        event["tags"] = .object(tags)
+        if grouping { event["fingerprint"] = .array([.string(enrichment.signature)]) }
     }
 
     // MARK: - Values
 
     /// Seconds since 1970 of a Sentry timestamp: a number, or an RFC 3339 text.
-    static func seconds(_ value: Any?) -> Double? {
-        if let number = value as? NSNumber { return number.doubleValue }
-        if let text = value as? String { return seconds(text) }
-        return nil
+    static func seconds(of value: EventJSON?) -> Double? {
+        switch value {
+        case .number(let text)?: Double(text)
+        case .string(let text)?: seconds(text)
+        default: nil
+        }
     }
 
     /// Seconds since 1970 of an RFC 3339 time.
@@ -194,8 +202,4 @@ package struct SentryEventBuilder: Sendable {
         "EXC_BREAKPOINT": 6, "EXC_SYSCALL": 7, "EXC_MACH_SYSCALL": 8, "EXC_RPC_ALERT": 9, "EXC_CRASH": 10, "EXC_RESOURCE": 11,
         "EXC_GUARD": 12, "EXC_CORPSE_NOTIFY": 13,
     ]
-}
-
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -88,8 +88,11 @@ public struct CollectorServer: Sendable {
             let client = UpstreamClient()
             let preparation = TriageService.ForwardPreparation(
                 builder: SentryEventBuilder(grouping: options.forwardGrouping),
-                hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL)
-            let worker = ForwardWorker(store: service.store, upstreams: upstreams, client: client, logger: logger) {
+                hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL,
+                manifests: (try? service.store.storedManifests()) ?? [])
+            var forwarding = ForwardWorker.Options()
+            forwarding.preparesInBackground = true
+            let worker = ForwardWorker(store: service.store, upstreams: upstreams, client: client, options: forwarding, logger: logger) {
                 [service] claim in
                 service.prepareForwarding(claim, preparation, now: Int64(Date().timeIntervalSince1970 * 1000))
             }

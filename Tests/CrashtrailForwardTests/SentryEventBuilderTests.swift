@@ -66,15 +66,12 @@ struct SentryEventBuilderTests {
     @Test("A Sentry event keeps every field it came with; breadcrumbs merge by time; tags in either form; the fingerprint on request")
     func additionsOnly() throws {
         // Given an event with its own breadcrumbs (one a text time), tags as pairs, and fields crashtrail does not know
-        let original: [String: Any] = [
-            "event_id": "0123456789abcdef0123456789abcdef", "platform": "cocoa", "message": "boom", "extra": ["k": [1, 2.5, "x"]],
-            "tags": [["plan", "pro"]], "contexts": ["os": ["name": "iOS"]],
-            "breadcrumbs": [
-                "values": [
-                    ["timestamp": 1_793_630_702.0, "message": "tap buy"], ["timestamp": "2026-11-02T14:45:06Z", "message": "last"],
-                ]
-            ],
-        ]
+        let text = #"""
+            {"event_id":"0123456789abcdef0123456789abcdef","platform":"cocoa","message":"boom","extra":{"k":[1,2.50,"x",1e3]},
+             "tags":[["plan","pro"]],"contexts":{"os":{"name":"iOS"}},
+             "breadcrumbs":{"values":[{"timestamp":1793630702.0,"message":"tap buy"},{"timestamp":"2026-11-02T14:45:06Z","message":"last"}]}}
+            """#
+        let original = try #require(try EventJSON.parse(Array(text.utf8)).object)
         var report = Self.report
         report.id = "0123456789abcdef0123456789abcdef"
 
@@ -83,12 +80,14 @@ struct SentryEventBuilderTests {
 
         // Then what came is there as it came
         #expect(event["message"] as? String == "boom")
-        #expect(NSDictionary(dictionary: event["extra"] as? [String: Any] ?? [:]).isEqual(to: ["k": [1, 2.5, "x"]]))
+        // Numbers keep the text they came as
+        let bytes = SentryEventBuilder(grouping: true).event(of: report, original: original, enrichment: Self.enrichment)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""extra":{"k":[1,2.50,"x",1e3]}"#))
         #expect(event["exception"] == nil, "a Sentry event is not converted")
         #expect(((event["contexts"] as? [String: Any])?["os"] as? [String: Any])?["name"] as? String == "iOS")
         // The breadcrumbs, the event's and the trail's, by time
         let crumbs = try #require((event["breadcrumbs"] as? [String: Any])?["values"] as? [[String: Any]])
-        #expect(crumbs.map { $0["message"] as? String } == ["push home", "tap buy", "push item", "last"])
+        #expect(crumbs.map { $0["message"] as? String } == ["push → home", "tap buy", "push → item", "last"])
         #expect(crumbs[2]["category"] as? String == "navigation" && crumbs[2]["type"] as? String == "navigation")
         #expect((crumbs[2]["data"] as? [String: Any])?["from"] as? String == "home")
         #expect((crumbs[0]["data"] as? [String: Any])?["url"] as? String == "piratebay://home")
@@ -128,12 +127,23 @@ struct SentryEventBuilderTests {
             \(second)
 
             """.utf8)
-        #expect(SentryEnvelope.event(in: payload, eventID: "BBBBBBBB-BBBB-BBBB-BBBB-BBBBBBBBBBBB")?["message"] as? String == "two")
-        #expect(SentryEnvelope.event(in: payload, eventID: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")?["message"] as? String == "one")
-        #expect(SentryEnvelope.event(in: Array(first.utf8), eventID: "x")?["message"] as? String == "one")
+        #expect(SentryEnvelope.event(in: payload, eventID: "BBBBBBBB-BBBB-BBBB-BBBB-BBBBBBBBBBBB")?["message"]?.string == "two")
+        #expect(SentryEnvelope.event(in: payload, eventID: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")?["message"]?.string == "one")
+        #expect(SentryEnvelope.event(in: Array(first.utf8), eventID: "x")?["message"]?.string == "one")
         #expect(SentryEnvelope.event(in: Array("not json\n{}".utf8), eventID: "x") == nil)
         let envelope = SentryEnvelope.envelope(eventID: "aaaa", event: Array(first.utf8), sentAt: "2026-11-02T00:00:00.000Z")
         let lines = String(decoding: envelope, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 3 && lines[1].contains("\"length\":\(first.utf8.count)"))
+    }
+
+    @Test("Event JSON reads what JSON allows and keeps it byte for byte where it writes it; what is not JSON is refused with its offset")
+    func eventJSON() throws {
+        let text = #"{"a":[true,false,null,-1.5e-3,"\u00e9\n"],"b":{},"c":[],"a2":0}"#
+        let value = try EventJSON.parse(Array(text.utf8))
+        #expect(String(decoding: value.bytes, as: UTF8.self) == #"{"a":[true,false,null,-1.5e-3,"é\n"],"b":{},"c":[],"a2":0}"#)
+        #expect(value.object?.keys == ["a", "b", "c", "a2"])
+        for bad in ["", "{", #"{"a" 1}"#, "[1,]", "tru", "{} x", "-", String(repeating: "[", count: 200)] {
+            #expect(throws: EventJSONError.self, "\(bad)") { try EventJSON.parse(Array(bad.utf8)) }
+        }
     }
 }

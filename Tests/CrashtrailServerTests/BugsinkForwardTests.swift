@@ -145,6 +145,11 @@ struct BugsinkForwardTests {
                 #expect(navigation.isEmpty)
             }
         }
+        // /metrics counts the outbox
+        let curl = try #require(CommandRunner.which("curl"))
+        let metrics = try curl.run(["-s", "http://127.0.0.1:\(serve.port)/metrics"]).stdout
+        #expect(metrics.contains(#"crashtrail_forward_reports{upstream="\#(upstream)",state="delivered"} \#(records.count)"#), "\(metrics)")
+        #expect(metrics.contains("crashtrail_forward_oldest_waiting_seconds"))
         // The .ips waited for its trail file and went with it; the SDK's event kept its own breadcrumb and tag
         let ips = try #require(records.first { $0.format == .ips && $0.trailSource == .joined })
         #expect(ips.trailSteps ?? 0 > 0)
@@ -247,6 +252,45 @@ struct BugsinkForwardTests {
         #expect(status?.delivered == 5, "\(String(describing: status))")
         let received = try Self.received(again)
         for record in try service.store.allRecords() {
+            #expect(received[SentryEventBuilder.eventID(of: record.id)]?.count == 1, "\(record.id)")
+        }
+    }
+
+    @Test(
+        "crashtrail forward sends what a batch ingest stored, once: a second run sends nothing; --status counts them",
+        .enabled(if: enabled, skipped))
+    func batchForward() throws {
+        // Given the samples ingested into a store, and Bugsink
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let bugsink = try BugsinkServer()
+        defer { bugsink.stop() }
+        let folder = try TemporaryFolder("crashtrail-forward-batch")
+        defer { folder.remove() }
+        let store = folder.url.appendingPathComponent("store.sqlite").path
+        let ingested = try runner.run([
+            "ingest", ServerFixture.samples.appendingPathComponent("reports").path, "--trails",
+            ServerFixture.samples.appendingPathComponent("trails").path, "--manifest", Self.manifest, "--store", store,
+        ])
+        #expect(ingested.status == 0, "\(ingested.stderr)")
+
+        // When they are forwarded twice, the second time with a filter that selects them all again
+        let first = try runner.run(["forward", "--to", bugsink.info.dsn, "--store", store, "--format", "json"])
+        let second = try runner.run(["forward", "--to", bugsink.info.dsn, "--store", store, "--since", "2000-01-01"])
+        let status = try runner.run(["forward", "--status", "--store", store])
+        let wrong = try runner.run(["forward", "--to", "https://sentry.example.com/42", "--store", store])
+
+        // Then each stored report is in Bugsink once
+        let service = try TriageService(location: StoreLocation(store), creating: false)
+        let records = try service.store.allRecords()
+        #expect(first.status == 0, "\(first.stdout) \(first.stderr)")
+        #expect(first.stdout.contains(#""delivered":\#(records.count)"#), "\(first.stdout)")
+        #expect(
+            second.status == 0 && second.stdout.contains("0 delivered") && second.stdout.contains("(0 newly queued)"), "\(second.stdout)")
+        #expect(status.stdout.contains("delivered   \(records.count)"), "\(status.stdout)")
+        #expect(!status.stdout.contains(try UpstreamDSN(bugsink.info.dsn).key), "--status never prints a key")
+        #expect(wrong.status != 0 && wrong.stderr.contains("has no key before the @"), "\(wrong.stderr)")
+        let received = try Self.received(bugsink)
+        for record in records {
             #expect(received[SentryEventBuilder.eventID(of: record.id)]?.count == 1, "\(record.id)")
         }
     }

@@ -71,7 +71,9 @@ struct ForwardWorkerTests {
             let dsn = try UpstreamDSN("http://key@127.0.0.1:\(port)/1")
             _ = try fixture.service.store.queueForwarding(.all, to: dsn.identity, now: 1_000_000)
             let httpClient = UpstreamClient(timeoutSeconds: 5)
-            let preparation = TriageService.ForwardPreparation(builder: SentryEventBuilder(grouping: false), hold: 0, publicURL: nil)
+            let preparation = TriageService.ForwardPreparation(
+                builder: SentryEventBuilder(grouping: false), hold: 0, publicURL: nil,
+                manifests: try fixture.service.store.storedManifests())
             let service = fixture.service
             var options = ForwardWorker.Options()
             options.concurrency = 1

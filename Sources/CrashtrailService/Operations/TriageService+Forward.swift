@@ -15,11 +15,15 @@ extension TriageService {
         package var hold: Int64
         /// The service's public URL, for the replay link; none for a batch `forward`.
         package var publicURL: String?
+        /// The manifests the trails are replayed with, read once: a manifest added later is used after a restart, as
+        /// the rest of `serve` uses it.
+        package var manifests: [Manifest]
 
-        package init(builder: SentryEventBuilder, hold: Int64, publicURL: String?) {
+        package init(builder: SentryEventBuilder, hold: Int64, publicURL: String?, manifests: [Manifest]) {
             self.builder = builder
             self.hold = hold
             self.publicURL = publicURL
+            self.manifests = manifests
         }
     }
 
@@ -35,7 +39,7 @@ extension TriageService {
         if !record.trailSource.hasTrail, preparation.hold > 0, claim.queued + preparation.hold > now {
             return .hold(until: claim.queued + preparation.hold)
         }
-        var original: [String: Any]?
+        var original: EventObject?
         if record.format == .sentryEvent || record.format == .sentryEnvelope {
             do {
                 original = SentryEnvelope.event(in: try record.rawPayload(), eventID: record.id)
@@ -44,25 +48,29 @@ extension TriageService {
             }
             if original == nil { return .unconvertible("its stored Sentry payload holds no event") }
         }
-        let enrichment = forwardEnrichment(of: record, publicURL: preparation.publicURL)
+        let enrichment = forwardEnrichment(of: record, manifests: preparation.manifests, publicURL: preparation.publicURL)
         let eventID = SentryEventBuilder.eventID(of: record.id)
         let event = preparation.builder.event(of: record.report, original: original, enrichment: enrichment)
         let sentAt = Timestamp.rfc3339(milliseconds: now)
         return .envelope(eventID: eventID, bytes: SentryEnvelope.envelope(eventID: eventID, event: event, sentAt: sentAt))
     }
 
-    /// What crashtrail adds to the report's event: the replay of its trail, when it has one.
-    package func forwardEnrichment(of record: ReportRecord, publicURL: String?) -> ForwardEnrichment {
+    /// What crashtrail adds to the report's event: the replay of its trail with its app's manifest, when it has both.
+    package func forwardEnrichment(of record: ReportRecord, manifests: [Manifest], publicURL: String?) -> ForwardEnrichment {
         let group = CrashGroup.id(ofSignature: record.signature)
         var enrichment = ForwardEnrichment(
             source: record.trailSource.rawValue, steps: record.trailSteps ?? 0, crumbs: [], crashScreens: [], links: [],
             replayURL: nil, group: group, signature: record.signature)
-        guard record.trailSource.hasTrail, let replay = try? ReplayOperation.replay(storedReport: record.id, service: self).replay
+        guard record.trailSource.hasTrail, let trail = try? record.decodedTrail(),
+            let selection = try? ManifestSelection(choosingFrom: manifests, forApp: trail.app.bundleID),
+            selection.manifest.app == trail.app.bundleID
         else { return enrichment }
+        let replay = Replayer(manifest: selection.manifest).replay(trail, report: record.id)
         let started = Timestamp.milliseconds(parsing: replay.session.started) ?? 0
         var previous: String?
         enrichment.crumbs = replay.steps.map { step in
-            let to = step.to?.name ?? step.top?.name ?? step.op
+            // The screens before and after the step: where the user was, and where the step left them.
+            let to = step.top?.name ?? step.to?.name ?? step.op
             defer { previous = step.top?.name }
             return ForwardEnrichment.Crumb(time: Double(started + step.t) / 1000, op: step.op, from: previous, to: to, url: step.url)
         }
@@ -107,7 +115,8 @@ extension TriageService {
         let clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
         let queued = try store.queueForwarding(filter, to: upstream.identity, now: clock())
         let client = UpstreamClient()
-        let preparation = ForwardPreparation(builder: SentryEventBuilder(grouping: grouping), hold: 0, publicURL: nil)
+        let preparation = ForwardPreparation(
+            builder: SentryEventBuilder(grouping: grouping), hold: 0, publicURL: nil, manifests: (try? store.storedManifests()) ?? [])
         let worker = ForwardWorker(store: store, upstreams: [upstream], client: client, options: options, now: clock) { [self] claim in
             prepareForwarding(claim, preparation, now: clock())
         }

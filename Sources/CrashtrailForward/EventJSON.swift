@@ -1,0 +1,210 @@
+import CrashtrailCore
+
+/// A Sentry event's JSON as it came: keys in their order, numbers as their text, so what crashtrail passes on is the
+/// event with additions only, and fast to read and write (Foundation's `JSONSerialization` costs more than the rest of
+/// forwarding together).
+package indirect enum EventJSON: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number, as the text that wrote it.
+    case number(String)
+    case string(String)
+    case array([EventJSON])
+    case object(EventObject)
+
+    /// A number from an integer.
+    package static func int(_ value: Int) -> EventJSON { .number(String(value)) }
+
+    /// A number from a `Double`, as Swift writes it shortest.
+    package static func double(_ value: Double) -> EventJSON {
+        value.isFinite ? .number(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)") : .null
+    }
+
+    package var object: EventObject? { if case .object(let object) = self { object } else { nil } }
+    package var array: [EventJSON]? { if case .array(let array) = self { array } else { nil } }
+    package var string: String? { if case .string(let string) = self { string } else { nil } }
+
+    /// The value of a number, or nil.
+    package var double: Double? { if case .number(let text) = self { Double(text) } else { nil } }
+
+    /// Parses `bytes`: one JSON value, with nothing but white space after it.
+    /// - Throws: ``EventJSONError`` with the offset of the problem.
+    package static func parse(_ bytes: [UInt8]) throws(EventJSONError) -> EventJSON {
+        try bytes.withUnsafeBufferPointer { buffer throws(EventJSONError) in
+            var reader = Reader(bytes: buffer)
+            let value = try reader.value(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw EventJSONError(offset: reader.index, problem: "text after the value") }
+            return value
+        }
+    }
+
+    /// The JSON text.
+    package var bytes: [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out)
+        return out
+    }
+
+    package func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out += Array("null".utf8)
+        case .bool(let value): out += Array((value ? "true" : "false").utf8)
+        case .number(let text): out += Array(text.utf8)
+        case .string(let text): CanonicalJSON.writeString(text, into: &out)
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for index in object.keys.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                CanonicalJSON.writeString(object.keys[index], into: &out)
+                out.append(UInt8(ascii: ":"))
+                object.values[index].write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        static let maximumDepth = 128
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) throws(EventJSONError) -> EventJSON {
+            guard depth < Self.maximumDepth else { throw EventJSONError(offset: index, problem: "nesting deeper than 128") }
+            skipWhitespace()
+            guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends where a value should be") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var object = EventObject()
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(object)
+                }
+                while true {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                        throw EventJSONError(offset: index, problem: "an object's key should be a string")
+                    }
+                    let key = try string()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                        throw EventJSONError(offset: index, problem: "a ':' should follow a key")
+                    }
+                    index += 1
+                    object[key] = try value(depth: depth + 1)
+                    skipWhitespace()
+                    guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends inside an object") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                    } else if bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        return .object(object)
+                    } else {
+                        throw EventJSONError(offset: index, problem: "',' or '}' should follow a member")
+                    }
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var values: [EventJSON] = []
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(values)
+                }
+                while true {
+                    values.append(try value(depth: depth + 1))
+                    skipWhitespace()
+                    guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends inside an array") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                    } else if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        return .array(values)
+                    } else {
+                        throw EventJSONError(offset: index, problem: "',' or ']' should follow an element")
+                    }
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string())
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            default:
+                let start = index
+                while index < bytes.count, JSONBytes.isNumberByte(bytes[index]) { index += 1 }
+                guard index > start, let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
+                    Double(text) != nil
+                else { throw EventJSONError(offset: start, problem: "\(JSONBytes.describe(bytes[start])) does not start a value") }
+                return .number(text)
+            }
+        }
+
+        mutating func string() throws(EventJSONError) -> String {
+            do {
+                let (text, end) = try JSONString.read(bytes, from: index + 1)
+                index = end
+                return text
+            } catch {
+                throw EventJSONError(offset: index, problem: "a string that does not read: \(error)")
+            }
+        }
+
+        mutating func literal(_ word: String, _ value: EventJSON) throws(EventJSONError) -> EventJSON {
+            let utf8 = Array(word.utf8)
+            guard index + utf8.count <= bytes.count, Array(bytes[index..<(index + utf8.count)]) == utf8 else {
+                throw EventJSONError(offset: index, problem: "expected \(word)")
+            }
+            index += utf8.count
+            return value
+        }
+    }
+}
+
+/// A JSON object with its keys in order; setting a key that is there replaces its value in place.
+package struct EventObject: Hashable, Sendable {
+    package private(set) var keys: [String] = []
+    package private(set) var values: [EventJSON] = []
+
+    package init() {}
+
+    package init(_ members: [(String, EventJSON)]) {
+        for (key, value) in members { self[key] = value }
+    }
+
+    package subscript(key: String) -> EventJSON? {
+        get { keys.firstIndex(of: key).map { values[$0] } }
+        set {
+            if let index = keys.firstIndex(of: key) {
+                if let newValue {
+                    values[index] = newValue
+                } else {
+                    keys.remove(at: index)
+                    values.remove(at: index)
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+}
+
+/// Why an event's JSON could not be read.
+package struct EventJSONError: Error, Hashable, CustomStringConvertible {
+    package var offset: Int
+    package var problem: String
+    package var description: String { "at byte \(offset): \(problem)" }
+}
