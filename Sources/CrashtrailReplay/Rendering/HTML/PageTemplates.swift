@@ -120,8 +120,8 @@ enum PageTemplates {
         {{#frames}}<tr><td class="num">{{number}}</td><td>{{image}}</td><td class="mono">{{function}}{{#inlined}} <span class="badge">inlined</span>{{/inlined}}</td><td class="mono">{{location}}</td><td class="mono">{{offset}}</td></tr>
         {{/frames}}</tbody>
         </table>
-        </section>{{/hasFrames}}
-        <section aria-labelledby="links-title">
+        </section>
+        {{/hasFrames}}<section aria-labelledby="links-title">
         <h2 id="links-title">Shortest links</h2>
         <p>{{linkCount}} links; {{#reproduces}}<span class="good">they reproduce the final screens</span>{{/reproduces}}{{^reproduces}}<span class="bad">they do not reproduce the final screens</span>{{/reproduces}}. Preconditions: {{preconditions}}.</p>
         {{#hasLinks}}<p><button type="button" data-copy="all" aria-controls="link-list">Copy all links</button></p>{{/hasLinks}}
