@@ -10,7 +10,8 @@ access, excluding synthesized members (such as a Hashable type's `hashValue`). d
 import glob, json, os, sys
 
 LIBRARIES = ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording", "CrashtrailReplay", "CrashtrailTesting",
-             "CrashtrailStore", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailService", "CrashtrailServer"]
+             "CrashtrailStore", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailSymbols", "CrashtrailForward",
+             "CrashtrailService", "CrashtrailServer"]
 
 def symbols(folder, module):
     found = []
