@@ -37,6 +37,9 @@ public final class TrailRecorder {
     /// The steps kept, their `base` and `dropped`, by the rule above.
     private var kept: BoundedTrail
     private var observation: NavigationObservation?
+    /// When the app last reported the state it shows (``record(observedState:at:)``); the launch state counts as
+    /// observed at 0.
+    private var lastObservation: Int64?
 
     /// Starts recording `navigator` from its current state.
     ///
@@ -116,19 +119,24 @@ public final class TrailRecorder {
     /// (SPEC section 11), for apps that keep their own navigation and report what they show.
     ///
     /// ```swift
-    /// try recorder.record(observedState: NavigationState(tab: 1, stacks: stacks), at: clock.milliseconds)
+    /// try recorder.record(observedState: NavigationState(tab: 1, stacks: stacks), at: millisecondsSinceStart)
     /// ```
     /// - Parameters:
     ///   - state: the state the app settled in (a cancelled interactive transition is not an observation).
-    ///   - t: milliseconds since the session started, after the last recorded step.
+    ///   - t: milliseconds since the session started, after the previous observation.
     /// - Throws: `ObservedStateError` when the state breaks the manifest, cannot be reached with the observable steps,
     ///   or comes too soon after a modal transition; nothing is recorded then.
+    ///
+    /// The steps of a change are timed as `trail from-states` times them (SPEC sections 11 and 18): a millisecond
+    /// apart from just after the previous observation (the launch state is observed at 0), never later than `t`, so
+    /// a replay passes through each observed state at the time the app showed it.
     public func record(observedState state: NavigationState, at t: Int64) throws(ObservedStateError) {
         let state = redactor?.redact(state) ?? state
-        let previous = kept.lastTime ?? -1
+        let previous = lastObservation ?? min(0, t - 1)
         var diff = ObservedStateDiff(engine: kept.liveEngine, lastTime: kept.lastTime)
         // The steps come from the redacted state, so they hold stand-ins already.
         for step in try diff.steps(to: state, at: t, after: previous) { append(step) }
+        lastObservation = t
     }
 
     /// Stops recording; the trail so far stays available.
@@ -165,12 +173,15 @@ public final class TrailRecorder {
     /// journal stays within about twice the limits: when it holds as many let-go steps as the limits again, it is
     /// rewritten with the kept steps only, into a new file renamed over the old one.
     /// - Parameters:
-    ///   - url: the journal file, in a folder the app keeps (Application Support, not Caches).
+    ///   - url: the journal file, in a folder the app keeps (Application Support, not Caches); the folder is made when
+    ///     it does not exist yet, as on a fresh install.
     ///   - synchronizingToDisk: `fsync` after every step, so steps survive power loss too. Off by default: a step
     ///     is in the file, safe from any end of the process, as soon as it is written.
     /// - Throws: ``JournalError`` (`write-failed`) when the file cannot be created; the recorder goes on in memory.
     public func startJournal(at url: URL, synchronizingToDisk: Bool = false) throws(JournalError) {
         journal = nil
+        // On a fresh install the app's folder for it (Application Support) does not exist yet.
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         journal = try newJournal(path: url.path, synchronizes: synchronizingToDisk)
         journalFailure = nil
     }

@@ -27,6 +27,18 @@ struct JournalTests {
         return (Array(try Data(contentsOf: url)), recorder, url)
     }
 
+    @Test("On a fresh install the journal's folder does not exist yet: starting the journal makes it")
+    func freshInstall() throws {
+        let folder = try TemporaryFolder("journal")
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("Library/Application Support/crashtrail/session.ctj")
+        let recorder = TrailRecorder(manifest: try Self.manifest(), app: Self.app, session: Self.session)
+        try recorder.startJournal(at: url)
+        try recorder.record(Step(t: 10, .select(tab: 1)))
+        #expect(recorder.journalFailure == nil)
+        #expect(try TrailJournal.recover(at: url).trail.steps.count == 1)
+    }
+
     @Test("Recovery gives the recorder's trail after every step, through truncation and compaction (300 sequences)")
     func recoveryEqualsRecorder() throws {
         let folder = try TemporaryFolder("journal")
@@ -261,10 +273,12 @@ struct JournalTests {
         try recorder.startJournal(at: url)
         #expect(try TrailJournal.recover(at: url).trail.steps.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".new"))
-        // A folder that does not exist cannot hold a journal: the error names the path
-        #expect(throws: JournalError.self) {
-            try recorder.startJournal(at: folder.url.appendingPathComponent("missing/j.ctj"))
+        // A folder that cannot be made (a file is in its place) cannot hold a journal: the error names the path
+        let blocker = try folder.write("not a folder", to: "blocker")
+        let error = #expect(throws: JournalError.self) {
+            try recorder.startJournal(at: blocker.appendingPathComponent("j.ctj"))
         }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("blocker/j.ctj"))
     }
 }
 

@@ -133,12 +133,47 @@ struct ObservedStateDiffTests {
         shown.conditions = ["signedIn"]
         shown.stacks[2].append(Destination("item", ["id": "L-7"]))
         try recorder.record(observedState: shown, at: 5_000)
-        #expect(recorder.trail().steps == (try diff.steps(to: shown, at: 5_000, after: -1)))
+        #expect(recorder.trail().steps == (try diff.steps(to: shown, at: 5_000, after: 0)))
         #expect(recorder.trail(stampingFinal: true).final == shown)
         var broken = shown
         broken.stacks[0].append(Destination("nowhere"))
         #expect(throws: ObservedStateError.self) { try recorder.record(observedState: broken, at: 9_000) }
         #expect(recorder.recordedStepCount == 3)
         #expect(recorder.currentState == shown)
+    }
+
+    @MainActor
+    @Test("The recorder times observed changes as trail from-states does: after the previous observation, not after the previous step")
+    func recorderTimesLikeFromStates() throws {
+        // Given observations at 1,000, 3,000, 4,000 and 9,000 ms: a tab and a push, a sheet, its dismissal, another tab
+        let manifest = try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml")
+        let launch = manifest.launchState
+        var item = launch
+        item.tab = 1
+        item.stacks[1].append(Destination("item", ["id": "L-42"]))
+        var sheet = item
+        sheet.modals = [[Destination("login")]]
+        var home = item
+        home.tab = 0
+        let observations: [(Int64, NavigationState)] = [(1_000, item), (3_000, sheet), (4_000, item), (9_000, home)]
+        let recorder = TrailRecorder(
+            manifest: manifest, app: .init(bundleID: manifest.app, version: "1", build: "1"),
+            session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1))
+
+        // When the app reports them, and the same observations go through `trail from-states`
+        for (t, state) in observations { try recorder.record(observedState: state, at: t) }
+        let lines = ([(Int64(0), launch)] + observations).map { t, state in
+            #"{"t":\#(t),"state":\#(CanonicalJSON.string(of: state.jsonValue))}"#
+        }.joined(separator: "\n")
+        let fromStates = try ObservationLog.trail(
+            fromLines: Array(lines.utf8), manifest: manifest, app: .init(bundleID: manifest.app, version: "1", build: "1"),
+            session: .init(id: "S", started: "2026-11-01T00:00:00Z", pid: 1), source: "states")
+
+        // Then the steps and their times are the same, each change's steps after the observation before it
+        let steps = recorder.trail().steps
+        #expect(steps == fromStates.steps)
+        #expect(steps.first.map { $0.t > 0 && $0.t <= 1_000 } == true, "\(steps.map(\.t))")
+        #expect(steps.contains { $0.t > 3_000 && $0.t <= 4_000 }, "\(steps.map(\.t))")
+        #expect(steps.last.map { $0.t > 4_000 && $0.t <= 9_000 } == true, "\(steps.map(\.t))")
     }
 }

@@ -6,9 +6,13 @@ public import CrashtrailRecording
 /// (SPEC section 11).
 ///
 /// ```swift
+/// let observer = PirateBayScreenObserver(recorder: recorder, clock: { sessionClock.milliseconds })
 /// TabView(selection: $tab) { … }
-///     .onChange(of: screens) { observer.show(screens, at: clock.milliseconds) }
+///     .onChange(of: screens) { observer.show(screens) }
 /// ```
+///
+/// `show(_:)` throws nothing, so `onChange` needs no `try?` that would lose a step silently: a refused observation is
+/// kept in ``refused`` with its reason, for the app's logs.
 @MainActor
 public final class PirateBayScreenObserver {
     /// What the SwiftUI views show: the selected tab, each tab's path above its root, and the sheets over them.
@@ -41,9 +45,32 @@ public final class PirateBayScreenObserver {
     }
 
     public let recorder: TrailRecorder
+    /// Milliseconds since the session started, read when a change is shown.
+    private let clock: () -> Int64
+    /// The observations the recorder refused, with why, newest last (at most 20).
+    public private(set) var refused: [ObservedStateError] = []
 
-    public init(recorder: TrailRecorder) {
+    /// - Parameters:
+    ///   - recorder: the session's recorder.
+    ///   - clock: milliseconds since the session started; a test passes a fixed one.
+    public init(recorder: TrailRecorder, clock: @escaping () -> Int64 = { 0 }) {
         self.recorder = recorder
+        self.clock = clock
+    }
+
+    /// Records what the app shows now, at the clock's time.
+    ///
+    /// Refused observations are kept in ``refused``.
+    public func show(_ screens: Screens) {
+        do {
+            try show(screens, at: clock())
+        } catch let error as ObservedStateError {
+            refused.append(error)
+            if refused.count > 20 { refused.removeFirst() }
+        } catch {
+            refused.append(ObservedStateError(.invalidState, "the screens are not a navigation state: \(error)"))
+            if refused.count > 20 { refused.removeFirst() }
+        }
     }
 
     /// Records what the app shows now, `t` milliseconds into the session.

@@ -109,4 +109,36 @@ struct CrashReportingTests {
         #expect(throws: ObservedStateError.self) { try observer.show(wrong, at: 7_000) }
         #expect(recorder.recordedStepCount == before)
     }
+
+    @Test("onChange needs no try: show(_:) reads the clock, times each change's steps after the one before, keeps refusals")
+    func screensObservedWithoutThrowing() throws {
+        let manifest = try PirateBay.manifest()
+        let recorder = TrailRecorder(
+            manifest: manifest, app: Trail.AppInfo(bundleID: PirateBay.bundleID, version: "3.1.0", build: "412"),
+            session: Trail.Session(id: "00000000-0000-4000-8000-0000000000AB", started: "2026-11-02T14:45:05.000Z", pid: 1))
+        nonisolated(unsafe) var now: Int64 = 0
+        let observer = PirateBayScreenObserver(recorder: recorder, clock: { now })
+        var screens = PirateBayScreenObserver.Screens()
+        var counts: [Int] = []
+        for (t, change) in [(1_000, 0), (3_000, 1), (3_400, 2), (9_000, 3)] {
+            now = Int64(t)
+            switch change {
+            case 0: screens.tab = 1
+            case 1: screens.paths[1] = [.item(id: "L-42")]
+            case 2: screens.paths[1] = [.item(id: "L-42"), .profile(id: "P-7")]
+            default: screens.tab = 0
+            }
+            observer.show(screens)
+            counts.append(recorder.recordedStepCount)
+        }
+        let times = recorder.trail().steps.map(\.t)
+        // Each change's steps come after the observation before it and no later than its own
+        #expect(times == [1, 1_001, 3_001, 3_401], "\(times)")
+        #expect(counts == [1, 2, 3, 4])
+        var wrong = screens
+        wrong.paths = [[], []]
+        observer.show(wrong)
+        #expect(observer.refused.map(\.code) == [.invalidState])
+        #expect(recorder.recordedStepCount == 4)
+    }
 }
