@@ -265,9 +265,9 @@ public final class TrailRecorder {
     /// Replaces the manifest's `redact` values; nil when it redacts nothing.
     private let redactor: Redactor?
 
+    /// Always one: even a manifest that redacts nothing has its unknown destinations' values replaced (SPEC 18).
     private static func redactor(for manifest: Manifest, key: [UInt8]?) -> Redactor? {
-        guard manifest.destinations.contains(where: { !$0.redact.isEmpty }) else { return nil }
-        return Redactor(manifest: manifest, key: key ?? RedactionKey.random())
+        Redactor(manifest: manifest, key: key ?? RedactionKey.random())
     }
 
     /// Reused for each step's JSON when there is no journal to write it into.

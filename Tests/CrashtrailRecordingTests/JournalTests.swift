@@ -14,13 +14,22 @@ struct JournalTests {
     static let session = Trail.Session(id: "00000000-0000-4000-8000-000000000001", started: "2026-11-01T00:00:00.000Z", pid: 4242)
 
     static func manifest() throws -> Manifest { try Manifest(yaml: SpecManifests.piratebay, source: "piratebay.yml") }
+    /// The recorders' redaction key: the steps a journal holds are the recorded steps redacted with it (a destination
+    /// the manifest lacks has its values replaced, SPEC 18).
+    static let key: [UInt8] = Array(repeating: 7, count: 32)
+
+    /// `steps` as the recorder records them.
+    static func redacted(_ steps: [Step]) throws -> [Step] {
+        let redactor = Redactor(manifest: try manifest(), key: key)
+        return steps.map(redactor.redact)
+    }
 
     /// A journal of `steps` recorded with `limits`, its bytes, and the recorder that wrote it.
     static func journal(
         of steps: [Step], limits: TrailRecorder.Limits = .init(), in folder: TemporaryFolder
     ) throws -> (bytes: [UInt8], recorder: TrailRecorder, url: URL) {
         let url = folder.url.appendingPathComponent("session.ctj")
-        let recorder = TrailRecorder(manifest: try manifest(), app: app, session: session, limits: limits)
+        let recorder = TrailRecorder(manifest: try manifest(), app: app, session: session, limits: limits, redactionKey: key)
         try recorder.startJournal(at: url)
         for step in steps { try recorder.record(step) }
         #expect(recorder.journalFailure == nil)
@@ -117,6 +126,7 @@ struct JournalTests {
         var generator = RandomStepGenerator(manifest: try Self.manifest(), seed: 5)
         let steps = generator.steps(count: 40)
         let (bytes, _, _) = try Self.journal(of: steps, in: folder)
+        let recorded = try Self.redacted(steps)
         let ends = Self.recordEnds(in: bytes)
         #expect(ends.count == steps.count + 1)
         for offset in 0...bytes.count {
@@ -127,7 +137,7 @@ struct JournalTests {
             }
             let recovered = try TrailJournal.recover(prefix, path: "cut")
             let whole = ends.lastIndex { $0 <= offset }!
-            #expect(recovered.trail.steps == Array(steps[..<whole]), "cut at \(offset)")
+            #expect(recovered.trail.steps == Array(recorded[..<whole]), "cut at \(offset)")
             #expect((recovered.damage == nil) == ends.contains(offset), "cut at \(offset)")
         }
     }
@@ -139,6 +149,7 @@ struct JournalTests {
         var generator = RandomStepGenerator(manifest: try Self.manifest(), seed: 6)
         let steps = generator.steps(count: 60)
         let (bytes, _, _) = try Self.journal(of: steps, in: folder)
+        let recorded = try Self.redacted(steps)
         let ends = Self.recordEnds(in: bytes)
         var random = SplitMix64(seed: 0xF11B)
         for _ in 0..<5_000 {
@@ -152,7 +163,7 @@ struct JournalTests {
             let recovered = try TrailJournal.recover(damaged, path: "flipped")
             // The record holding the flipped bit and everything after it are dropped; all before it are kept.
             let intact = ends.lastIndex { $0 <= position }!
-            #expect(recovered.trail.steps == Array(steps[..<intact]), "bit flipped at \(position)")
+            #expect(recovered.trail.steps == Array(recorded[..<intact]), "bit flipped at \(position)")
             #expect(recovered.damage?.offset == ends[intact])
         }
     }
@@ -164,16 +175,17 @@ struct JournalTests {
         var generator = RandomStepGenerator(manifest: try Self.manifest(), seed: 7)
         let steps = generator.steps(count: 30)
         let (bytes, _, _) = try Self.journal(of: steps, in: folder)
+        let recorded = try Self.redacted(steps)
         let ends = Self.recordEnds(in: bytes)
         // A page of zeros where records 10 and 11 were (as a file system may leave after a power cut)
         var zeroed = bytes
         for index in ends[10]..<ends[12] { zeroed[index] = 0 }
         let recovered = try TrailJournal.recover(zeroed, path: "zeroed")
-        #expect(recovered.trail.steps == Array(steps[..<10]))
+        #expect(recovered.trail.steps == Array(recorded[..<10]))
         #expect(recovered.damage?.reason.contains("zero bytes") == true)
         // Zeros past the last record
         let padded = try TrailJournal.recover(bytes + [UInt8](repeating: 0, count: 4096), path: "padded")
-        #expect(padded.trail.steps == steps)
+        #expect(padded.trail.steps == recorded)
         #expect(padded.damage?.droppedBytes == 4096)
         // A zeroed file
         #expect(throws: JournalError.self) { try TrailJournal.recover([UInt8](repeating: 0, count: bytes.count), path: "zeros") }
@@ -187,13 +199,14 @@ struct JournalTests {
         let steps = generator.steps(count: 600)
         // Given a journal written with no compaction in sight (huge limits), read as if its limits were small
         let (bytes, _, _) = try Self.journal(of: steps, limits: .init(maximumSteps: 1_000_000, maximumBytes: 1 << 30), in: folder)
+        let recorded = try Self.redacted(steps)
         let recovered = try TrailJournal.recover(bytes, path: "grown")
-        #expect(recovered.trail.steps == steps)
+        #expect(recovered.trail.steps == recorded)
         // And one whose header says 50 steps: patch the limits in the header JSON and its checksum
         let small = try Self.rewritingHeader(bytes) { $0.replacingOccurrences(of: "\"steps\":1000000", with: "\"steps\":50") }
         let bounded = try TrailJournal.recover(small, path: "grown")
         #expect(bounded.trail.steps.count <= 50)
-        #expect(bounded.trail.steps == Array(steps.suffix(bounded.trail.steps.count)))
+        #expect(bounded.trail.steps == Array(recorded.suffix(bounded.trail.steps.count)))
         #expect(bounded.trail.dropped + Int64(bounded.trail.steps.count) == 600)
         var engine = NavigationEngine(manifest: try Self.manifest(), state: bounded.trail.base)
         engine.apply(bounded.trail.steps)
@@ -207,11 +220,12 @@ struct JournalTests {
         var generator = RandomStepGenerator(manifest: try Self.manifest(), seed: 11)
         let steps = generator.steps(count: 30)
         let (bytes, _, _) = try Self.journal(of: steps, in: folder)
+        let recorded = try Self.redacted(steps)
         let ends = Self.recordEnds(in: bytes)
         // Read up to the end of record 20 (whole records), or into the middle of record 21
         for limit in [ends[20], ends[20] + 7] {
             let recovered = try TrailJournal.recover(bytes, path: "big", readLimit: limit)
-            #expect(recovered.trail.steps == Array(steps[..<20]))
+            #expect(recovered.trail.steps == Array(recorded[..<20]))
             #expect(recovered.fileSize == bytes.count)
             #expect(recovered.damage?.offset == ends[20])
             #expect(recovered.damage?.droppedBytes == bytes.count - ends[20])

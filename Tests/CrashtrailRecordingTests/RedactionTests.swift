@@ -138,6 +138,58 @@ struct RedactionTests {
         #expect(replay.links.reproduces)
     }
 
+    @Test("Fail-closed: a destination the manifest does not know, pushed through the Navigator, leaves no plain text anywhere")
+    func unknownDestinations() throws {
+        // Given a manifest that redacts nothing, and a recorder observing a Navigator
+        let folder = try TemporaryFolder("redaction")
+        defer { folder.remove() }
+        let manifest = try Manifest(
+            yaml: """
+                app: com.example.piratebay
+                root: home
+                destinations:
+                  home: { url: "piratebay://home" }
+                  item: { url: "piratebay://item/{id}" }
+                """)
+        let navigator = Navigator(manifest: manifest, clock: { 1_000 })
+        let recorder = TrailRecorder(
+            navigator: navigator, app: Trail.AppInfo(bundleID: manifest.app, version: "1", build: "1"),
+            session: Trail.Session(id: "00000000-0000-4000-8000-000000000013", started: "2026-11-01T00:00:00.000Z", pid: 13))
+        let journal = folder.url.appendingPathComponent("session.ctj")
+        try recorder.startJournal(at: journal)
+        let handed = SinkBox()
+        recorder.addSink(.text { text in handed.add(Array(text.utf8)) })
+        recorder.addSink(.binary { bytes in handed.add(bytes) })
+        recorder.addSink(
+            .keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
+
+        // When the app pushes a case the manifest lacks, and opens a URL no route matches
+        navigator.push(Destination("secretProfile", ["secretProfile": .object(["email": "jane@example.com", "age": .int(41)])]))
+        navigator.push(Destination("item", ["id": "L-42"]))
+        navigator.open(url: "piratebay://reset?email=jane@example.com")
+        recorder.waitForSinks()
+
+        // Then no output holds the plain text; the unknown destination keeps its name, the known one its value
+        let trail = recorder.trail(stampingFinal: true)
+        let codec = TrailCodec(manifests: [manifest])
+        var outputs: [(String, [UInt8])] = [
+            ("journal", Array(try Data(contentsOf: journal))), ("trail JSON", trail.canonicalJSON),
+            ("recovered trail", try TrailJournal.recover(at: journal).trail.canonicalJSON),
+            ("ct1", Array(try codec.encodeText(trail).utf8)),
+            ("binary", try codec.encodeBinary(trail)), ("binary, decoded", try codec.decode(try codec.encodeBinary(trail)).canonicalJSON),
+        ]
+        for (index, bytes) in handed.all.enumerated() { outputs.append(("sink output \(index)", bytes)) }
+        for (name, bytes) in outputs {
+            for secret in ["jane@example.com", "jane", "example.com"] {
+                #expect(!Self.contains(bytes, Array(secret.utf8)), "\(name) holds \(secret)")
+            }
+        }
+        let text = String(decoding: trail.canonicalJSON, as: UTF8.self)
+        #expect(text.contains("secretProfile") && text.contains("redacted-"), "\(text)")
+        #expect(text.contains("L-42"), "a known destination without redact keys keeps its values")
+        #expect(text.contains("piratebay://reset/redacted-") || text.contains("piratebay:\\/\\/reset\\/redacted-"), "\(text)")
+    }
+
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, haystack.count >= needle.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {

@@ -5,6 +5,10 @@ public import Foundation
 /// Replaces what a manifest marks `redact` with keyed stand-ins before a step reaches the journal, a sink or any
 /// encoded form (SPEC section 12).
 ///
+/// It fails closed (SPEC section 18): a destination the manifest does not know keeps its name and has every value of
+/// its payload replaced, and an `open` of a URL no route matches keeps only its scheme and host, so the plain text of
+/// what the manifest cannot describe never leaves either.
+///
 /// A string becomes `"redacted-"` and 8 lowercase hex digits, an integer the non-negative integer those digits
 /// spell; the digits are the first 8 of HMAC-SHA256 over the value's canonical JSON, keyed by the install's secret. The same
 /// value gives the same stand-in under one key, so keep one key per install (``RedactionKey``): a user who opens
@@ -14,6 +18,8 @@ public struct Redactor: Sendable {
     private let key: [UInt8]
     /// Redacted paths by destination name; only destinations with some.
     private let paths: [String: [[String]]]
+    /// The destinations the manifest knows.
+    private let known: Set<String>
 
     /// - Parameters:
     ///   - manifest: the manifest whose `redact` keys say what to replace.
@@ -24,9 +30,12 @@ public struct Redactor: Sendable {
         var paths: [String: [[String]]] = [:]
         for spec in manifest.destinations where !spec.redact.isEmpty { paths[spec.name] = spec.redact }
         self.paths = paths
+        known = Set(manifest.destinations.map(\.name))
     }
 
     /// Whether the manifest redacts anything at all.
+    ///
+    /// Destinations it does not know are redacted either way.
     public var isActive: Bool { !paths.isEmpty }
 
     /// The step with every redacted value replaced.
@@ -34,29 +43,41 @@ public struct Redactor: Sendable {
     /// An `open` by URL that names a destination with redacted values is recorded as an `open` of that destination, its
     /// values replaced, so the URL never leaves.
     public func redact(_ step: Step) -> Step {
-        guard isActive else { return step }
         switch step.op {
         case .push(let destination): return Step(t: step.t, .push(redact(destination)))
         case .present(let destination): return Step(t: step.t, .present(redact(destination)))
         case .open(.destination(let destination)): return Step(t: step.t, .open(.destination(redact(destination))))
         case .open(.url(let url)):
-            guard let destination = manifest.destination(forURL: url), paths[destination.name] != nil else { return step }
+            guard let destination = manifest.destination(forURL: url) else { return Step(t: step.t, .open(.url(redact(url: url)))) }
+            guard paths[destination.name] != nil else { return step }
             return Step(t: step.t, .open(.destination(redact(destination))))
         default: return step
         }
     }
 
-    /// The destination with its redacted values replaced.
+    /// The destination with its redacted values replaced; every value of a destination the manifest does not know.
     public func redact(_ destination: Destination) -> Destination {
+        guard known.contains(destination.name) else {
+            return Destination(destination.name, destination.payload.mapValues(standIn))
+        }
         guard let paths = paths[destination.name] else { return destination }
         var payload = destination.payload
         for path in paths { replace(at: path[...], in: &payload) }
         return Destination(destination.name, payload)
     }
 
+    /// A URL no route matches, as its scheme and host and a stand-in of the rest (`piratebay://secret/redacted-…`).
+    public func redact(url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return standIn(for: .string(url)).stringValue ?? "redacted" }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let hostEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let rest = String(afterScheme[hostEnd...])
+        guard !rest.isEmpty, rest != "/" else { return url }
+        return String(url[..<hostEnd]) + "/" + (standIn(for: .string(rest)).stringValue ?? "redacted")
+    }
+
     /// The state with every destination in it redacted.
     public func redact(_ state: NavigationState) -> NavigationState {
-        guard isActive else { return state }
         var state = state
         state.stacks = state.stacks.map { $0.map(redact) }
         state.modals = state.modals.map { $0.map(redact) }
