@@ -97,11 +97,7 @@ struct RedactionTests {
             session: Trail.Session(id: "00000000-0000-4000-8000-000000000012", started: "2026-11-01T00:00:00.000Z", pid: 12),
             redactionKey: Self.key)
         try recorder.startJournal(at: journal)
-        let handed = SinkBox()
-        recorder.addSink(.text { text in handed.add(Array(text.utf8)) })
-        recorder.addSink(.binary { bytes in handed.add(bytes) })
-        recorder.addSink(
-            .keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
+        let handed = Self.sinks(on: recorder)
         for step in Self.steps() { try recorder.record(step) }
         recorder.waitForSinks()
 
@@ -157,11 +153,7 @@ struct RedactionTests {
             session: Trail.Session(id: "00000000-0000-4000-8000-000000000013", started: "2026-11-01T00:00:00.000Z", pid: 13))
         let journal = folder.url.appendingPathComponent("session.ctj")
         try recorder.startJournal(at: journal)
-        let handed = SinkBox()
-        recorder.addSink(.text { text in handed.add(Array(text.utf8)) })
-        recorder.addSink(.binary { bytes in handed.add(bytes) })
-        recorder.addSink(
-            .keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
+        let handed = Self.sinks(on: recorder)
 
         // When the app pushes a case the manifest lacks, and opens a URL no route matches
         navigator.push(Destination("secretProfile", ["secretProfile": .object(["email": "jane@example.com", "age": .int(41)])]))
@@ -188,6 +180,16 @@ struct RedactionTests {
         #expect(text.contains("secretProfile") && text.contains("redacted-"), "\(text)")
         #expect(text.contains("L-42"), "a known destination without redact keys keeps its values")
         #expect(text.contains("piratebay://reset/redacted-") || text.contains("piratebay:\\/\\/reset\\/redacted-"), "\(text)")
+    }
+
+    /// A text, a binary and a split-keys sink on `recorder`, handing what they get to the box returned.
+    static func sinks(on recorder: TrailRecorder) -> SinkBox {
+        let handed = SinkBox()
+        recorder.addSink(.text { text in handed.add(Array(text.utf8)) })
+        recorder.addSink(.binary { bytes in handed.add(bytes) })
+        recorder.addSink(
+            .keys(limit: 64) { keys in handed.add(Array(keys.sorted { $0.key < $1.key }.map { $0.key + $0.value }.joined().utf8)) })
+        return handed
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
