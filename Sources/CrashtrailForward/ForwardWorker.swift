@@ -13,8 +13,8 @@ import Synchronization
 package final class ForwardWorker: Sendable {
     /// What a claimed report is to the sender.
     package enum Prepared: Sendable {
-        /// Ready: its event ID and envelope.
-        case envelope(eventID: String, bytes: [UInt8])
+        /// Ready: its envelope.
+        case envelope([UInt8])
         /// Not yet: it waits for its trail until then (milliseconds since 1970).
         case hold(until: Int64)
         /// It cannot be made into an event: set aside with why.
@@ -22,16 +22,16 @@ package final class ForwardWorker: Sendable {
     }
 
     package struct Options: Sendable {
-        /// The most reports one claim takes.
-        package var batch = 64
+        /// The most reports one claim takes: two rounds of sends, so a claim's lease outlasts its sends.
+        package var batch = 16
         /// The most sends in flight for one upstream.
         package var concurrency = 8
         /// How long a claim holds a report, in milliseconds: past it, another sender may take it.
         ///
-        /// Longer than a send
-        /// can take (the client's connect and answer timeouts), so a live sender's report is never taken; a sender
-        /// killed midway leaves its reports to others after it.
-        package var lease: Int64 = 45_000
+        /// Longer than a claim's sends can take (two rounds of the client's 5 s connect and 20 s answer timeouts). A
+        /// sender killed midway leaves its reports to others after it; one that outlives its lease settles nothing
+        /// another sender took meanwhile.
+        package var lease: Int64 = 60_000
         /// How long an idle sender waits before looking again, in seconds.
         package var poll = 0.05
         package var backoff = ForwardBackoff()
@@ -114,10 +114,9 @@ package final class ForwardWorker: Sendable {
             total.setAside += result.setAside
             total.held += result.held
             if result.claimed > 0 { progress(total) }
-            let statuses = try store.forwardingStatus().filter { status in upstreams.contains { $0.identity == status.upstream } }
-            let waiting = statuses.reduce(0) { $0 + $1.waiting + $1.retrying }
+            let waiting = try store.waitingForwarding(upstreams: upstreams.map(\.identity))
             if waiting == 0 || now() >= deadline || Task.isCancelled { return (total, waiting) }
-            if result.claimed == 0 { try? await Task.sleep(for: .seconds(max(options.poll, 0.05))) }
+            if result.claimed == 0 { try? await Task.sleep(for: .seconds(options.poll)) }
         }
     }
 
@@ -181,7 +180,7 @@ package final class ForwardWorker: Sendable {
         case .unconvertible(let reason):
             logger.warning("report \(claim.reportID) set aside for \(upstream.identity): \(reason)")
             return .setAside(reason: reason)
-        case .envelope(_, let bytes):
+        case .envelope(let bytes):
             switch await client.send(bytes, to: upstream) {
             case .delivered:
                 return .delivered

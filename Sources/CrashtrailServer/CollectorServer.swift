@@ -164,17 +164,16 @@ public struct CollectorServer: Sendable {
         }
         // The outbox is sent while the service runs; what is left when it stops is sent when it starts again.
         let sending = Task { await forwarder.worker.run() }
-        defer { sending.cancel() }
+        var failure: (any Error)?
         do {
             try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } catch {
-            sending.cancel()
-            await forwarder.client.shutdown()
-            throw error
+            failure = error
         }
         sending.cancel()
         _ = await sending.value
         await forwarder.client.shutdown()
+        if let failure { throw failure }
     }
 
     /// The forwarding outbox as Prometheus text: delivered, waiting, retrying and set aside (by reason) per upstream,

@@ -224,7 +224,7 @@ actor SymbolicationWorker {
 
     /// Starts a run, or asks the running one to run again when it ends.
     func kick() {
-        try? symbolicator?.refresh()
+        // The run reads the store's debug files again itself (`DebugFileImport.rederivePending`).
         guard !running else {
             again = true
             return

@@ -59,12 +59,6 @@ extension ReportStore {
         try read { db in try db.rows("SELECT * FROM debugFile WHERE uuid = ?", [.text(uuid)]).first.map(Self.debugFile) }
     }
 
-    /// The UUIDs of every stored debug file.
-    /// - Throws: `StoreError` (`database`).
-    package func debugFileUUIDs() throws(StoreError) -> Set<String> {
-        Set(try read { db in try db.strings("SELECT uuid FROM debugFile", []) })
-    }
-
     /// Calls `body` with each chunk of the debug file `uuid`, in order, from a cursor: one chunk in memory at a time.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
     package func forEachDebugFileChunk(uuid: String, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
@@ -98,19 +92,6 @@ extension ReportStore {
                     uuid: uuid, name: image.name, appVersions: (versions[uuid] ?? []).sorted(by: CanonicalJSON.codePointPrecedes),
                     reports: image.reports)
             }.sorted { ($0.reports, $1.uuid) > ($1.reports, $0.uuid) }
-        }
-    }
-
-    /// The IDs of the stored reports whose frames name one of `uuids` and that were not derived with its debug file:
-    /// what a debug file that just arrived re-derives.
-    /// - Throws: `StoreError` (`database`).
-    package func reportsAwaitingDebugFiles(_ uuids: [String]) throws(StoreError) -> [String] {
-        guard !uuids.isEmpty else { return [] }
-        let placeholders = uuids.map { _ in "?" }.joined(separator: ", ")
-        return try read { db in
-            try db.strings(
-                "SELECT DISTINCT reportID FROM reportImage WHERE symbolicated = 0 AND uuid IN (\(placeholders)) ORDER BY reportID",
-                uuids.map { .text($0) })
         }
     }
 

@@ -8,6 +8,9 @@ package struct ForwardClaim: Hashable, Sendable {
     package var attempts: Int
     /// When it was queued, in milliseconds since 1970.
     package var queued: Int64
+    /// Until when this claim holds it: settling it checks the claim is still this one, so a sender whose lease ended
+    /// and whose report another sender took changes nothing.
+    package var claimedUntil: Int64
 }
 
 /// What became of a claimed send.
@@ -86,7 +89,7 @@ extension ReportStore {
                     SELECT reportID FROM forwardOutbox
                     WHERE upstream = ? AND state = 'waiting' AND due <= ? AND claimedUntil <= ?
                     ORDER BY due, reportID LIMIT ?)
-                RETURNING reportID, upstream, attempts, queued
+                RETURNING reportID, upstream, attempts, queued, claimedUntil
                 """,
                 [
                     .integer(now + lease), .text(upstream), .integer(now), .integer(now), .text(upstream), .integer(now), .integer(now),
@@ -95,7 +98,8 @@ extension ReportStore {
             ).map { row in
                 ForwardClaim(
                     reportID: try row.requiredString("reportID"), upstream: try row.requiredString("upstream"),
-                    attempts: row.int("attempts") ?? 0, queued: row.int64("queued") ?? 0)
+                    attempts: row.int("attempts") ?? 0, queued: row.int64("queued") ?? 0,
+                    claimedUntil: row.int64("claimedUntil") ?? 0)
             }.sorted { $0.reportID < $1.reportID }
         }
     }
@@ -111,32 +115,45 @@ extension ReportStore {
         }
     }
 
-    /// Settles claimed sends, in one transaction.
+    /// How many reports still wait for any of `upstreams` (never tried, or to be retried).
+    /// - Throws: `StoreError` (`database`).
+    package func waitingForwarding(upstreams: [String]) throws(StoreError) -> Int {
+        guard !upstreams.isEmpty else { return 0 }
+        let places = Array(repeating: "?", count: upstreams.count).joined(separator: ", ")
+        return try read { db in
+            Int(
+                try db.value(
+                    "SELECT COUNT(*) FROM forwardOutbox WHERE state = 'waiting' AND upstream IN (\(places))", upstreams.map(StoreValue.text)
+                )?.integer ?? 0)
+        }
+    }
+
+    /// Settles claimed sends, in one transaction; a claim another sender has taken since is left to it.
     /// - Throws: `StoreError` (`database`).
     package func settleForwarding(_ settlements: [(ForwardClaim, ForwardSettlement)], now: Int64) throws(StoreError) {
         guard !settlements.isEmpty else { return }
         try write { db in
             for (claim, settlement) in settlements {
-                let key: [StoreValue] = [.text(claim.reportID), .text(claim.upstream)]
+                let key: [StoreValue] = [.text(claim.reportID), .text(claim.upstream), .integer(claim.claimedUntil)]
                 switch settlement {
                 case .delivered:
                     try db.execute(
                         """
                         UPDATE forwardOutbox SET state = 'delivered', attempts = attempts + 1, delivered = ?, claimedUntil = 0,
                             reason = NULL
-                        WHERE reportID = ? AND upstream = ?
+                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
                         """, [.integer(now)] + key)
                 case .retry(let due, let reason, let counts):
                     try db.execute(
                         """
                         UPDATE forwardOutbox SET attempts = attempts + ?, due = ?, claimedUntil = 0, reason = ?
-                        WHERE reportID = ? AND upstream = ? AND state = 'waiting'
+                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ? AND state = 'waiting'
                         """, [.integer(counts ? 1 : 0), .integer(due), .text(reason)] + key)
                 case .setAside(let reason):
                     try db.execute(
                         """
                         UPDATE forwardOutbox SET state = 'setAside', attempts = attempts + 1, claimedUntil = 0, reason = ?
-                        WHERE reportID = ? AND upstream = ?
+                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
                         """, [.text(reason)] + key)
                 }
             }

@@ -142,8 +142,12 @@ struct SentryEventBuilderTests {
         let value = try EventJSON.parse(Array(text.utf8))
         #expect(String(decoding: value.bytes, as: UTF8.self) == #"{"a":[true,false,null,-1.5e-3,"é\n"],"b":{},"c":[],"a2":0}"#)
         #expect(value.object?.keys == ["a", "b", "c", "a2"])
-        for bad in ["", "{", #"{"a" 1}"#, "[1,]", "tru", "{} x", "-", String(repeating: "[", count: 200)] {
+        for bad in ["", "{", #"{"a" 1}"#, "[1,]", "tru", "{} x", "-"] {
             #expect(throws: EventJSONError.self, "\(bad)") { try EventJSON.parse(Array(bad.utf8)) }
         }
+        // Nesting past 128 is refused as such, however well it closes
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let error = #expect(throws: EventJSONError.self) { try EventJSON.parse(Array(deep.utf8)) }
+        #expect(error?.problem.contains("nesting") == true)
     }
 }

@@ -195,7 +195,7 @@ struct BugsinkForwardTests {
 
         // Then the last one sends what the killed ones left, and each report is in Bugsink once
         let upstream = try UpstreamDSN(bugsink.info.dsn).identity
-        // (a report a killed serve had claimed waits for the claim's lease, 45 s, to end)
+        // (a report a killed serve had claimed waits for the claim's lease, 60 s, to end)
         let status = try Self.waitForDelivery(store: store, upstream: upstream, count: 30, timeout: 120)
         #expect(status?.delivered == 30, "\(String(describing: status)); \(serve.stderr)")
         let received = try Self.received(bugsink)

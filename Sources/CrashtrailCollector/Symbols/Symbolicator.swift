@@ -46,9 +46,6 @@ package final class Symbolicator: Sendable {
     private let processes: [LLVMSymbolizer]
     private let state = Mutex(State())
 
-    /// The `llvm-symbolizer` used, or nil when none was found: debug files are then stored but not used.
-    package let executable: String?
-
     /// A symbolicator with the debug files `store` keeps.
     /// - Parameters:
     ///   - store: the store of debug files.
@@ -63,7 +60,6 @@ package final class Symbolicator: Sendable {
     ) throws(StoreError) {
         self.store = store
         self.folder = folder ?? Self.defaultFolder
-        self.executable = executable
         processes = executable.map { path in (0..<max(1, workers)).map { _ in LLVMSymbolizer(executable: path) } } ?? []
         try refresh()
     }

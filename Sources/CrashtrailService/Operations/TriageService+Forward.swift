@@ -52,7 +52,7 @@ extension TriageService {
         let eventID = SentryEventBuilder.eventID(of: record.id)
         let event = preparation.builder.event(of: record.report, original: original, enrichment: enrichment)
         let sentAt = Timestamp.rfc3339(milliseconds: now)
-        return .envelope(eventID: eventID, bytes: SentryEnvelope.envelope(eventID: eventID, event: event, sentAt: sentAt))
+        return .envelope(SentryEnvelope.envelope(eventID: eventID, event: event, sentAt: sentAt))
     }
 
     /// What crashtrail adds to the report's event: the replay of its trail with its app's manifest, when it has both.

@@ -6,7 +6,7 @@ import Synchronization
 /// functions first (`--inlines --output-style=JSON`), with linkage names (`--no-demangle`; crashtrail demangles them
 /// itself and keeps both).
 ///
-/// It is used by one caller at a time (its state is behind a `Mutex`); a ``SymbolizerPool`` holds one for each worker,
+/// It is used by one caller at a time (its state is behind a `Mutex`); the collector's `Symbolicator` holds one for each worker,
 /// so symbolication is not held to one core. A process that dies is started again at the next batch.
 package final class LLVMSymbolizer: Sendable {
     /// What runs the process: its executable.

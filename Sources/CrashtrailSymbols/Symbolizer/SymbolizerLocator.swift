@@ -3,7 +3,8 @@ import Foundation
 /// Finds the `llvm-symbolizer` crashtrail symbolicates with.
 ///
 /// In order: `$CRASHTRAIL_LLVM_SYMBOLIZER`; `llvm-symbolizer` on the `PATH` (the Swift toolchain's, or Debian's `llvm`);
-/// a versioned one (`llvm-symbolizer-19` and down to 14); the toolchain's in `/opt/swift`; Xcode's through `xcrun`.
+/// a versioned one (`llvm-symbolizer-21` and down to 14); the toolchain's in `/opt/swift`, then Debian's `llvm-19` and
+/// `llvm-14` folders; Xcode's through `xcrun`. A `$CRASHTRAIL_LLVM_SYMBOLIZER` that is not an executable finds none.
 package enum SymbolizerLocator {
     /// The environment variable that names the executable.
     package static let environmentVariable = "CRASHTRAIL_LLVM_SYMBOLIZER"
