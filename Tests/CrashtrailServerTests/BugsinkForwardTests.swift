@@ -69,7 +69,7 @@ struct BugsinkForwardTests {
         let serve = try ServeProcess(
             runner: runner,
             arguments: [
-                "--store", store, "--manifest", Self.manifest, "--forward", bugsink.info.dsn, "--forward-hold", "5", "--public-url",
+                "--store", store, "--manifest", Self.manifest, "--forward", bugsink.info.dsn, "--forward-hold", "20", "--public-url",
                 "http://127.0.0.1:1",
             ], directory: folder.url)
         defer { serve.stop(SIGTERM) }
@@ -119,7 +119,9 @@ struct BugsinkForwardTests {
         let records = try service.store.allRecords()
         #expect(records.count == 8, "\(records.map(\.format))")
         let upstream = try UpstreamDSN(bugsink.info.dsn).identity
-        let status = try Self.waitForDelivery(store: store, upstream: upstream, count: records.count)
+        // (the .ips waits for its trail file up to the 20 s hold: long enough on a loaded machine, where the trail's
+        // request can come seconds after the crash's)
+        let status = try Self.waitForDelivery(store: store, upstream: upstream, count: records.count, timeout: 120)
         #expect(status?.delivered == records.count, "\(String(describing: status)); serve: \(serve.stderr)")
         let received = try Self.received(bugsink)
         for record in records {
