@@ -216,6 +216,9 @@ enum PostgresMigrations {
         ("v10: debug files", DebugFileSchema.postgres),
         // The reports still to reach each upstream they are forwarded to (ForwardSchema.swift in CrashtrailStore).
         ("v11: forwarding outbox", ForwardSchema.postgres),
+        // Trails joined by the session their crash carries, and trails kept until their crash comes
+        // (SessionJoinSchema.swift in CrashtrailStore).
+        ("v12: session joins and waiting trails", SessionJoinSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

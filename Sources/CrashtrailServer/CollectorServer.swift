@@ -116,7 +116,8 @@ public struct CollectorServer: Sendable {
         router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("/metrics") { _, _ in
             let forwarding = (try? service.forwardingStatus()).map(Self.forwardMetrics) ?? ""
-            let text = metrics.text(backlog: routes.committer.backlog) + Array(forwarding.utf8)
+            let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
+            let text = metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))

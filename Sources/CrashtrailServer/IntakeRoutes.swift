@@ -85,17 +85,29 @@ struct IntakeRoutes: Sendable {
         } catch {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
-        guard case .trail(let joined) = try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true)) else {
+        let waits = ReportStore.WaitingTrailLimits(
+            maximumCount: options.maximumWaitingTrails, maximumBytes: options.maximumWaitingTrailBytes,
+            maximumAge: Int64(options.trailWait.components.seconds) * 1000)
+        switch try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true, waits: waits)) {
+        case .trail(let joined?):
+            return Self.idsAnswer([joined])
+        case .trailWaiting:
+            metrics.trailWaits(kept: true)
+            // 202: kept, not yet joined; the crash it belongs to joins it when it comes (SPEC section 18).
+            return Response.json(
+                CanonicalJSON.string(of: .object(["ids": .array([]), "waiting": .bool(true)])), status: .accepted)
+        case .trailWaitingFull(let count, let bytes):
+            metrics.trailWaits(kept: false)
+            let session = trail.decoded.trail.session
+            var headers = HTTPFields()
+            headers[.retryAfter] = "3600"
+            throw RequestError(
+                .tooManyRequests,
+                "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) already wait, the most allowed (--trail-wait-limit); send it again later",
+                headers: headers)
+        default:
             throw RequestError(.internalServerError, "the store answered a trail join with reports")
         }
-        guard let joined else {
-            let session = trail.decoded.trail.session
-            throw RequestError(
-                .notFound,
-                "no stored crash of \(trail.decoded.trail.app.bundleID) with pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started) awaits a trail; post the crash report first, then its trail"
-            )
-        }
-        return Self.idsAnswer([joined])
     }
 
     // MARK: Storing
@@ -119,9 +131,10 @@ struct IntakeRoutes: Sendable {
             }
         }
         guard !records.isEmpty else { return [] }
-        guard case .reports(let inserted) = try await commit(.reports(records, idDecides: sentry)) else {
+        guard case .reports(let inserted, let joinedWaiting) = try await commit(.reports(records, idDecides: sentry)) else {
             throw RequestError(.internalServerError, "the store answered reports with a trail join")
         }
+        metrics.joinedWaiting(joinedWaiting.count)
         var stored = 0
         let ids = inserted.map { outcome -> String in
             switch outcome {

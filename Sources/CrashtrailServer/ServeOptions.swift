@@ -39,6 +39,12 @@ public struct ServeOptions: Sendable {
     public var forwardGrouping: Bool
     /// How long a report without a trail waits for its trail file before it is forwarded without one.
     public var forwardHold: Duration
+    /// How long a posted trail no stored crash awaits is kept for its crash (SPEC section 18).
+    public var trailWait: Duration
+    /// The most trails kept waiting for their crashes; past it a trail is answered 429.
+    public var maximumWaitingTrails: Int
+    /// The most bytes of trails (their canonical JSON) kept waiting; past it a trail is answered 429.
+    public var maximumWaitingTrailBytes: Int64
 
     /// Sentry's limits (SPEC section 14).
     public struct Limits: Sendable {
@@ -62,8 +68,12 @@ public struct ServeOptions: Sendable {
         batchSize: Int = IntakeDefaults.batchSize, idleTimeout: Duration = .seconds(30),
         joinTolerance: Int64 = IntakeDefaults.joinTolerance, maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps,
         readToken: String? = nil, limits: Limits = Limits(), forward: [String] = [], forwardGrouping: Bool = false,
-        forwardHold: Duration = .seconds(30)
+        forwardHold: Duration = .seconds(30), trailWait: Duration = .seconds(7 * 86_400), maximumWaitingTrails: Int = 10_000,
+        maximumWaitingTrailBytes: Int64 = 256 << 20
     ) {
+        self.trailWait = trailWait
+        self.maximumWaitingTrails = max(0, maximumWaitingTrails)
+        self.maximumWaitingTrailBytes = max(0, maximumWaitingTrailBytes)
         self.forward = forward
         self.forwardGrouping = forwardGrouping
         self.forwardHold = forwardHold

@@ -14,6 +14,11 @@ struct ServerMetrics: Sendable {
     private let stored: CoreMetrics.Counter
     private let duplicates: CoreMetrics.Counter
     private let backlog: CoreMetrics.Gauge
+    private let trailsWaiting: CoreMetrics.Gauge
+    private let trailsWaitingBytes: CoreMetrics.Gauge
+    private let trailsKept: CoreMetrics.Counter
+    private let trailsNotKept: CoreMetrics.Counter
+    private let trailsJoinedWaiting: CoreMetrics.Counter
     /// Each endpoint and status's counter and timer, made once: making them looks them up in the registry.
     private let handles = NIOLockedValueBox<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
@@ -27,6 +32,22 @@ struct ServerMetrics: Sendable {
         stored = CoreMetrics.Counter(label: "crashtrail_reports_stored_total", dimensions: [], factory: factory)
         duplicates = CoreMetrics.Counter(label: "crashtrail_reports_duplicate_total", dimensions: [], factory: factory)
         backlog = CoreMetrics.Gauge(label: "crashtrail_backlog", dimensions: [], factory: factory)
+        trailsWaiting = CoreMetrics.Gauge(label: "crashtrail_trails_waiting", dimensions: [], factory: factory)
+        trailsWaitingBytes = CoreMetrics.Gauge(label: "crashtrail_trails_waiting_bytes", dimensions: [], factory: factory)
+        trailsKept = CoreMetrics.Counter(label: "crashtrail_trails_kept_waiting_total", dimensions: [], factory: factory)
+        trailsNotKept = CoreMetrics.Counter(label: "crashtrail_trails_refused_waiting_full_total", dimensions: [], factory: factory)
+        trailsJoinedWaiting = CoreMetrics.Counter(label: "crashtrail_trails_joined_after_waiting_total", dimensions: [], factory: factory)
+    }
+
+    /// Counts a trail that joined no stored crash: kept to wait for it, or refused because as many trails as
+    /// allowed already wait.
+    func trailWaits(kept: Bool) {
+        if kept { trailsKept.increment() } else { trailsNotKept.increment() }
+    }
+
+    /// Counts crashes that joined the trail waiting for them.
+    func joinedWaiting(_ count: Int) {
+        if count > 0 { trailsJoinedWaiting.increment(by: count) }
     }
 
     /// Counts a request answered, and how long it took.
@@ -53,9 +74,13 @@ struct ServerMetrics: Sendable {
         if duplicateCount > 0 { duplicates.increment(by: duplicateCount) }
     }
 
-    /// The Prometheus text, with the backlog as it is now.
-    func text(backlog waiting: Int) -> [UInt8] {
+    /// The Prometheus text, with the backlog and the trails waiting for their crashes as they are now.
+    func text(backlog waiting: Int, waitingTrails: (count: Int, bytes: Int64)?) -> [UInt8] {
         backlog.record(waiting)
+        if let waitingTrails {
+            trailsWaiting.record(waitingTrails.count)
+            trailsWaitingBytes.record(waitingTrails.bytes)
+        }
         return registry.emitToBuffer()
     }
 }

@@ -54,6 +54,9 @@ package struct ReportRecord: Hashable, Sendable {
     /// The images the report's frames name with a UUID, kept in `reportImage` beside the row (not a column); empty for
     /// a row read back.
     package var images: [ReportImage] = []
+    /// The recorder's session ID the payload carries (`crashtrail.session`, SPEC section 18), kept in `reportSession`
+    /// beside the row (not a column) so a trail joins the crash of its own session; nil for a row read back.
+    package var sessionID: String?
 
     /// The stored screen path, read from its columns.
     package var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }
@@ -67,7 +70,8 @@ package struct ReportRecord: Hashable, Sendable {
         trailSource: TrailInfo.Source = .missing,
         trailSteps: Int? = nil, trailError: String? = nil, trail: String? = nil, trailDictionary: String? = nil,
         screenPath: StoredScreenPath? = nil,
-        pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int, images: [ReportImage] = []
+        pid: Int64? = nil, launchTime: Int64? = nil, source: String, payload: Data, payloadSize: Int, images: [ReportImage] = [],
+        sessionID: String? = nil
     ) {
         self.id = id
         self.format = format
@@ -100,5 +104,6 @@ package struct ReportRecord: Hashable, Sendable {
         self.payload = payload
         self.payloadSize = payloadSize
         self.images = images
+        self.sessionID = sessionID
     }
 }

@@ -127,6 +127,7 @@ extension ReportStore {
         let assignments = ReportColumn.allCases.filter(\.isDerived).map { "\($0.name) = ?" }.joined(separator: ", ")
         var updates: [(id: String, record: ReportRecord)] = []
         var imagesOf: [(id: String, images: [ReportImage])] = []
+        var sessions: [(id: String, bundleID: String?, session: String?)] = []
         var joinedPaths: [(id: String, path: StoredScreenPath)] = []
         for item in batch {
             let stored = item.record
@@ -150,6 +151,7 @@ extension ReportStore {
                     changed = true
                 }
                 imagesOf.append((stored.id, again.images))
+                sessions.append((stored.id, again.bundleID, again.sessionID))
             case .failure(let why):
                 summary.unreadable[stored.id] = why
             }
@@ -160,6 +162,7 @@ extension ReportStore {
                 try db.execute("UPDATE report SET \(assignments) WHERE id = ?", update.record.derivedValues + [.text(update.id)])
             }
             for item in imagesOf { try Self.replaceImages(of: item.id, with: item.images, in: db) }
+            for item in sessions { try Self.replaceSession(of: item.id, bundleID: item.bundleID, session: item.session, in: db) }
             for joined in joinedPaths {
                 try db.execute(
                     "UPDATE joinedTrail SET screenPath = ?, pathManifest = ? WHERE id = ?",

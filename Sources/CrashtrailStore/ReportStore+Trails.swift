@@ -105,7 +105,7 @@ extension ReportStore {
     }
 
     /// Moves a crash without frames, whose trail was just joined, to the group of the screen at the crash.
-    private static func moveIfStackless(_ id: String, signature: String, crashScreen: String?, in db: any StoreTransaction) throws {
+    static func moveIfStackless(_ id: String, signature: String, crashScreen: String?, in db: any StoreTransaction) throws {
         let renamed = StacklessSignature.renamed(signature, crashScreen: crashScreen)
         if renamed != signature { try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)]) }
     }
@@ -121,11 +121,12 @@ extension ReportStore {
             awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
     }
 
-    /// Attaches a separate trail to the report ``idsAwaitingTrail(bundleID:pid:started:tolerance:in:)`` finds
-    /// first, as ``attach(_:toReport:crashScreen:screenPath:in:)`` does, inside a transaction; returns
-    /// its ID, or nil when no report awaits the trail.
+    /// Attaches a separate trail to the stored crash it belongs to, as ``attach(_:toReport:crashScreen:screenPath:in:)``
+    /// does, inside a transaction; returns that report's ID, or nil when no report awaits the trail.
     ///
-    /// The closest report is chosen, the trail attached and the report's signature read in one statement (a round
+    /// The crash that carries the trail's session (SPEC section 18) is chosen first, however long ago its process
+    /// started; else the closest report ``idsAwaitingTrail(bundleID:pid:started:tolerance:in:)`` finds that carries no
+    /// other session. Each is chosen, the trail attached and the report's signature read in one statement (a round
     /// trip on PostgreSQL, which a join of many trail files is made of); a crash without frames then moves to the
     /// group of `crashScreen`.
     /// - Throws: the backend's error.
@@ -133,31 +134,57 @@ extension ReportStore {
         _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
         screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
     ) throws -> String? {
-        try insertJoinedTrail(
-            decoded, from: awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1),
-            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance),
+        let session = decoded.trail.session.id
+        let bySession = try insertJoinedTrail(
+            decoded,
+            from: """
+                SELECT report.id, ?, ?, ?, ?, ? FROM reportSession JOIN report ON report.id = reportSession.id
+                WHERE reportSession.bundleID = ? AND reportSession.session = ? AND \(Self.awaitsTrail)
+                ORDER BY report.id LIMIT 1
+                """, [.text(bundleID), .text(session)], crashScreen: crashScreen, screenPath: screenPath, in: db)
+        if let bySession { return bySession }
+        return try insertJoinedTrail(
+            decoded, from: awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1, session: true),
+            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, session: session),
             crashScreen: crashScreen, screenPath: screenPath, in: db)
     }
 
-    private static func awaitingTrailSQL(columns: String, limit: Int?) -> String {
-        """
-        SELECT \(columns) FROM report
-        WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-        ORDER BY ABS(launchTime - ?), id\(limit.map { " LIMIT \($0)" } ?? "")
-        """
+    /// The reports awaiting a trail of an app and pid launched within the tolerance, closest first; with `session`,
+    /// those carrying another session than the one bound last are left out.
+    private static func awaitingTrailSQL(columns: String, limit: Int?, session: Bool = false) -> String {
+        let otherSession =
+            session ? " AND NOT EXISTS (SELECT 1 FROM reportSession WHERE reportSession.id = report.id AND reportSession.session <> ?)" : ""
+        return """
+            SELECT \(columns) FROM report
+            WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?\(otherSession)
+            ORDER BY ABS(launchTime - ?), id\(limit.map { " LIMIT \($0)" } ?? "")
+            """
     }
 
-    private static func awaitingTrailArguments(bundleID: String, pid: Int64, started: Int64, tolerance: Int64) -> [StoreValue] {
-        [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .integer(started)]
+    private static func awaitingTrailArguments(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, session: String? = nil
+    ) -> [StoreValue] {
+        [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance)] + (session.map { [.text($0)] } ?? [])
+            + [.integer(started)]
     }
 
-    /// The report that already has exactly this trail joined (same app and pid, launched within `tolerance` ms of
-    /// `started`), so a trail sent again joins nothing new and is answered with its report.
+    /// The report that already has exactly this trail joined (the crash of its session, or one of the same app and
+    /// pid launched within `tolerance` ms of `started`), so a trail sent again joins nothing new and is answered with
+    /// its report.
     /// - Throws: the backend's error.
     package static func reportJoined(
         to decoded: DecodedTrail, started: Int64, tolerance: Int64, in db: any StoreTransaction
     ) throws -> String? {
-        try db.strings(
+        let trailJSON = StoreValue.text(String(decoding: decoded.canonicalJSON, as: UTF8.self))
+        let bySession = try db.strings(
+            """
+            SELECT joinedTrail.id FROM reportSession JOIN joinedTrail ON joinedTrail.id = reportSession.id
+            WHERE reportSession.bundleID = ? AND reportSession.session = ? AND joinedTrail.trail = ?
+            ORDER BY joinedTrail.id LIMIT 1
+            """, [.text(decoded.trail.app.bundleID), .text(decoded.trail.session.id), trailJSON]
+        ).first
+        if let bySession { return bySession }
+        return try db.strings(
             """
             SELECT report.id FROM report JOIN joinedTrail ON joinedTrail.id = report.id
             WHERE report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ? AND joinedTrail.trail = ?
@@ -165,7 +192,7 @@ extension ReportStore {
             """,
             [
                 .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
-                .integer(started + tolerance), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
+                .integer(started + tolerance), trailJSON,
             ]
         ).first
     }

@@ -78,6 +78,16 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: "With --forward: seconds a report without a trail waits for its trail file before it is forwarded without one.")
     var forwardHold = 30
 
+    @Option(
+        name: .long,
+        help:
+            "Hours a posted trail that no stored crash awaits is kept for its crash, which joins it when it comes (the journal is often uploaded before the crash report)."
+    )
+    var trailWait = 168
+
+    @Option(name: .long, help: "The most trails kept waiting for their crashes; more are answered 429.")
+    var trailWaitLimit = 10_000
+
     @Flag(name: .long, help: "Log only warnings and errors.")
     var quiet = false
 
@@ -89,7 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(max(1, idleTimeout)),
                 readToken: readToken ?? ProcessInfo.processInfo.environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
-                forward: forward, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)))
+                forward: forward, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)),
+                trailWait: .seconds(max(0, trailWait) * 3600), maximumWaitingTrails: trailWaitLimit)
             var logger = Logger(label: "crashtrail.serve")
             logger.logLevel = quiet ? .warning : .info
             let service = try TriageService(location: storeOptions.location, creating: true)

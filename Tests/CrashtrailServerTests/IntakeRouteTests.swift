@@ -216,7 +216,7 @@ struct IntakeRouteTests {
         #expect(try fixture.service.store.allRecords().isEmpty)
     }
 
-    @Test("A payload of any format, then its trail file: the trail joins, and sending it again answers the same report")
+    @Test("A trail before its crash waits (202) and joins it when it comes; sending it again answers the same report")
     func reportsAndTrails() async throws {
         // Given
         let fixture = try ServerFixture()
@@ -236,14 +236,61 @@ struct IntakeRouteTests {
         }
 
         // Then
-        #expect(answers.map(\.status) == [.notFound, .ok, .ok, .ok, .badRequest])
-        #expect(answers[0].detail.contains("post the crash report first"))
+        #expect(answers.map(\.status) == [.accepted, .ok, .ok, .ok, .badRequest])
+        #expect(answers[0].text == #"{"ids":[],"waiting":true}"#)
         let id = "FB721707-282C-40DD-C637-DB52790E7532"
         #expect(answers[1].text == #"{"ids":["\#(id)"]}"#)
         #expect(answers[2].text == answers[1].text)
         #expect(answers[3].text == answers[1].text)
         #expect(answers[4].detail.contains("(undecodable-trail)"))
         #expect(try fixture.service.store.record(id: id)?.trailSource == .joined)
+    }
+
+    @Test("A trail posted before its crash waits; the Sentry event carrying its session joins it; /metrics counts; past the bound, 429")
+    func trailBeforeItsCrashBySession() async throws {
+        // Given a service that keeps one waiting trail, two trails of two sessions and the crash of the first
+        let fixture = try ServerFixture(maximumWaitingTrails: 1)
+        defer { fixture.remove() }
+        @Sendable func trail(_ session: String) -> [UInt8] {
+            Array(
+                """
+                {"version": 1, "app": {"bundleID": "com.example.piratebay", "version": "3.1.1", "build": "418"},
+                 "session": {"id": "\(session)", "started": "2026-11-02T14:45:05Z", "pid": 31922},
+                 "dropped": 0, "steps": [{"t": 1258, "op": "push", "to": {"item": {"id": "L-65586"}}}]}
+                """.utf8)
+        }
+        let url = ServerFixture.samples.appendingPathComponent("reports/sentry-event-no-trail.json")
+        var event = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        event["tags"] = [["crashtrail.session", "SESSION-A"]]
+        let crash = Array(try JSONSerialization.data(withJSONObject: event))
+
+        // When
+        let (answers, metrics) = try await fixture.test { client in
+            let answers = [
+                try await client.post("/api/1/trails", trail("SESSION-A"), headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/trails", trail("SESSION-B"), headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/store/", crash, headers: sentryAuth(ServerFixture.key)),
+                try await client.post("/api/1/trails", trail("SESSION-B"), headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/trails", trail("SESSION-A"), headers: bearer(ServerFixture.key)),
+            ]
+            return (answers, try await client.execute(uri: "/metrics", method: .get))
+        }
+
+        // Then the first waits, the second finds the bound full (429, Retry-After), the crash joins the first, which
+        // frees room for the second; the first sent again answers its crash
+        #expect(answers.map(\.status) == [.accepted, .tooManyRequests, .ok, .accepted, .ok])
+        #expect(answers[1].headers[.retryAfter] == "3600")
+        #expect(answers[1].detail.contains("--trail-wait-limit"))
+        let id = "7638a7df24621977d80b626d99bdf52e"
+        let record = try #require(try fixture.service.store.allRecords().first)
+        #expect(record.trailSource == .joined)
+        #expect(answers[4].text == #"{"ids":["\#(record.id)"]}"#)
+        #expect(answers[2].text.contains(id))
+        let lines = Set(metrics.text.split(separator: "\n").map(String.init))
+        #expect(lines.contains("crashtrail_trails_waiting 1.0"))
+        #expect(lines.contains("crashtrail_trails_kept_waiting_total 2"))
+        #expect(lines.contains("crashtrail_trails_refused_waiting_full_total 1"))
+        #expect(lines.contains("crashtrail_trails_joined_after_waiting_total 1"))
     }
 
     @Test("With the backlog full, a request is answered 429 with Retry-After and X-Sentry-Rate-Limits, and the one waiting is stored")

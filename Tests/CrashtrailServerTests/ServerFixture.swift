@@ -19,7 +19,10 @@ struct ServerFixture {
     let service: TriageService
     let server: CollectorServer
 
-    init(readToken: String? = nil, limits: ServeOptions.Limits = ServeOptions.Limits(), backlog: Int = 4096) throws {
+    init(
+        readToken: String? = nil, limits: ServeOptions.Limits = ServeOptions.Limits(), backlog: Int = 4096,
+        maximumWaitingTrails: Int = 10_000
+    ) throws {
         folder = try TemporaryFolder("crashtrail-serve")
         let location = StoreLocation(folder.url.appendingPathComponent("store.sqlite").path)
         service = try TriageService(location: location, creating: true)
@@ -30,7 +33,7 @@ struct ServerFixture {
             host: "127.0.0.1", port: 0,
             projects: [Project(id: 1, name: "ios", key: Self.key), Project(id: 2, name: "android", key: Self.otherKey)],
             quarantineDirectory: folder.url.appendingPathComponent("quarantine").path, backlog: backlog, readToken: readToken,
-            limits: limits)
+            limits: limits, maximumWaitingTrails: maximumWaitingTrails)
         server = try CollectorServer(service: service, manifests: manifests, options: options)
     }
 

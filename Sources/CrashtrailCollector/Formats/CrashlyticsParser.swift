@@ -100,6 +100,10 @@ enum CrashlyticsParser {
             guard let key = entry.key, key == "crashtrail" || key.hasPrefix("crashtrail."), let value = entry.value?.string else {
                 continue
             }
+            guard key != SessionCarrier.key else {
+                parsed.sessionID = SessionCarrier.sessionID(value)
+                continue
+            }
             keys[key] = value
         }
         if let text = keys["crashtrail"] {

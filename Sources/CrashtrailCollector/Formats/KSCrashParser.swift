@@ -80,9 +80,15 @@ enum KSCrashParser {
             var threads: [Lenient<Thread>]?
             var diagnosis: String?
         }
-        struct User: Decodable { var crashtrail: DecodedJSON? }
-        /// SentryCrash (the KSCrash fork inside sentry-cocoa) keeps the event's scope, breadcrumbs included.
-        struct Scope: Decodable { var breadcrumbs: Lenient<SentryBreadcrumbs>? }
+        struct User: Decodable {
+            var crashtrail: DecodedJSON?
+            var crashtrail_session: LooseScalar?
+        }
+        /// SentryCrash (the KSCrash fork inside sentry-cocoa) keeps the event's scope, breadcrumbs and tags included.
+        struct Scope: Decodable {
+            var breadcrumbs: Lenient<SentryBreadcrumbs>?
+            var tags: Lenient<SentrySessionTag>?
+        }
         var report: Report
         var system: Lenient<System>?
         var crash: Crash
@@ -176,6 +182,8 @@ enum KSCrashParser {
         }
         parsed.trail = payload.user?.value?.crashtrail.flatMap { TrailCarrier.from(jsonValue: $0.value) }
         parsed.sightings = payload.sentry_sdk_scope?.value?.breadcrumbs?.value?.sightings ?? []
+        parsed.sessionID = SessionCarrier.sessionID(
+            payload.user?.value?.crashtrail_session?.string ?? payload.sentry_sdk_scope?.value?.tags?.value?.session)
         return parsed
     }
 

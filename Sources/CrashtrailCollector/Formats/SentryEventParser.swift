@@ -69,7 +69,10 @@ enum SentryEventParser {
             var version: String?
         }
         struct Device: Decodable { var model: String? }
-        struct Trail: Decodable { var trail: DecodedJSON? }
+        struct Trail: Decodable {
+            var trail: DecodedJSON?
+            var session: LooseScalar?
+        }
         var app: Lenient<App>?
         var os: Lenient<OS>?
         var device: Lenient<Device>?
@@ -100,11 +103,12 @@ enum SentryEventParser {
         var contexts: Lenient<Contexts>?
         var extra: Lenient<Extra>?
         var breadcrumbs: Lenient<SentryBreadcrumbs>?
+        var tags: Lenient<SentrySessionTag>?
         /// The images the stack's frames name (by their `package`); the others (dozens) are skipped.
         var debug_meta = DebugMeta()
 
         private enum CodingKeys: String, CodingKey {
-            case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta
+            case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta, tags
         }
         private enum DebugMetaKeys: String, CodingKey { case images }
         /// An image's path alone, to tell whether the image is wanted.
@@ -124,6 +128,7 @@ enum SentryEventParser {
             contexts = container.lenient(Lenient<Contexts>.self, .contexts)
             extra = container.lenient(Lenient<Extra>.self, .extra)
             breadcrumbs = container.lenient(Lenient<SentryBreadcrumbs>.self, .breadcrumbs)
+            tags = container.lenient(Lenient<SentrySessionTag>.self, .tags)
             let stacks =
                 (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
                 + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
@@ -194,6 +199,7 @@ enum SentryEventParser {
         let trailValue = contexts?.crashtrail?.value?.trail?.value ?? payload.extra?.value?.crashtrail?.value
         parsed.trail = trailValue.flatMap(TrailCarrier.from(jsonValue:))
         parsed.sightings = payload.breadcrumbs?.value?.sightings ?? []
+        parsed.sessionID = SessionCarrier.sessionID(payload.tags?.value?.session ?? contexts?.crashtrail?.value?.session?.string)
         return parsed
     }
 

@@ -15,6 +15,9 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How far a crash's launch time may be from a trail's `session.started`, in milliseconds.
     public var joinTolerance: Int64
+    /// How many trail files that join no stored crash are kept to wait for their crashes, and for how long (SPEC
+    /// section 18): a later run, or `serve`, joins each when its crash comes.
+    package var waitingTrails = ReportStore.WaitingTrailLimits()
     /// Files never read as inputs: the store's own (`ReportStore.localFiles`).
     public var excludedFiles: [String]
     /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`

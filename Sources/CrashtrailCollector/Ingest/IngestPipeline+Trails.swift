@@ -20,7 +20,9 @@ extension IngestPipeline {
             guard !batch.isEmpty else { return }
             let decoded = decodeTrails(batch)
             batch.removeAll(keepingCapacity: true)
-            try run.join(decoded, tolerance: options.joinTolerance, from: directory, maximumSize: options.maximumPayloadSize)
+            try run.join(
+                decoded, tolerance: options.joinTolerance, from: directory, maximumSize: options.maximumPayloadSize,
+                waits: options.waitingTrails)
         }
         for path in InputWalker(paths: [directory]) {
             batch.append(path)

@@ -47,7 +47,10 @@ public struct IngestPipeline: Sendable {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
         let quarantine = Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory))
         quarantine.removeLeftovers()
-        let run = IngestRun(store: store, state: RunState(quarantine: quarantine, tracksMissing: options.trailsDirectory != nil))
+        var policy = GroupCommitter.Policy.ingest()
+        policy.joinTolerance = options.joinTolerance
+        let run = IngestRun(
+            store: store, state: RunState(quarantine: quarantine, tracksMissing: options.trailsDirectory != nil), policy: policy)
         var excluded: Set<String> = [URL(fileURLWithPath: options.quarantineDirectory).standardizedFileURL.path]
         if let trails = options.trailsDirectory { excluded.insert(URL(fileURLWithPath: trails).standardizedFileURL.path) }
         for file in options.excludedFiles + store.localFiles { excluded.insert(URL(fileURLWithPath: file).standardizedFileURL.path) }

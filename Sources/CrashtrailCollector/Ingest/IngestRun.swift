@@ -25,8 +25,8 @@ final class IngestRun: Sendable {
             $0.steps.compactMap { step in if case .outcome(.record(let record)) = step { record } else { nil } }
         }
         try submit([.reports(records, idDecides: false)], what: "a batch of reports") { (state, outcomes) throws(IngestError) in
-            guard case .reports(let inserted)? = outcomes.first else { return }
-            try state.count(results, outcomes: inserted)
+            guard case .reports(let inserted, let joinedWaiting)? = outcomes.first else { return }
+            try state.count(results, outcomes: inserted, joinedWaiting: joinedWaiting)
         }
     }
 
@@ -36,21 +36,21 @@ final class IngestRun: Sendable {
     ///   - tolerance: how far a crash's launch time may be from `session.started`, in milliseconds.
     ///   - directory: the trails folder, for messages.
     ///   - maximumSize: the largest file read again to quarantine it.
+    ///   - waits: how many trails that join nothing may wait for their crashes, and for how long (SPEC section 18).
     /// - Throws: The error that stopped earlier work.
     func join(
         _ decoded: [(path: String, result: Result<JoinableTrail, RejectionError>)], tolerance: Int64, from directory: String,
-        maximumSize: Int
+        maximumSize: Int, waits: ReportStore.WaitingTrailLimits
     ) throws(IngestError) {
         // One batch of decoded trails at a time: each holds its trail's canonical JSON (tens of kilobytes for a long
         // trail), so the workers decode the next batch while this one joins, and no more wait.
         try? committer.waitUntilDone()
         let works = decoded.compactMap { item -> IntakeWork? in
             guard case .success(let trail) = item.result else { return nil }
-            return .trail(trail, tolerance: tolerance, answersRepeat: false)
+            return .trail(trail, tolerance: tolerance, answersRepeat: false, waits: waits)
         }
         try submit(works, what: "trails from \(directory)") { (state, outcomes) throws(IngestError) in
-            let joined = outcomes.map { outcome -> String? in if case .trail(let joined) = outcome { joined } else { nil } }
-            try state.countTrails(decoded, joined: joined, maximumSize: maximumSize)
+            try state.countTrails(decoded, outcomes: outcomes, maximumSize: maximumSize)
         }
     }
 

@@ -18,6 +18,12 @@ public struct IngestSummary: Hashable, Sendable {
     public var trailsJoined = 0
     public var trailsMissing = 0
     public var trailsUndecodable = 0
+    /// Trail files that joined no stored crash and wait for theirs (SPEC section 18).
+    ///
+    /// A later run, or `serve`, joins each when its crash comes. Not in the JSON, which keeps SPEC section 8's keys.
+    public var trailsWaiting = 0
+    /// Trail files that joined no stored crash and could not wait: as many trails as allowed already wait.
+    public var trailsNotKept = 0
     /// Reports stored without a recorded trail whose breadcrumbs gave one (SPEC section 15).
     ///
     /// The JSON counts them in `missing` (they still await a recorded trail), keeping SPEC section 8's keys.

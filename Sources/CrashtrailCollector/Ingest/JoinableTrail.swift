@@ -2,8 +2,8 @@ import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailStore
 
-/// A separate trail file, decoded and ready to join the stored crash it belongs to (SPEC section 7): by bundle ID, pid
-/// and a launch time within the tolerance of its `session.started`.
+/// A separate trail file, decoded and ready to join the stored crash it belongs to (SPEC sections 7 and 18): the crash
+/// that carries its session ID, else by bundle ID, pid and a launch time within the tolerance of its `session.started`.
 ///
 /// `ingest --trails DIR` and `crashtrail serve`'s `POST /api/ID/trails` both join trails through it.
 package struct JoinableTrail: Sendable {
@@ -49,6 +49,15 @@ package struct JoinableTrail: Sendable {
         return try ReportStore.joinClosestReport(
             decoded, bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance,
             crashScreen: crashScreen, screenPath: screenPath, in: db)
+    }
+
+    /// The trail as it waits for its crash (SPEC section 18).
+    package var waiting: ReportStore.WaitingTrail {
+        let trail = decoded.trail
+        return ReportStore.WaitingTrail(
+            bundleID: trail.app.bundleID, session: trail.session.id, pid: trail.session.pid, started: started,
+            steps: trail.steps.count, trail: String(decoding: decoded.canonicalJSON, as: UTF8.self), dictionary: decoded.dictionaryID,
+            screenPath: screenPath, crashScreen: crashScreen)
     }
 
     /// The report this very trail was joined to before, if any: a trail sent again is answered with it.

@@ -23,7 +23,9 @@ struct RunState: Sendable {
     /// Counts a batch of parsed inputs whose reports were stored with `outcomes` (in order), and quarantines what it
     /// refused.
     /// - Throws: `IngestError` (`quarantine`) when a refused input cannot be kept.
-    mutating func count(_ results: [ParsedInput], outcomes: [ReportStore.InsertOutcome]) throws(IngestError) {
+    mutating func count(
+        _ results: [ParsedInput], outcomes: [ReportStore.InsertOutcome], joinedWaiting: Set<String> = []
+    ) throws(IngestError) {
         var outcomes = outcomes.makeIterator()
         var rejections: [(RejectionError, String, [UInt8])] = []
         var tooLarge: [(RejectionError, String)] = []
@@ -34,6 +36,9 @@ struct RunState: Sendable {
                 case .outcome(.record(let record)):
                     guard let outcome = outcomes.next() else { continue }
                     count(outcome, trailSource: record.trailSource)
+                    if case .stored(let id) = outcome, joinedWaiting.contains(id) {
+                        countJoinedWaiting(id, trailSource: record.trailSource)
+                    }
                 case .outcome(.rejected(let reason, let source, let bytes)):
                     rejections.append((reason, source, bytes))
                 case .outcome(.skipped(let count, _)):
@@ -47,6 +52,13 @@ struct RunState: Sendable {
         }
         for (reason, source, bytes) in rejections { try reject(reason, source: source, bytes: bytes) }
         for (reason, source) in tooLarge { try rejectReasonOnly(reason, source: source) }
+    }
+
+    /// Recounts a report just stored whose trail was waiting for it (SPEC section 18): joined, not missing.
+    private mutating func countJoinedWaiting(_ id: String, trailSource: TrailInfo.Source) {
+        summary.trailsJoined += 1
+        if trailSource == .inferred { summary.trailsInferred -= 1 } else { summary.trailsMissing -= 1 }
+        newMissing[id] = nil
     }
 
     /// Counts one stored report by where its trail came from.
@@ -72,10 +84,19 @@ struct RunState: Sendable {
     /// the refused ones.
     /// - Throws: `IngestError` (`quarantine`) when a refused file cannot be kept.
     mutating func countTrails(
-        _ decoded: [(path: String, result: Result<JoinableTrail, RejectionError>)], joined: [String?], maximumSize: Int
+        _ decoded: [(path: String, result: Result<JoinableTrail, RejectionError>)], outcomes: [IntakeOutcome], maximumSize: Int
     ) throws(IngestError) {
         summary.inputs += decoded.count
-        for id in joined.compactMap({ $0 }) {
+        var joined: [String] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .trail(let id?): joined.append(id)
+            case .trailWaiting: summary.trailsWaiting += 1
+            case .trailWaitingFull: summary.trailsNotKept += 1
+            default: break
+            }
+        }
+        for id in joined {
             summary.trailsJoined += 1
             switch newMissing[id] {
             case true?: joinedNewInferred += 1

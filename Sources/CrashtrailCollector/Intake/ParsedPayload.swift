@@ -35,6 +35,8 @@ package struct ParsedPayload: Sendable {
     package var pid: Int64?
     /// When the process launched, in milliseconds since 1970 UTC, for joining a separate trail file.
     package var launchTime: Int64?
+    /// The recorder's session ID the payload carries (``SessionCarrier``), which joins the trail of that session.
+    package var sessionID: String?
     /// The part of the input that is this payload's own bytes, when the input holds several (an envelope's
     /// event item); its SHA-256 is the ID of a payload without one.
     package var identityRange: Range<Int>?

@@ -36,4 +36,10 @@ extension TriageService {
         for loaded in manifests { try store.addManifest(loaded.manifest, text: loaded.text) }
         return try store.reprocess(with: PayloadDeriver(decoder: try codec()), progress: progress)
     }
+
+    /// How many trails wait for their crashes (SPEC section 18), their bytes, and when the oldest came.
+    /// - Throws: `StoreError`.
+    package func waitingTrailStatus() throws(StoreError) -> ReportStore.WaitingTrailStatus {
+        try store.waitingTrailStatus()
+    }
 }

@@ -32,6 +32,12 @@ extension IngestResult {
                 + (summary.trailsInferred > 0 ? " (\(summary.trailsInferred) with a trail inferred from breadcrumbs)" : "")
                 + ", undecodable \(summary.trailsUndecodable)"
         )
+        if summary.trailsWaiting > 0 || summary.trailsNotKept > 0 {
+            var waiting =
+                "  waiting      \(summary.trailsWaiting) trail file\(summary.trailsWaiting == 1 ? "" : "s") whose crash is not stored yet, kept to join it when it comes"
+            if summary.trailsNotKept > 0 { waiting += "; \(summary.trailsNotKept) not kept: as many trails as allowed already wait" }
+            lines.append(waiting)
+        }
         if decodedLater > 0 {
             lines.append("  stored reports whose trail is decoded now that its manifest is known: \(decodedLater)")
         }

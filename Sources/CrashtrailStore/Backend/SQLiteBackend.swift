@@ -301,6 +301,11 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v14: forwarding outbox") { db in
             try db.execute(sql: ForwardSchema.sqlite)
         }
+        // Trails joined by the session their crash carries, and trails kept until their crash comes
+        // (SessionJoinSchema.swift, SPEC section 18).
+        migrator.registerMigration("v15: session joins and waiting trails") { db in
+            try db.execute(sql: SessionJoinSchema.sqlite)
+        }
         return migrator
     }
 }

@@ -457,3 +457,28 @@ CREATE TABLE forwardOutbox (
     PRIMARY KEY (reportID, upstream)
 );
 CREATE INDEX forwardOutbox_due ON forwardOutbox(upstream, due) WHERE state = 'waiting';
+
+-- v12: session joins and waiting trails
+CREATE TABLE reportSession (
+    id TEXT COLLATE "C" PRIMARY KEY REFERENCES report(id) ON DELETE CASCADE,
+    bundleID TEXT COLLATE "C" NOT NULL,
+    session TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX reportSession_session ON reportSession(bundleID, session);
+CREATE TABLE waitingTrail (
+    bundleID TEXT COLLATE "C" NOT NULL,
+    session TEXT COLLATE "C" NOT NULL,
+    pid BIGINT NOT NULL,
+    started BIGINT NOT NULL,
+    received BIGINT NOT NULL,
+    size BIGINT NOT NULL,
+    steps BIGINT NOT NULL,
+    trail TEXT NOT NULL,
+    dictionary TEXT,
+    screenPath TEXT,
+    pathManifest TEXT,
+    crashScreen TEXT,
+    PRIMARY KEY (bundleID, session)
+);
+CREATE INDEX waitingTrail_launch ON waitingTrail(bundleID, pid, started);
+CREATE INDEX waitingTrail_received ON waitingTrail(received);

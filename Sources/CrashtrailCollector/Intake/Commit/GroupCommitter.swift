@@ -29,6 +29,9 @@ package final class GroupCommitter: Sendable {
         /// The upstreams (their identities) each stored report is queued for in the forwarding outbox, in the
         /// transaction that stores it (`serve --forward`).
         package var forwardTo: [String] = []
+        /// How far a crash's launch time may be from a waiting trail's `session.started`, in milliseconds, for a crash
+        /// that carries no session (SPEC sections 7 and 18).
+        package var joinTolerance: Int64 = IntakeDefaults.joinTolerance
 
         /// `ingest`: up to `maximumBatch` inputs a transaction, and a batch more waiting, so the workers parse the next
         /// batches while one is written.
@@ -183,9 +186,12 @@ package final class GroupCommitter: Sendable {
             } else {
                 let works = batch.flatMap(\.works)
                 let forwardTo = policy.forwardTo
+                let joinTolerance = policy.joinTolerance
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 result = Result { () throws(StoreError) in
-                    try store.write { db in try IntakeBatch.apply(works, in: db, forwardTo: forwardTo, now: now) }
+                    try store.write { db in
+                        try IntakeBatch.apply(works, in: db, forwardTo: forwardTo, now: now, joinTolerance: joinTolerance)
+                    }
                 }
             }
             let woken = state.withLock { state -> Int in

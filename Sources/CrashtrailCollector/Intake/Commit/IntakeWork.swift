@@ -11,8 +11,9 @@ package enum IntakeWork: Sendable {
     /// A separate trail file to join to the stored crash awaiting it.
     ///
     /// With `answersRepeat`, a trail that joins nothing because it was joined before is answered with the report it
-    /// joined then (a client's retry).
-    case trail(JoinableTrail, tolerance: Int64, answersRepeat: Bool)
+    /// joined then (a client's retry). With `waits`, a trail no stored crash awaits is kept, within those limits, to
+    /// join its crash when it comes (SPEC section 18).
+    case trail(JoinableTrail, tolerance: Int64, answersRepeat: Bool, waits: ReportStore.WaitingTrailLimits? = nil)
 
     /// How much of a batch the work takes: its reports, or one for a trail.
     var weight: Int {
@@ -25,8 +26,12 @@ package enum IntakeWork: Sendable {
 
 /// What became of an ``IntakeWork``.
 package enum IntakeOutcome: Sendable, Equatable {
-    /// Each report's outcome, in order.
-    case reports([ReportStore.InsertOutcome])
+    /// Each report's outcome, in order, and those of the reports stored that joined a trail waiting for them.
+    case reports([ReportStore.InsertOutcome], joinedWaiting: Set<String> = [])
     /// The report the trail joined, if any.
     case trail(joined: String?)
+    /// The trail joined nothing and waits for its crash.
+    case trailWaiting
+    /// The trail joined nothing and could not wait: as many trails as the limits allow already wait.
+    case trailWaitingFull(count: Int, bytes: Int64)
 }

@@ -33,7 +33,7 @@ enum RecordStage {
             trailSource: trail.info.source, trailSteps: trail.info.steps, trailError: trail.info.error, trail: trail.json,
             trailDictionary: trail.dictionaryID, screenPath: screenPath,
             pid: parsed.pid, launchTime: parsed.launchTime, source: source, payload: payload.data, payloadSize: payload.size,
-            images: reportImages(frames: frames, images: parsed.binaryImages))
+            images: reportImages(frames: frames, images: parsed.binaryImages), sessionID: parsed.sessionID)
     }
 
     /// The images the frames name with a UUID, as the store indexes them: whether one holds the app's code, and whether

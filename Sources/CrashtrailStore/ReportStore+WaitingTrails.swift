@@ -1,0 +1,207 @@
+import CrashtrailCore
+
+/// Trails joined by session, and trails that arrive before their crash (SPEC section 18): a trail no stored crash
+/// awaits is kept in `waitingTrail`, bounded in number, bytes and age, and joined in the transaction that stores its
+/// crash.
+extension ReportStore {
+    /// A separate trail kept until its crash comes: the values its `joinedTrail` row will take, and what finds it.
+    package struct WaitingTrail: Sendable, Hashable {
+        package var bundleID: String
+        /// The recorder's session ID (`session.id`).
+        package var session: String
+        package var pid: Int64
+        /// The session's start, in milliseconds since 1970.
+        package var started: Int64
+        package var steps: Int
+        /// The trail's canonical JSON.
+        package var trail: String
+        /// The dictionary ID it was decoded with, if any.
+        package var dictionary: String?
+        package var screenPath: StoredScreenPath?
+        /// The screen on top at the crash by the trail, which names the group of a crash without frames.
+        package var crashScreen: String?
+
+        package init(
+            bundleID: String, session: String, pid: Int64, started: Int64, steps: Int, trail: String, dictionary: String?,
+            screenPath: StoredScreenPath?, crashScreen: String?
+        ) {
+            self.bundleID = bundleID
+            self.session = session
+            self.pid = pid
+            self.started = started
+            self.steps = steps
+            self.trail = trail
+            self.dictionary = dictionary
+            self.screenPath = screenPath
+            self.crashScreen = crashScreen
+        }
+
+        /// Its size as the bound counts it: the bytes of its canonical JSON.
+        var size: Int64 { Int64(trail.utf8.count) }
+    }
+
+    /// How many trails may wait for their crashes, and for how long (SPEC section 18).
+    package struct WaitingTrailLimits: Sendable, Hashable {
+        /// The most trails kept waiting.
+        package var maximumCount: Int
+        /// The most bytes of trails (canonical JSON) kept waiting.
+        package var maximumBytes: Int64
+        /// How long a trail waits for its crash, in milliseconds; an older one is dropped.
+        package var maximumAge: Int64
+
+        /// 10,000 trails, 256 MiB and 7 days by default.
+        package init(maximumCount: Int = 10_000, maximumBytes: Int64 = 256 << 20, maximumAge: Int64 = 7 * 86_400_000) {
+            self.maximumCount = maximumCount
+            self.maximumBytes = maximumBytes
+            self.maximumAge = maximumAge
+        }
+    }
+
+    /// What became of a trail offered to wait.
+    package enum WaitOutcome: Sendable, Hashable {
+        /// It waits (or the same session's trail already waited and was replaced when this one is as long or longer).
+        case waiting
+        /// The waiting trails are at their bound; this one was not kept.
+        case full(count: Int, bytes: Int64)
+    }
+
+    /// How many trails wait, their bytes, and when the oldest came (milliseconds since 1970).
+    package struct WaitingTrailStatus: Sendable, Hashable {
+        package var count: Int
+        package var bytes: Int64
+        package var oldestReceived: Int64?
+    }
+
+    /// Records the session a stored report carries, inside a transaction.
+    /// - Throws: the backend's error.
+    package static func insertSession(of id: String, bundleID: String, session: String, in db: any StoreTransaction) throws {
+        try db.execute(
+            "INSERT INTO reportSession (id, bundleID, session) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            [.text(id), .text(bundleID), .text(session)])
+    }
+
+    /// Replaces the session recorded for report `id` (reprocessing), inside a transaction.
+    /// - Throws: the backend's error.
+    package static func replaceSession(of id: String, bundleID: String?, session: String?, in db: any StoreTransaction) throws {
+        try db.execute("DELETE FROM reportSession WHERE id = ?", [.text(id)])
+        if let bundleID, let session { try insertSession(of: id, bundleID: bundleID, session: session, in: db) }
+    }
+
+    /// Keeps `trail` until its crash comes, inside a transaction: trails older than `limits.maximumAge` go first; a
+    /// trail of a session already waiting replaces it when it has as many steps or more (a journal uploaded again
+    /// after more steps); otherwise it is kept when the bound allows.
+    /// - Parameters:
+    ///   - trail: the trail no stored crash awaited.
+    ///   - limits: the bound.
+    ///   - now: the time, milliseconds since 1970.
+    ///   - db: the write transaction.
+    /// - Returns: whether it waits.
+    /// - Throws: the backend's error.
+    package static func keepWaiting(
+        _ trail: WaitingTrail, limits: WaitingTrailLimits, now: Int64, in db: any StoreTransaction
+    ) throws -> WaitOutcome {
+        try db.execute("DELETE FROM waitingTrail WHERE received < ?", [.integer(now - limits.maximumAge)])
+        let sameSession =
+            try db.value(
+                "SELECT COUNT(*) FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(trail.bundleID), .text(trail.session)]
+            )?.integer ?? 0
+        if sameSession == 0 {
+            let totals = try db.rows("SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail", []).first
+            let count = Int(totals?.int64("n") ?? 0)
+            let bytes = totals?.int64("bytes") ?? 0
+            guard count < limits.maximumCount, bytes + trail.size <= limits.maximumBytes else {
+                return .full(count: count, bytes: bytes)
+            }
+        }
+        try db.execute(
+            """
+            INSERT INTO waitingTrail
+                (bundleID, session, pid, started, received, size, steps, trail, dictionary, screenPath, pathManifest, crashScreen)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (bundleID, session) DO UPDATE SET
+                pid = excluded.pid, started = excluded.started, received = excluded.received, size = excluded.size,
+                steps = excluded.steps, trail = excluded.trail, dictionary = excluded.dictionary,
+                screenPath = excluded.screenPath, pathManifest = excluded.pathManifest, crashScreen = excluded.crashScreen
+            WHERE excluded.steps >= waitingTrail.steps
+            """,
+            [
+                .text(trail.bundleID), .text(trail.session), .integer(trail.pid), .integer(trail.started), .integer(now),
+                .integer(trail.size), .integer(Int64(trail.steps)), .text(trail.trail), StoreValue(trail.dictionary),
+                StoreValue(trail.screenPath?.screensJSON), StoreValue(trail.screenPath?.manifest), StoreValue(trail.crashScreen),
+            ])
+        return .waiting
+    }
+
+    /// Joins the waiting trails that belong to reports just stored, inside the transaction that stored them.
+    ///
+    /// A report that carries a session joins that session's trail; one that carries none, the trail of its app and
+    /// pid started within `tolerance` milliseconds of its launch. A joined trail stops waiting.
+    /// - Parameters:
+    ///   - records: the reports stored, with their IDs.
+    ///   - tolerance: how far a crash's launch time may be from `session.started`, in milliseconds.
+    ///   - db: the write transaction.
+    /// - Returns: the IDs of the reports that got a trail.
+    /// - Throws: the backend's error.
+    package static func joinWaitingTrails(
+        to records: [(id: String, record: ReportRecord)], tolerance: Int64, in db: any StoreTransaction
+    ) throws -> [String] {
+        let candidates = records.filter { item in
+            item.record.bundleID != nil && TrailInfo.Source.awaitingRecorded.contains(item.record.trailSource)
+                && (item.record.sessionID != nil || (item.record.pid != nil && item.record.launchTime != nil))
+        }
+        guard !candidates.isEmpty, try !db.rows("SELECT 1 AS one FROM waitingTrail LIMIT 1", []).isEmpty else { return [] }
+        var joined: [String] = []
+        for (id, record) in candidates {
+            guard let bundleID = record.bundleID,
+                let waiting = try waitingTrail(for: record, bundleID: bundleID, tolerance: tolerance, in: db)
+            else { continue }
+            let inserted = try db.rows(
+                """
+                INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+                SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
+                ON CONFLICT (id) DO NOTHING
+                RETURNING id
+                """, [.text(id), .text(bundleID), .text(waiting.session)])
+            try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(waiting.session)])
+            guard !inserted.isEmpty else { continue }
+            try moveIfStackless(id, signature: record.signature, crashScreen: waiting.crashScreen, in: db)
+            joined.append(id)
+        }
+        return joined
+    }
+
+    /// The waiting trail of `record`'s session, or (for a report carrying no session) the one of its app and pid
+    /// started closest to its launch within `tolerance`.
+    private static func waitingTrail(
+        for record: ReportRecord, bundleID: String, tolerance: Int64, in db: any StoreTransaction
+    ) throws -> (session: String, crashScreen: String?)? {
+        let rows: [StoreRow]
+        if let session = record.sessionID {
+            rows = try db.rows(
+                "SELECT session, crashScreen FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
+        } else if let pid = record.pid, let launch = record.launchTime {
+            rows = try db.rows(
+                """
+                SELECT session, crashScreen FROM waitingTrail WHERE bundleID = ? AND pid = ? AND started BETWEEN ? AND ?
+                ORDER BY ABS(started - ?), session LIMIT 1
+                """,
+                [.text(bundleID), .integer(pid), .integer(launch - tolerance), .integer(launch + tolerance), .integer(launch)])
+        } else {
+            return nil
+        }
+        guard let row = rows.first, let session = row.string("session") else { return nil }
+        return (session, row.string("crashScreen"))
+    }
+
+    /// How many trails wait for their crashes, their bytes, and when the oldest came.
+    /// - Throws: `StoreError` (`database`).
+    package func waitingTrailStatus() throws(StoreError) -> WaitingTrailStatus {
+        try read { db in
+            let row = try db.rows(
+                "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes, MIN(received) AS oldest FROM waitingTrail", []
+            ).first
+            return WaitingTrailStatus(
+                count: Int(row?.int64("n") ?? 0), bytes: row?.int64("bytes") ?? 0, oldestReceived: row?.int64("oldest"))
+        }
+    }
+}

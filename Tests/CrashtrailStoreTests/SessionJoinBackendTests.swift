@@ -1,0 +1,79 @@
+import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailEncoding
+import CrashtrailStore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// Joining by session and trails waiting for their crashes (SPEC section 18), on both backends.
+@Suite("Session joins and waiting trails on both backends")
+struct SessionJoinBackendTests {
+    @Test("On SQLite: by session across hours, a waiting trail joins its crash once, the bound holds")
+    func onSQLite() throws { try Self.sessionJoins(on: .sqlite) }
+
+    @Test("On PostgreSQL: by session across hours, a waiting trail joins its crash once, the bound holds", .needsPostgres)
+    func onPostgres() throws { try Self.sessionJoins(on: .postgres) }
+
+    static func sessionJoins(on kind: StoreKind) throws {
+        // Given a store with the samples, and a crash of theirs that awaits a trail
+        let folder = try TemporaryFolder("session-join")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        _ = try TestStores.ingestSamples(into: store, folder: folder)
+        let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
+        let trail = try #require(try joined.decodedTrail())
+        let template = try #require(try store.allRecords().first { $0.trailSource == .missing })
+        var crashes = TestStores.copies(of: template, count: 3).map { copy -> ReportRecord in
+            var copy = copy
+            copy.id = "S-" + copy.id
+            copy.bundleID = trail.app.bundleID
+            copy.pid = trail.session.pid
+            // Launched six hours before the session started: iOS prewarmed the process.
+            copy.launchTime = (Timestamp.milliseconds(parsing: trail.session.started) ?? 0) - 6 * 3_600_000
+            return copy
+        }
+        crashes[0].sessionID = "SESSION-0"
+        crashes[1].sessionID = "SESSION-1"
+
+        // When the crash of SESSION-0 is stored, then a trail of that session comes
+        try store.write { db in _ = try IntakeBatch.apply([.reports([crashes[0]], idDecides: false)], in: db) }
+        var ofSession0 = trail
+        ofSession0.session.id = "SESSION-0"
+        let bySession = try store.write { db in
+            try ReportStore.joinClosestReport(
+                DecodedTrail(ofSession0), bundleID: trail.app.bundleID, pid: trail.session.pid,
+                started: Timestamp.milliseconds(parsing: trail.session.started) ?? 0, tolerance: 2000, in: db)
+        }
+        // Then it joins by session, however far the launch
+        #expect(bySession == crashes[0].id)
+
+        // When a trail of SESSION-1 comes first and waits, then its crash
+        var ofSession1 = trail
+        ofSession1.session.id = "SESSION-1"
+        let limits = ReportStore.WaitingTrailLimits(maximumCount: 1, maximumBytes: 1 << 20, maximumAge: 86_400_000)
+        let waiting = ReportStore.WaitingTrail(
+            bundleID: trail.app.bundleID, session: "SESSION-1", pid: trail.session.pid, started: 0, steps: trail.steps.count,
+            trail: String(decoding: DecodedTrail(ofSession1).canonicalJSON, as: UTF8.self), dictionary: nil, screenPath: nil,
+            crashScreen: nil)
+        let kept = try store.write { db in try ReportStore.keepWaiting(waiting, limits: limits, now: 1_000, in: db) }
+        var other = waiting
+        other.session = "SESSION-9"
+        let full = try store.write { db in try ReportStore.keepWaiting(other, limits: limits, now: 1_001, in: db) }
+        #expect(kept == .waiting)
+        #expect(full == .full(count: 1, bytes: Int64(waiting.trail.utf8.count)))
+        #expect(try store.waitingTrailStatus().count == 1)
+        #expect(try store.waitingTrailStatus().bytes == Int64(waiting.trail.utf8.count))
+        let outcomes = try store.write { db in
+            try IntakeBatch.apply([.reports([crashes[1], crashes[2]], idDecides: false)], in: db)
+        }
+
+        // Then the crash of SESSION-1 joins it, the one without a session does not, and nothing waits any more
+        #expect(outcomes == [.reports([.stored(crashes[1].id), .stored(crashes[2].id)], joinedWaiting: [crashes[1].id])])
+        let record = try #require(try store.record(id: crashes[1].id))
+        #expect(record.trailSource == .joined)
+        #expect(try record.decodedTrail()?.session.id == "SESSION-1")
+        #expect(try store.record(id: crashes[2].id)?.trailSource == .missing)
+        #expect(try store.waitingTrailStatus().count == 0)
+    }
+}
