@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The layout shows the architecture:
@@ -15,6 +15,11 @@ import PackageDescription
 //                        Hummingbird, swift-service-lifecycle, swift-log and swift-metrics with a Prometheus exporter
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
 //   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
+// Everything but Core, Encoding and Recording (the app side: Yams, swift-crypto and the system zlib) needs the
+// packages below only with the "Collector" trait, on by default: an app that depends on crashtrail with
+// `traits: []` neither resolves nor builds them.
+let collectorOnly: TargetDependencyCondition? = .when(traits: ["Collector"])
+
 let package = Package(
     name: "crashtrail",
     // macOS 15: the collector's shared state is guarded by Synchronization's Mutex.
@@ -30,6 +35,16 @@ let package = Package(
         .library(name: "CrashtrailServer", targets: ["CrashtrailServer"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),
+    ],
+    traits: [
+        .trait(name: "Replay", description: "CrashtrailReplay (swift-mustache)"),
+        .trait(name: "Testing", description: "CrashtrailTesting (swift-snapshot-testing)", enabledTraits: ["Replay"]),
+        .trait(
+            name: "Collector",
+            description: "The collector, store, server and command-line tool, and the packages they need",
+            enabledTraits: ["Replay"]
+        ),
+        .default(enabledTraits: ["Collector", "Testing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -95,7 +110,7 @@ let package = Package(
         ),
         .target(
             name: "CrashtrailReplay",
-            dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Replay"]))]
         ),
         // The store: reports, trails, groups and manifests over a backend (the embedded SQLite file here). It knows
         // no crash format: reprocessing asks a ReportDeriving the collector provides.
@@ -105,8 +120,8 @@ let package = Package(
                 "CrashtrailCore",
                 "CrashtrailEncoding",
                 "CZstd",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collectorOnly),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -114,7 +129,7 @@ let package = Package(
         // llvm-symbolizer processes that name the functions, files and lines at addresses.
         .target(
             name: "CrashtrailSymbols",
-            dependencies: ["CrashtrailCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CrashtrailCore", .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: collectorOnly)]
         ),
         .target(
             name: "CrashtrailCollector",
@@ -130,12 +145,12 @@ let package = Package(
             name: "CrashtrailPostgres",
             dependencies: [
                 "CrashtrailStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: collectorOnly),
+                .product(name: "NIOCore", package: "swift-nio", condition: collectorOnly),
+                .product(name: "NIOPosix", package: "swift-nio", condition: collectorOnly),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collectorOnly),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: collectorOnly),
+                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
             ]
         ),
         .target(
@@ -143,7 +158,7 @@ let package = Package(
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailReplay",
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["Testing"])),
             ]
         ),
         // Forwarding (SPEC section 17): reports as Sentry events enriched with their trails, the outbox's sender.
@@ -152,11 +167,11 @@ let package = Package(
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailStore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: collectorOnly),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio", condition: collectorOnly),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: collectorOnly),
+                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
             ]
         ),
         // Every operation a command performs (ingest, manifests, reprocess, list, show, replay, paths, the triage
@@ -186,14 +201,14 @@ let package = Package(
                 "CrashtrailEncoding",
                 "CrashtrailReplay",
                 "CrashtrailForward",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: collectorOnly),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: collectorOnly),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collectorOnly),
+                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
+                .product(name: "Metrics", package: "swift-metrics", condition: collectorOnly),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: collectorOnly),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collectorOnly),
+                .product(name: "MultipartKit", package: "multipart-kit", condition: collectorOnly),
             ]
         ),
         .executableTarget(
@@ -207,7 +222,7 @@ let package = Package(
                 "CrashtrailCollector",
                 "CrashtrailService",
                 "CrashtrailServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: collectorOnly),
             ]
         ),
         // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
@@ -268,7 +283,7 @@ let package = Package(
             name: "CrashtrailReplayTests",
             dependencies: [
                 "CrashtrailReplay", "CrashtrailCore", "CrashtrailTestSupport", "CrashtrailTesting",
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["Testing"])),
             ]
         ),
         // Recording cost per step with the journal and a sink, against JSON lines with FileHandle; allocations are
@@ -298,7 +313,7 @@ let package = Package(
             name: "CrashtrailCollectorTests",
             dependencies: [
                 "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailSymbols",
-                "CrashtrailTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CrashtrailTestSupport", .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
                 // Reads other tools' YAML readings of crash files (AppleTextDifferentialTests).
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -306,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "CrashtrailSymbolsTests",
             dependencies: [
-                "CrashtrailSymbols", "CrashtrailTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "CrashtrailSymbols", "CrashtrailTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: collectorOnly),
             ]
         ),
         .testTarget(
@@ -325,7 +341,7 @@ let package = Package(
                 "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore",
                 "CrashtrailEncoding",
                 "CrashtrailTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
             ]
         ),
         // `crashtrail serve`: its routes in process, and the real process under Sentry's Python SDK, SIGKILL and hostile
@@ -335,9 +351,9 @@ let package = Package(
             dependencies: [
                 "crashtrail", "CrashtrailServer", "CrashtrailService", "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore",
                 "CrashtrailEncoding", "CrashtrailTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: collectorOnly),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: collectorOnly),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
             ]
         ),
         // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
@@ -345,7 +361,7 @@ let package = Package(
             name: "CrashtrailReliabilityTests",
             dependencies: [
                 "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailCollector", "CrashtrailStore", "CrashtrailTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
             ]
         ),
     ]
