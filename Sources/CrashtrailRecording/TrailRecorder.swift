@@ -177,19 +177,51 @@ public final class TrailRecorder {
     ///     it does not exist yet, as on a fresh install.
     ///   - synchronizingToDisk: `fsync` after every step, so steps survive power loss too. Off by default: a step
     ///     is in the file, safe from any end of the process, as soon as it is written.
-    /// - Throws: ``JournalError`` (`write-failed`) when the file cannot be created; the recorder goes on in memory.
+    /// - Throws: ``JournalError`` (`write-failed`) when the file cannot be created (the device is locked and the
+    ///   folder is protected, the disk is full); the recorder goes on in memory and tries again at each step and at
+    ///   ``resumeJournal()``.
     public func startJournal(at url: URL, synchronizingToDisk: Bool = false) throws(JournalError) {
         journal = nil
+        journalTarget = (url.path, synchronizingToDisk)
         // On a fresh install the app's folder for it (Application Support) does not exist yet.
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        journal = try newJournal(path: url.path, synchronizes: synchronizingToDisk)
+        do {
+            journal = try newJournal(path: url.path, synchronizes: synchronizingToDisk)
+        } catch {
+            journalFailure = error
+            throw error
+        }
         journalFailure = nil
     }
 
-    /// Why the journal stopped, if it did: a write that failed (a full disk).
+    /// Writes the journal again, whole, if a write failed since it started: call it when protected data becomes
+    /// available again (`UIApplication.protectedDataDidBecomeAvailableNotification`). Each step tries too.
     ///
-    /// The recorder goes on in memory, and the journal keeps the steps before the failure.
+    /// A write refused while the device is locked (file protection), or on a full disk, does not end the journal: the
+    /// steps are kept in memory meanwhile, and the next write that succeeds writes every kept step (SPEC section 18).
+    /// - Returns: whether the journal is being written now.
+    @discardableResult
+    public func resumeJournal() -> Bool {
+        if journal == nil, let target = journalTarget {
+            do {
+                journal = try newJournal(path: target.path, synchronizes: target.synchronizes)
+                journalFailure = nil
+            } catch {
+                journalFailure = error
+            }
+        }
+        return journal != nil
+    }
+
+    /// Why the journal is not being written, if it is not: the last write that failed (the device locked, a full
+    /// disk).
+    ///
+    /// The recorder goes on in memory, and writes the whole journal again at the next step (or ``resumeJournal()``)
+    /// once writing works again.
     public private(set) var journalFailure: JournalError?
+
+    /// Where the journal goes, once started: kept to write it again after a failed write.
+    private var journalTarget: (path: String, synchronizes: Bool)?
 
     /// The manifest written into every journal header, so recovery needs no manifest file.
     private lazy var manifestText = kept.liveEngine.manifest.documentText
@@ -231,6 +263,7 @@ public final class TrailRecorder {
 
     /// Records a step whose values are redacted already.
     private func append(_ step: Step) {
+        if journal == nil, journalFailure != nil { resumeJournal() }
         let sequence = UInt64(kept.dropped) + UInt64(kept.keptStepCount)
         var size: Int?
         if let journal {

@@ -48,6 +48,39 @@ struct JournalTests {
         #expect(try TrailJournal.recover(at: url).trail.steps.count == 1)
     }
 
+    @Test("A journal whose writes are refused (a locked device) is written whole once they work again; recording goes on")
+    func refusedWritesAreRetried() throws {
+        // Given a journal file that cannot be written, as writes fail while file protection locks the folder (here
+        // the journal's new file is a folder, which open refuses even to root)
+        let folder = try TemporaryFolder("journal")
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("session.ctj")
+        let blocked = url.path + ".new"
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
+        let recorder = TrailRecorder(manifest: try Self.manifest(), app: Self.app, session: Self.session, redactionKey: Self.key)
+
+        // When the journal starts and two steps are recorded while it is locked
+        #expect(throws: JournalError.self) { try recorder.startJournal(at: url) }
+        try recorder.record(Step(t: 10, .select(tab: 1)))
+        try recorder.record(Step(t: 20, .select(tab: 2)))
+
+        // Then the steps are kept in memory and the failure is reported
+        #expect(recorder.journalFailure != nil)
+        #expect(recorder.trail().steps.count == 2)
+        #expect(!recorder.resumeJournal())
+
+        // When the device is unlocked and the next step comes
+        try FileManager.default.removeItem(atPath: blocked)
+        try recorder.record(Step(t: 30, .select(tab: 0)))
+
+        // Then the journal holds every step, and keeps being written
+        #expect(recorder.journalFailure == nil)
+        #expect(try TrailJournal.recover(at: url).trail == recorder.trail(stampingFinal: true))
+        try recorder.record(Step(t: 40, .select(tab: 1)))
+        #expect(try TrailJournal.recover(at: url).trail == recorder.trail(stampingFinal: true))
+        #expect(recorder.trail().steps.count == 4)
+    }
+
     @Test("Recovery gives the recorder's trail after every step, through truncation and compaction (300 sequences)")
     func recoveryEqualsRecorder() throws {
         let folder = try TemporaryFolder("journal")
