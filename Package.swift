@@ -258,7 +258,7 @@ let package = Package(
         // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
         .target(
             name: "PirateBay",
-            dependencies: ["CrashtrailCore", "CrashtrailRecording"],
+            dependencies: ["CrashtrailCore", "CrashtrailDestinations", "CrashtrailRecording"],
             path: "Samples/PirateBay/Sources/PirateBay",
             resources: [.copy("piratebay.yml")]
         ),
@@ -269,7 +269,8 @@ let package = Package(
         .testTarget(
             name: "PirateBayTests",
             dependencies: [
-                "PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting",
+                "PirateBay", "CrashtrailCore", "CrashtrailDestinations", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay",
+                "CrashtrailTesting",
             ],
             path: "Samples/PirateBay/Tests/PirateBayTests",
             exclude: ["__Snapshots__"]
