@@ -1,8 +1,11 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // The layout shows the architecture:
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
+//   CrashtrailDestinations  the app's Destination enum as the source of its manifest: @TrailManifest and @Route
+//   CrashtrailMacrosPlugin  the compiler plugin behind those macros (swift-syntax; built for the host, never linked)
 //   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
 //   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
@@ -26,6 +29,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
+        .library(name: "CrashtrailDestinations", targets: ["CrashtrailDestinations"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
@@ -73,6 +77,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // Forwarding to a team's tracker (SPEC section 17): HTTP/1.1 and TLS, pooled connections.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The @TrailManifest and @Route macros (SPEC section 18). The range takes the swift-syntax a host toolchain
+        // pairs with, from Swift 6.0 on.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // Not `CZlib`: ZIPFoundation, which `crashtrail symbols add` reads archives with, names its own zlib module so.
@@ -98,6 +105,22 @@ let package = Package(
         .target(
             name: "CrashtrailCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        // The compiler plugin that derives a manifest from an enum's cases and their @Route annotations.
+        .macro(
+            name: "CrashtrailMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // What an app imports to derive its manifest from its Destination enum: the macros and TrailDestination.
+        .target(
+            name: "CrashtrailDestinations",
+            dependencies: ["CrashtrailCore", "CrashtrailMacrosPlugin"]
         ),
         .target(
             name: "CrashtrailEncoding",
@@ -250,7 +273,7 @@ let package = Package(
         // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
         .target(
             name: "PirateBay",
-            dependencies: ["CrashtrailCore", "CrashtrailRecording"],
+            dependencies: ["CrashtrailCore", "CrashtrailDestinations", "CrashtrailRecording"],
             path: "Samples/PirateBay/Sources/PirateBay",
             resources: [.copy("piratebay.yml")]
         ),
@@ -261,12 +284,23 @@ let package = Package(
         .testTarget(
             name: "PirateBayTests",
             dependencies: [
-                "PirateBay", "CrashtrailCore", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTesting",
+                "PirateBay", "CrashtrailCore", "CrashtrailDestinations", "CrashtrailRecording", "CrashtrailEncoding", "CrashtrailReplay",
+                "CrashtrailTesting",
             ],
             path: "Samples/PirateBay/Tests/PirateBayTests",
             exclude: ["__Snapshots__"]
         ),
 
+        // The macros' expansions and build-time diagnostics, and the runtime checks of what they generate.
+        .testTarget(
+            name: "CrashtrailMacrosTests",
+            dependencies: [
+                "CrashtrailMacrosPlugin", "CrashtrailDestinations", "CrashtrailCore",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
         .testTarget(
             name: "CrashtrailCoreTests",
             dependencies: ["CrashtrailCore", "CrashtrailTestSupport"]

@@ -194,8 +194,10 @@ public final class TrailRecorder {
         journalFailure = nil
     }
 
-    /// Writes the journal again, whole, if a write failed since it started: call it when protected data becomes
-    /// available again (`UIApplication.protectedDataDidBecomeAvailableNotification`). Each step tries too.
+    /// Writes the journal again, whole, if a write failed since it started.
+    ///
+    /// Call it when protected data becomes available again (`UIApplication.protectedDataDidBecomeAvailableNotification`);
+    /// each step tries too.
     ///
     /// A write refused while the device is locked (file protection), or on a full disk, does not end the journal: the
     /// steps are kept in memory meanwhile, and the next write that succeeds writes every kept step (SPEC section 18).
