@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CrashtrailCore", package: "crashtrail"),
                 .product(name: "CrashtrailRecording", package: "crashtrail"),
+                .product(name: "CrashtrailDestinations", package: "crashtrail"),
             ]
         )
     ]
