@@ -4,6 +4,8 @@ import PackageDescription
 // The layout shows the architecture:
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
 //   CrashtrailRecording  the app side: the recorder of a session's steps
+//   CrashtrailAdapters   the app side: what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once
+//                        each change settles (platform-neutral logic; the UIKit and SwiftUI glue calls it)
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
 //   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
 //                        compressed by zstd); it knows no crash format
@@ -22,6 +24,7 @@ let package = Package(
     products: [
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
+        .library(name: "CrashtrailAdapters", targets: ["CrashtrailAdapters"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
@@ -92,6 +95,12 @@ let package = Package(
         .target(
             name: "CrashtrailRecording",
             dependencies: ["CrashtrailCore", "CrashtrailEncoding", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Recording without hand-wiring (SPEC section 18): the screen tree an app shows to a section-4 state, recorded
+        // when a change settles. Only Core and Recording, so an app links nothing the collector needs.
+        .target(
+            name: "CrashtrailAdapters",
+            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
         ),
         .target(
             name: "CrashtrailReplay",
