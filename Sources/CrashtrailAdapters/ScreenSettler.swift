@@ -13,12 +13,14 @@ public import CrashtrailRecording
 ///   after the transition began rather than just after the change before.
 /// - ``transitionEnded(cancelled:showing:)``: it finished. The tree then shown is recorded at this time. A cancelled
 ///   transition discards the trees reported while it ran (they showed where it was going), so it records nothing
-///   unless `showing` says the screen differs from the last recorded tree.
+///   unless `showing` says the screen differs from the last recorded tree; its end observes the recorded state again.
 /// - ``conditionsChanged()``: a condition began or stopped holding (the user signed in) with no screen change.
 ///
-/// A change whose state equals the last recorded one records nothing. Times come from `clock`, milliseconds since the
-/// session started; the recorder needs each observation after the one before, so a time not after the previous
-/// observation is moved to the millisecond after it (two changes within one clock tick, or a clock that stepped back).
+/// A change whose state equals the last recorded one records no step; it is still observed (the screen showed it then),
+/// so the steps of the next change come after it, as they come after a transition's start. Times come from `clock`,
+/// milliseconds since the session started; the recorder needs each observation after the one before, so a time not
+/// after the previous observation is moved to the millisecond after it (two changes within one clock tick, or a clock
+/// that stepped back).
 ///
 /// Nothing here throws, so a SwiftUI `onChange` needs no `try?` that would lose a change silently: an observation the
 /// recorder refuses (a tree that breaks the manifest, a value that did not encode, modal changes too close together)
@@ -149,6 +151,9 @@ public final class ScreenSettler {
         if let awaited = awaitedTree ?? (conditionsChanged ? settledTree : nil) {
             awaitedTree = nil
             settle(awaited)
+        } else if cancelled, isSettledStateRecorded, let state = lastRecordedState {
+            // A cancelled transition leaves the screen as it was: it still shows the recorded state now.
+            observeAgain(state)
         }
     }
 
@@ -156,17 +161,21 @@ public final class ScreenSettler {
     private func settle(_ tree: ScreenTree) {
         settledTree = tree
         let state = tree.navigationState(conditions: conditions())
+        // Before the comparison: without the values left out, the state may look unchanged.
+        if !tree.unencodable.isEmpty {
+            let values = tree.unencodable.map(\.message).joined(separator: "; ")
+            isSettledStateRecorded = false
+            let error = ObservedStateError(.invalidState, "the screen holds values that are not destinations: \(values)")
+            refuse(state, at: nextObservationTime(), error)
+            return
+        }
         guard state != lastRecordedState else {
             isSettledStateRecorded = true
+            observeAgain(state)
             return
         }
         let t = nextObservationTime()
         isSettledStateRecorded = false
-        if !tree.unencodable.isEmpty {
-            let values = tree.unencodable.map(\.message).joined(separator: "; ")
-            refuse(state, at: t, ObservedStateError(.invalidState, "the screen holds values that are not destinations: \(values)"))
-            return
-        }
         do {
             try recorder.record(observedState: state, at: t)
         } catch {
@@ -179,12 +188,17 @@ public final class ScreenSettler {
         recordedCount += 1
     }
 
-    /// Observes the recorded state again as a transition starts, recording no step.
-    ///
-    /// The screen still shows it, so the steps of the change the transition makes come after this time, not just
-    /// after the change before (SPEC section 18, "Steps keep their times").
+    /// Observes the recorded state again as a transition starts (``observeAgain(_:)``).
     private func observeStart() {
         guard isSettledStateRecorded, let state = lastRecordedState else { return }
+        observeAgain(state)
+    }
+
+    /// Tells the recorder the screen still shows `state`, the state last recorded, at the clock's time; no step.
+    ///
+    /// The steps of the next change then come after this time rather than just after the change before (SPEC section
+    /// 18, "Steps keep their times"). Skipped when the clock is not past the last observation.
+    private func observeAgain(_ state: NavigationState) {
         let t = clock()
         guard let last = lastObservationTime, t > last else { return }
         do {
