@@ -270,6 +270,10 @@ let package = Package(
             dependencies: ["CrashtrailRecording", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTestSupport"]
         ),
         .testTarget(
+            name: "CrashtrailAdaptersTests",
+            dependencies: ["CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
             name: "CrashtrailEncodingTests",
             dependencies: ["CrashtrailEncoding", "CrashtrailCore", "CrashtrailTestSupport"]
         ),
