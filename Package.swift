@@ -7,6 +7,8 @@ import PackageDescription
 //   CrashtrailDestinations  the app's Destination enum as the source of its manifest: @TrailManifest and @Route
 //   CrashtrailMacrosPlugin  the compiler plugin behind those macros (swift-syntax; built for the host, never linked)
 //   CrashtrailRecording  the app side: the recorder of a session's steps
+//   CrashtrailAdapters   the app side: what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once
+//                        each change settles (platform-neutral logic; the UIKit and SwiftUI glue calls it)
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
 //   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
 //                        compressed by zstd); it knows no crash format
@@ -31,6 +33,7 @@ let package = Package(
         .library(name: "CrashtrailCore", targets: ["CrashtrailCore"]),
         .library(name: "CrashtrailDestinations", targets: ["CrashtrailDestinations"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
+        .library(name: "CrashtrailAdapters", targets: ["CrashtrailAdapters"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
@@ -130,6 +133,12 @@ let package = Package(
         .target(
             name: "CrashtrailRecording",
             dependencies: ["CrashtrailCore", "CrashtrailEncoding", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Recording without hand-wiring (SPEC section 18): the screen tree an app shows to a section-4 state, recorded
+        // when a change settles. Only Core and Recording, so an app links nothing the collector needs.
+        .target(
+            name: "CrashtrailAdapters",
+            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
         ),
         .target(
             name: "CrashtrailReplay",
@@ -308,6 +317,10 @@ let package = Package(
         .testTarget(
             name: "CrashtrailRecordingTests",
             dependencies: ["CrashtrailRecording", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailReplay", "CrashtrailTestSupport"]
+        ),
+        .testTarget(
+            name: "CrashtrailAdaptersTests",
+            dependencies: ["CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"]
         ),
         .testTarget(
             name: "CrashtrailEncodingTests",
