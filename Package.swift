@@ -286,6 +286,19 @@ let package = Package(
             path: "Samples/PirateBay/Sources/PirateBay",
             resources: [.copy("piratebay.yml")]
         ),
+        // docs/ADOPTING.md's snippets, compiled: an app's enum, launch and tests as the page shows them
+        // (AdoptingDocTests checks that every snippet of the page is in these files).
+        .target(
+            name: "Adopting",
+            dependencies: ["CrashtrailCore", "CrashtrailDestinations", "CrashtrailEncoding", "CrashtrailRecording"],
+            path: "Samples/Adopting/Sources/Adopting"
+        ),
+        .testTarget(
+            name: "AdoptingTests",
+            dependencies: ["Adopting", "CrashtrailDestinations"],
+            path: "Samples/Adopting/Tests/AdoptingTests",
+            exclude: ["shop.manifest.yml"]
+        ),
         .testTarget(
             name: "CrashtrailForwardTests",
             dependencies: ["CrashtrailForward", "CrashtrailStore", "CrashtrailCore"]

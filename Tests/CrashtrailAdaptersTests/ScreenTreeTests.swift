@@ -88,8 +88,9 @@ struct ScreenTreeTests {
 
     @Test("A value that does not encode is reported, not thrown")
     func unencodable() throws {
-        // Given a path holding a fractional number, which no destination holds
-        let tree = ScreenTree(tab: 0, roots: [ShopDestination.home, .marketplace, .myProfile], paths: [[.price(1.5), .item(id: "L-1")]])
+        // Given a path holding a number that is not finite, which no destination holds (SPEC 18 takes finite Doubles)
+        let tree = ScreenTree(
+            tab: 0, roots: [ShopDestination.home, .marketplace, .myProfile], paths: [[.price(.nan), .item(id: "L-1")]])
         // When it is built
         let failure = try #require(tree.unencodable.first)
         // Then the failure is named and the value is left out of its stack

@@ -1,0 +1,36 @@
+public import CrashtrailCore
+public import CrashtrailRecording
+public import Foundation
+
+/// docs/ADOPTING.md, steps 3 and 5: what the app does once, at launch.
+@MainActor
+public final class AppTrail {
+    public let recorder: TrailRecorder
+    /// The previous session's trail, to upload (its crash report may come before or after it).
+    public let previousTrail: Trail?
+
+    public init(folder: URL, version: String, build: String) throws {
+        // Step 3: start the recorder, recovering the previous session's journal first.
+        let manifest = try AppDestination.trailManifest()
+        let journal = folder.appendingPathComponent("crashtrail.ctj")
+        previousTrail = try? TrailJournal.recover(at: journal).trail
+        let session = Trail.Session(
+            id: UUID().uuidString, started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
+            pid: Int64(ProcessInfo.processInfo.processIdentifier))
+        recorder = TrailRecorder(
+            manifest: manifest, app: Trail.AppInfo(bundleID: "com.example.shop", version: version, build: build),
+            session: session, redactionKey: try RedactionKey.loadOrCreate(at: folder.appendingPathComponent("crashtrail.key")))
+        try? recorder.startJournal(at: journal)  // a locked device is retried at each step
+
+        // Step 5: hand the session to the crash reporter, so its crash joins this trail.
+        recorder.handSession(to: .sentry) { key, value in
+            SentrySDK.configureScope { scope in scope.setTag(value: value, key: key) }
+        }
+        recorder.handSession(to: .crashlytics) { key, value in
+            Crashlytics.crashlytics().setCustomValue(value, forKey: key)
+        }
+        recorder.handSession(to: .kscrash) { key, value in
+            KSCrash.shared.userInfo = (KSCrash.shared.userInfo ?? [:]).merging([key: value]) { _, new in new }
+        }
+    }
+}
