@@ -9,7 +9,7 @@ access, excluding synthesized members (such as a Hashable type's `hashValue`). d
 """
 import glob, json, os, sys
 
-LIBRARIES = ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording", "CrashtrailReplay", "CrashtrailTesting",
+LIBRARIES = ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording", "CrashtrailDestinations", "CrashtrailAdapters", "CrashtrailReplay", "CrashtrailTesting",
              "CrashtrailStore", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailSymbols", "CrashtrailForward",
              "CrashtrailService", "CrashtrailServer"]
 

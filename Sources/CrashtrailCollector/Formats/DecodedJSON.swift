@@ -7,19 +7,12 @@ import Foundation
 struct DecodedJSON: Decodable, Sendable {
     var value: JSONValue
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
         if let skimming = decoder as? SkimmingDecoderImpl, let scalar = try Self.scalar(skimming) {
             value = scalar
             return
         }
-        if let container = try? decoder.container(keyedBy: AnyKey.self) {
+        if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var object: [String: JSONValue] = [:]
             for key in container.allKeys {
                 object[key.stringValue] = try container.decode(DecodedJSON.self, forKey: key).value

@@ -24,16 +24,9 @@ enum SessionCarrier {
 struct SentrySessionTag: Decodable {
     var session: String?
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            session = object.lenient(LooseScalar.self, AnyKey(stringValue: SessionCarrier.key))?.string
+        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            session = object.lenient(LooseScalar.self, AnyCodingKey(stringValue: SessionCarrier.key))?.string
             return
         }
         var pairs = try decoder.unkeyedContainer()
