@@ -9,6 +9,11 @@ import PackageDescription
 //   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailAdapters   the app side: what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once
 //                        each change settles (platform-neutral logic; the UIKit and SwiftUI glue calls it)
+//   CrashtrailUIKit      the app side: the UIKit glue, a walk of the view controllers and the delegate that drives a settler
+//   CrashtrailSwiftUI    the app side: the SwiftUI glue, a view modifier that reports the typed paths to a settler
+//   UIKitStandIn, SwiftUIStandIn  where Apple's framework is missing (Linux; macOS for UIKit), the UIKit and SwiftUI
+//                        API the glue uses, declared with Apple's signatures so the glue compiles and is tested there;
+//                        never a product
 //   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
 //   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
 //                        compressed by zstd); it knows no crash format
@@ -20,10 +25,15 @@ import PackageDescription
 //                        Hummingbird, swift-service-lifecycle, swift-log and swift-metrics with a Prometheus exporter
 //   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
 //   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
-// Everything but Core, Encoding and Recording (the app side: Yams, swift-crypto and the system zlib) needs the
-// packages below only with the "Collector" trait, on by default: an app that depends on crashtrail with
-// `traits: []` neither resolves nor builds them.
+// Everything but Core, Encoding, Recording, the adapters and their glue (the app side: Yams, swift-crypto and the
+// system zlib) needs the packages below only with the "Collector" trait, on by default: an app that depends on
+// crashtrail with `traits: []` neither resolves nor builds them.
 let collectorOnly: TargetDependencyCondition? = .when(traits: ["Collector"])
+// Where UIKit or SwiftUI is missing, the glue builds against its stand-in module (Sources/StandIns). macOS has SwiftUI
+// but no UIKit (Mac Catalyst has UIKit, and the glue's `#if canImport(UIKit)` picks it there). Android or Windows could
+// be added to these lists.
+let withoutUIKit: TargetDependencyCondition? = .when(platforms: [.linux, .macOS])
+let withoutSwiftUI: TargetDependencyCondition? = .when(platforms: [.linux])
 
 let package = Package(
     name: "crashtrail",
@@ -34,6 +44,8 @@ let package = Package(
         .library(name: "CrashtrailDestinations", targets: ["CrashtrailDestinations"]),
         .library(name: "CrashtrailRecording", targets: ["CrashtrailRecording"]),
         .library(name: "CrashtrailAdapters", targets: ["CrashtrailAdapters"]),
+        .library(name: "CrashtrailUIKit", targets: ["CrashtrailUIKit"]),
+        .library(name: "CrashtrailSwiftUI", targets: ["CrashtrailSwiftUI"]),
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
@@ -139,6 +151,29 @@ let package = Package(
         .target(
             name: "CrashtrailAdapters",
             dependencies: ["CrashtrailCore", "CrashtrailRecording"]
+        ),
+        // The glue: as thin as it can be, calling CrashtrailAdapters. On Apple platforms it imports UIKit and SwiftUI;
+        // elsewhere the stand-ins, which declare only the API the glue uses, with Apple's signatures, so a typo or a
+        // wrong signature fails the build here too. Neither stand-in is a product: no app links one.
+        .target(
+            name: "UIKitStandIn",
+            path: "Sources/StandIns/UIKit"
+        ),
+        .target(
+            name: "SwiftUIStandIn",
+            path: "Sources/StandIns/SwiftUI"
+        ),
+        .target(
+            name: "CrashtrailUIKit",
+            dependencies: [
+                "CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", .target(name: "UIKitStandIn", condition: withoutUIKit),
+            ]
+        ),
+        .target(
+            name: "CrashtrailSwiftUI",
+            dependencies: [
+                "CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", .target(name: "SwiftUIStandIn", condition: withoutSwiftUI),
+            ]
         ),
         .target(
             name: "CrashtrailReplay",
@@ -333,7 +368,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailAdaptersTests",
-            dependencies: ["CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"]
+            dependencies: [
+                "CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport", "CrashtrailUIKit",
+                "CrashtrailSwiftUI",
+                // The glue's tests make the stand-ins' view controllers and views; where the frameworks exist they are
+                // compiled out.
+                .target(name: "UIKitStandIn", condition: withoutUIKit), .target(name: "SwiftUIStandIn", condition: withoutSwiftUI),
+            ]
         ),
         .testTarget(
             name: "CrashtrailEncodingTests",

@@ -18,6 +18,9 @@ let package = Package(
                 .product(name: "CrashtrailCore", package: "crashtrail"),
                 .product(name: "CrashtrailRecording", package: "crashtrail"),
                 .product(name: "CrashtrailDestinations", package: "crashtrail"),
+                .product(name: "CrashtrailAdapters", package: "crashtrail"),
+                .product(name: "CrashtrailUIKit", package: "crashtrail"),
+                .product(name: "CrashtrailSwiftUI", package: "crashtrail"),
             ]
         )
     ]
