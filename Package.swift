@@ -325,7 +325,11 @@ let package = Package(
         // (AdoptingDocTests checks that every snippet of the page is in these files).
         .target(
             name: "Adopting",
-            dependencies: ["CrashtrailCore", "CrashtrailDestinations", "CrashtrailEncoding", "CrashtrailRecording"],
+            dependencies: [
+                "CrashtrailAdapters", "CrashtrailCore", "CrashtrailDestinations", "CrashtrailEncoding", "CrashtrailRecording",
+                "CrashtrailSwiftUI", "CrashtrailUIKit", .target(name: "UIKitStandIn", condition: withoutUIKit),
+                .target(name: "SwiftUIStandIn", condition: withoutSwiftUI),
+            ],
             path: "Samples/Adopting/Sources/Adopting"
         ),
         .testTarget(

@@ -3,7 +3,8 @@
 //
 // It declares exactly the UIKit API CrashtrailUIKit uses, with the signatures of Apple's documentation, so a typo or
 // a wrong signature in the glue fails the build here too:
-//   UIResponder; UIViewController: presentedViewController, presentationController, transitionCoordinator;
+//   UIResponder; UIView; UIWindow: rootViewController (which docs/ADOPTING.md's snippet reads);
+//   UIViewController: presentedViewController, presentationController, transitionCoordinator;
 //   UINavigationController: viewControllers, delegate; UITabBarController: viewControllers, selectedIndex, delegate;
 //   UIPresentationController: init(presentedViewController:presenting:), presentedViewController, delegate;
 //   UINavigationControllerDelegate: navigationController(_:willShow:animated:), navigationController(_:didShow:animated:);
@@ -27,6 +28,17 @@ import Foundation
 /// Stand-in for UIKit's `UIResponder` (the superclass of `UIViewController`).
 @MainActor
 open class UIResponder: NSObject {}
+
+/// Stand-in for UIKit's `UIView` (the superclass of `UIWindow`).
+@MainActor
+open class UIView: UIResponder {}
+
+/// Stand-in for UIKit's `UIWindow`, with the member an app hands the glue.
+@MainActor
+open class UIWindow: UIView {
+    /// The root view controller for the window.
+    open var rootViewController: UIViewController?
+}
 
 /// Stand-in for UIKit's `UIViewController`, with the members the glue reads.
 @MainActor
