@@ -159,6 +159,8 @@ public struct CollectorServer: Sendable {
     /// - Parameter onStart: told the address and DSNs once the service listens.
     /// - Throws: when the address cannot be bound.
     public func run(onStart: @escaping @Sendable (Started) -> Void = { _ in }) async throws {
+        let sweeping = Task { await sweepWaitingTrails() }
+        defer { sweeping.cancel() }
         guard let forwarder else {
             try await application(onStart: onStart).runService(gracefulShutdownSignals: [.sigterm, .sigint])
             return
@@ -175,6 +177,22 @@ public struct CollectorServer: Sendable {
         _ = await sending.value
         await forwarder.client.shutdown()
         if let failure { throw failure }
+    }
+
+    /// Joins, at the start and then every minute, the trails that wait though their crash is stored: a trail and its
+    /// crash committed at the same instant by two services of one shared store do not see each other.
+    private func sweepWaitingTrails() async {
+        while !Task.isCancelled {
+            do {
+                let joined = try service.sweepWaitingTrails(tolerance: options.joinTolerance)
+                if !joined.isEmpty {
+                    logger.info("joined trails that waited for crashes stored meanwhile", metadata: ["count": "\(joined.count)"])
+                }
+            } catch {
+                logger.error("could not join the trails waiting for their crashes", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(60))
+        }
     }
 
     /// The forwarding outbox as Prometheus text: delivered, waiting, retrying and set aside (by reason) per upstream,

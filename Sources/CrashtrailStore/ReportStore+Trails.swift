@@ -9,7 +9,7 @@ extension ReportStore {
     ///
     /// The sources are written as literals, not bound: the join index (`report_join`) covers only these rows, and a
     /// planner uses a partial index only for a condition it can see implies the index's.
-    private static let awaitsTrail =
+    static let awaitsTrail =
         "trailSource IN \(TrailInfo.Source.sqlList(TrailInfo.Source.awaitingRecorded)) AND NOT EXISTS (SELECT 1 FROM joinedTrail WHERE joinedTrail.id = report.id)"
 
     /// Candidates for joining separate trails: reports missing a trail that have a bundle ID, pid and launch time.

@@ -193,6 +193,64 @@ extension ReportStore {
         return (session, row.string("crashScreen"))
     }
 
+    /// Joins waiting trails to the stored reports that await them, in one transaction, and returns those reports' IDs.
+    ///
+    /// A trail and its crash committed at the same instant by two workers of one shared store do not see each other:
+    /// the trail waits though its crash is stored. `serve` sweeps at its start and every minute, `ingest` at the end
+    /// of each run, so such a trail is joined all the same. Each report is chosen as a trail file would choose it:
+    /// the one carrying the session, else one of the app and pid launched within `tolerance` ms carrying no other.
+    /// - Parameters:
+    ///   - tolerance: how far a crash's launch time may be from `session.started`, in milliseconds.
+    ///   - limit: the most waiting trails looked at.
+    /// - Returns: the IDs of the reports that got their trail.
+    /// - Throws: `StoreError` (`database`).
+    @discardableResult
+    package func sweepWaitingTrails(tolerance: Int64, limit: Int = 10_000) throws(StoreError) -> [String] {
+        try write { db in
+            let waiting = try db.rows(
+                "SELECT bundleID, session, pid, started, crashScreen FROM waitingTrail ORDER BY received LIMIT ?", [.integer(Int64(limit))])
+            var joined: [String] = []
+            for row in waiting {
+                guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
+                    let started = row.int64("started")
+                else { continue }
+                let bySession = try db.rows(
+                    """
+                    SELECT report.id AS id, report.signature AS signature FROM reportSession JOIN report ON report.id = reportSession.id
+                    WHERE reportSession.bundleID = ? AND reportSession.session = ? AND \(Self.awaitsTrail) ORDER BY report.id LIMIT 1
+                    """, [.text(bundleID), .text(session)])
+                let candidates =
+                    bySession.isEmpty
+                    ? try db.rows(
+                        """
+                        SELECT id, signature FROM report
+                        WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
+                            AND NOT EXISTS (SELECT 1 FROM reportSession WHERE reportSession.id = report.id AND reportSession.session <> ?)
+                        ORDER BY ABS(launchTime - ?), id LIMIT 1
+                        """,
+                        [
+                            .text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .text(session),
+                            .integer(started),
+                        ]) : bySession
+                guard let report = candidates.first, let id = report.string("id"), let signature = report.string("signature") else {
+                    continue
+                }
+                let inserted = try db.rows(
+                    """
+                    INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+                    SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
+                    ON CONFLICT (id) DO NOTHING
+                    RETURNING id
+                    """, [.text(id), .text(bundleID), .text(session)])
+                guard !inserted.isEmpty else { continue }
+                try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
+                try Self.moveIfStackless(id, signature: signature, crashScreen: row.string("crashScreen"), in: db)
+                joined.append(id)
+            }
+            return joined
+        }
+    }
+
     /// How many trails wait for their crashes, their bytes, and when the oldest came.
     /// - Throws: `StoreError` (`database`).
     package func waitingTrailStatus() throws(StoreError) -> WaitingTrailStatus {

@@ -75,5 +75,26 @@ struct SessionJoinBackendTests {
         #expect(try record.decodedTrail()?.session.id == "SESSION-1")
         #expect(try store.record(id: crashes[2].id)?.trailSource == .missing)
         #expect(try store.waitingTrailStatus().count == 0)
+
+        // When a trail waits though its crash is stored (two workers committed them at the same instant, so neither
+        // saw the other: here the crash is inserted without the join), and the store is swept
+        var raced = TestStores.copies(of: template, count: 5)[4]
+        raced.id = "S-RACED"
+        raced.bundleID = trail.app.bundleID
+        raced.sessionID = "SESSION-RACE"
+        try store.write { db in
+            _ = try ReportStore.insert([raced], idDecides: false, in: db)
+            try ReportStore.insertSession(of: raced.id, bundleID: trail.app.bundleID, session: "SESSION-RACE", in: db)
+        }
+        var racing = waiting
+        racing.session = "SESSION-RACE"
+        _ = try store.write { db in try ReportStore.keepWaiting(racing, limits: limits, now: 2_000, in: db) }
+        let swept = try store.sweepWaitingTrails(tolerance: 2000)
+
+        // Then the trail joins its crash, once
+        #expect(swept == ["S-RACED"])
+        #expect(try store.record(id: "S-RACED")?.trailSource == .joined)
+        #expect(try store.waitingTrailStatus().count == 0)
+        #expect(try store.sweepWaitingTrails(tolerance: 2000).isEmpty)
     }
 }

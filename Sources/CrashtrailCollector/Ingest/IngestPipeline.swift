@@ -98,8 +98,14 @@ public struct IngestPipeline: Sendable {
             state.summary.trailsInferred -= state.joinedNewInferred
             return state.summary
         }
-        store.compact()
         var result = summary
+        // A trail kept waiting while another job stored its crash at the same instant (a shared store) is joined now.
+        do {
+            result.trailsJoined += try store.sweepWaitingTrails(tolerance: options.joinTolerance).count
+        } catch {
+            throw IngestError(.store, "could not join the trails waiting for crashes stored meanwhile: \(error)")
+        }
+        store.compact()
         result.seconds = elapsed()
         return result
     }

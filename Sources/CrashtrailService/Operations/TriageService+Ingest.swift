@@ -42,4 +42,10 @@ extension TriageService {
     package func waitingTrailStatus() throws(StoreError) -> ReportStore.WaitingTrailStatus {
         try store.waitingTrailStatus()
     }
+
+    /// Joins the trails that wait though their crash is stored (``ReportStore/sweepWaitingTrails(tolerance:limit:)``).
+    /// - Throws: `StoreError`.
+    package func sweepWaitingTrails(tolerance: Int64) throws(StoreError) -> [String] {
+        try store.sweepWaitingTrails(tolerance: tolerance)
+    }
 }
