@@ -6,6 +6,7 @@ import PackageDescription
 //   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
 //   CrashtrailDestinations  the app's Destination enum as the source of its manifest: @TrailManifest and @Route
 //   CrashtrailMacrosPlugin  the compiler plugin behind those macros (swift-syntax; built for the host, never linked)
+//   CrashtrailMacroExpansion  the macros' expansions and checks, which the plugin and the macro tests link
 //   CrashtrailRecording  the app side: the recorder of a session's steps
 //   CrashtrailAdapters   the app side: what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once
 //                        each change settles (platform-neutral logic; the UIKit and SwiftUI glue calls it)
@@ -125,11 +126,22 @@ let package = Package(
         .macro(
             name: "CrashtrailMacrosPlugin",
             dependencies: [
+                "CrashtrailMacroExpansion",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // The macros' expansion and checks, a library apart from the plugin's entry point: the tests link it rather
+        // than the macro target, which would make SwiftPM build every test target (and what they need) again for the
+        // host, and race on the executables' testable modules.
+        .target(
+            name: "CrashtrailMacroExpansion",
+            dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
         // What an app imports to derive its manifest from its Destination enum: the macros and TrailDestination.
@@ -356,7 +368,7 @@ let package = Package(
         .testTarget(
             name: "CrashtrailMacrosTests",
             dependencies: [
-                "CrashtrailMacrosPlugin", "CrashtrailDestinations", "CrashtrailCore",
+                "CrashtrailMacroExpansion", "CrashtrailDestinations", "CrashtrailCore",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),

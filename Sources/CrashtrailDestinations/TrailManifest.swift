@@ -13,7 +13,7 @@ public import CrashtrailCore
 ///   - modalTransition: how long a modal present or dismiss lasts, in milliseconds; 0 means no collisions.
 @attached(extension, conformances: TrailDestination, names: named(trailManifestDocument))
 public macro TrailManifest(app: String, modalTransition: Int = 500) =
-    #externalMacro(module: "CrashtrailMacrosPlugin", type: "TrailManifestMacro")
+    #externalMacro(module: "CrashtrailMacrosPlugin", type: "TrailManifestPluginMacro")
 
 /// Declares a case of a ``TrailManifest(app:modalTransition:)`` enum as a destination of the manifest.
 ///
@@ -45,4 +45,4 @@ public macro Route(
     tab: Bool = false,
     root: Bool = false,
     provides: [String] = []
-) = #externalMacro(module: "CrashtrailMacrosPlugin", type: "RouteMacro")
+) = #externalMacro(module: "CrashtrailMacrosPlugin", type: "RoutePluginMacro")

@@ -1,4 +1,4 @@
-import CrashtrailMacrosPlugin
+import CrashtrailMacroExpansion
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
