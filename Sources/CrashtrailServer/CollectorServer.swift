@@ -182,12 +182,16 @@ public struct CollectorServer: Sendable {
     /// Joins, at the start and then every minute, the trails that wait though their crash is stored: a trail and its
     /// crash committed at the same instant by two services of one shared store do not see each other.
     private func sweepWaitingTrails() async {
+        // All at the start; then those received since the sweep before, less a margin for other workers' clocks.
+        var since: Int64 = 0
         while !Task.isCancelled {
+            let started = Int64(Date().timeIntervalSince1970 * 1000)
             do {
-                let joined = try service.sweepWaitingTrails(tolerance: options.joinTolerance)
+                let joined = try service.sweepWaitingTrails(tolerance: options.joinTolerance, since: since)
                 if !joined.isEmpty {
                     logger.info("joined trails that waited for crashes stored meanwhile", metadata: ["count": "\(joined.count)"])
                 }
+                since = started - 60_000
             } catch {
                 logger.error("could not join the trails waiting for their crashes", metadata: ["error": "\(error)"])
             }

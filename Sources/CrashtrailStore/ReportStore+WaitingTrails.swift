@@ -155,19 +155,34 @@ extension ReportStore {
             guard let bundleID = record.bundleID,
                 let waiting = try waitingTrail(for: record, bundleID: bundleID, tolerance: tolerance, in: db)
             else { continue }
-            let inserted = try db.rows(
-                """
-                INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-                SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
-                ON CONFLICT (id) DO NOTHING
-                RETURNING id
-                """, [.text(id), .text(bundleID), .text(waiting.session)])
-            try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(waiting.session)])
-            guard !inserted.isEmpty else { continue }
-            try moveIfStackless(id, signature: record.signature, crashScreen: waiting.crashScreen, in: db)
+            guard
+                try attachWaiting(
+                    bundleID: bundleID, session: waiting.session, crashScreen: waiting.crashScreen, toReport: id,
+                    signature: record.signature, in: db)
+            else { continue }
             joined.append(id)
         }
         return joined
+    }
+
+    /// Moves the waiting trail of `session` onto report `id`, inside a transaction; returns whether it did.
+    ///
+    /// The trail becomes the report's `joinedTrail` row, a crash without frames moves to its crash screen's group,
+    /// and the trail stops waiting.
+    private static func attachWaiting(
+        bundleID: String, session: String, crashScreen: String?, toReport id: String, signature: String, in db: any StoreTransaction
+    ) throws -> Bool {
+        let inserted = try db.rows(
+            """
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+            SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """, [.text(id), .text(bundleID), .text(session)])
+        guard !inserted.isEmpty else { return false }
+        try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
+        try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db)
+        return true
     }
 
     /// The waiting trail of `record`'s session, or (for a report carrying no session) the one of its app and pid
@@ -196,19 +211,22 @@ extension ReportStore {
     /// Joins waiting trails to the stored reports that await them, in one transaction, and returns those reports' IDs.
     ///
     /// A trail and its crash committed at the same instant by two workers of one shared store do not see each other:
-    /// the trail waits though its crash is stored. `serve` sweeps at its start and every minute, `ingest` at the end
-    /// of each run, so such a trail is joined all the same. Each report is chosen as a trail file would choose it:
+    /// the trail waits though its crash is stored. `serve` sweeps every trail at its start, then those received since
+    /// the sweep before, every minute; `ingest` sweeps those received during its run. So such a trail is joined all
+    /// the same, and a sweep reads only the trails that arrived in the window of that race. Each report is chosen as a trail file would choose it:
     /// the one carrying the session, else one of the app and pid launched within `tolerance` ms carrying no other.
     /// - Parameters:
     ///   - tolerance: how far a crash's launch time may be from `session.started`, in milliseconds.
+    ///   - since: only trails received at or after this time, milliseconds since 1970 (0 for all).
     ///   - limit: the most waiting trails looked at.
     /// - Returns: the IDs of the reports that got their trail.
     /// - Throws: `StoreError` (`database`).
     @discardableResult
-    package func sweepWaitingTrails(tolerance: Int64, limit: Int = 10_000) throws(StoreError) -> [String] {
+    package func sweepWaitingTrails(tolerance: Int64, since: Int64 = 0, limit: Int = 10_000) throws(StoreError) -> [String] {
         try write { db in
             let waiting = try db.rows(
-                "SELECT bundleID, session, pid, started, crashScreen FROM waitingTrail ORDER BY received LIMIT ?", [.integer(Int64(limit))])
+                "SELECT bundleID, session, pid, started, crashScreen FROM waitingTrail WHERE received >= ? ORDER BY received LIMIT ?",
+                [.integer(since), .integer(Int64(limit))])
             var joined: [String] = []
             for row in waiting {
                 guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
@@ -235,16 +253,11 @@ extension ReportStore {
                 guard let report = candidates.first, let id = report.string("id"), let signature = report.string("signature") else {
                     continue
                 }
-                let inserted = try db.rows(
-                    """
-                    INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-                    SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
-                    ON CONFLICT (id) DO NOTHING
-                    RETURNING id
-                    """, [.text(id), .text(bundleID), .text(session)])
-                guard !inserted.isEmpty else { continue }
-                try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
-                try Self.moveIfStackless(id, signature: signature, crashScreen: row.string("crashScreen"), in: db)
+                guard
+                    try Self.attachWaiting(
+                        bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), toReport: id, signature: signature,
+                        in: db)
+                else { continue }
                 joined.append(id)
             }
             return joined

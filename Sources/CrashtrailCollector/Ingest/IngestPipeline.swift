@@ -44,6 +44,7 @@ public struct IngestPipeline: Sendable {
         observer: (any IngestProgressObserver)? = nil, standardInput: FileHandle = .standardInput
     ) throws(IngestError) -> IngestSummary {
         let started = DispatchTime.now()
+        let startedAt = Int64(Date().timeIntervalSince1970 * 1000)
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
         let quarantine = Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory))
         quarantine.removeLeftovers()
@@ -101,7 +102,8 @@ public struct IngestPipeline: Sendable {
         var result = summary
         // A trail kept waiting while another job stored its crash at the same instant (a shared store) is joined now.
         do {
-            result.trailsJoined += try store.sweepWaitingTrails(tolerance: options.joinTolerance).count
+            // Those received during this run, less a margin for other workers' clocks.
+            result.trailsJoined += try store.sweepWaitingTrails(tolerance: options.joinTolerance, since: startedAt - 60_000).count
         } catch {
             throw IngestError(.store, "could not join the trails waiting for crashes stored meanwhile: \(error)")
         }

@@ -43,9 +43,10 @@ extension TriageService {
         try store.waitingTrailStatus()
     }
 
-    /// Joins the trails that wait though their crash is stored (``ReportStore/sweepWaitingTrails(tolerance:limit:)``).
+    /// Joins the trails received since `since` that wait though their crash is stored
+    /// (``ReportStore/sweepWaitingTrails(tolerance:since:limit:)``).
     /// - Throws: `StoreError`.
-    package func sweepWaitingTrails(tolerance: Int64) throws(StoreError) -> [String] {
-        try store.sweepWaitingTrails(tolerance: tolerance)
+    package func sweepWaitingTrails(tolerance: Int64, since: Int64) throws(StoreError) -> [String] {
+        try store.sweepWaitingTrails(tolerance: tolerance, since: since)
     }
 }
