@@ -2,34 +2,40 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// The layout shows the architecture:
-//   CrashtrailCore       destinations, manifest, routes, headless Navigator, trail
+// The layout shows the architecture, one job a target (docs/ARCHITECTURE.md draws the same map):
+//
+// The app side (what an iOS app links; Yams, swift-crypto, swift-syntax and the system zlib only):
+//   CrashtrailCore          destinations, manifest, routes, headless Navigator, trail, the JSON byte layer, errors
+//   CrashtrailEncoding      the compact trail codec (binary, ct1: text, split keys) over the system zlib
+//   CrashtrailRecording     the recorder of a session's steps: journal, sinks, redaction, observed states
 //   CrashtrailDestinations  the app's Destination enum as the source of its manifest: @TrailManifest and @Route
-//   CrashtrailMacrosPlugin  the compiler plugin behind those macros (swift-syntax; built for the host, never linked)
+//   CrashtrailMacrosPlugin  the compiler plugin behind those macros (built for the host, never linked)
 //   CrashtrailMacroExpansion  the macros' expansions and checks, which the plugin and the macro tests link
-//   CrashtrailRecording  the app side: the recorder of a session's steps
-//   CrashtrailAdapters   the app side: what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once
-//                        each change settles (platform-neutral logic; the UIKit and SwiftUI glue calls it)
-//   CrashtrailUIKit      the app side: the UIKit glue, a walk of the view controllers and the delegate that drives a settler
-//   CrashtrailSwiftUI    the app side: the SwiftUI glue, a view modifier that reports the typed paths to a settler
-//   UIKitStandIn, SwiftUIStandIn  where Apple's framework is missing (Linux; macOS for UIKit), the UIKit and SwiftUI
-//                        API the glue uses, declared with Apple's signatures so the glue compiles and is tested there;
-//                        never a product
-//   CrashtrailEncoding   the compact trail codec (binary, ct1: text, split keys) over the system zlib
-//   CrashtrailStore      the store: one ReportStore over a StoreBackend, with the embedded SQLite backend (payloads
-//                        compressed by zstd); it knows no crash format
-//   CrashtrailCollector  crash formats and the ingest pipeline
-//   CrashtrailPostgres   the PostgreSQL backend of the same store, for many ingest workers and one shared store
-//   CrashtrailReplay     replay of a trail, the shortest reproducing links, renderers
-//   CrashtrailService    every operation a command performs, shared by the command line and a service
-//   CrashtrailServer     `crashtrail serve`: the collector over HTTP (Sentry's protocol and every ingest format), on
-//                        Hummingbird, swift-service-lifecycle, swift-log and swift-metrics with a Prometheus exporter
-//   CrashtrailTesting    golden replays for app teams' own test suites (swift-snapshot-testing)
-//   crashtrail           the command-line tool: parses, calls the service layer, prints (ArgumentParser only)
-// Everything but Core, Encoding, Recording, the adapters and their glue (the app side: Yams, swift-crypto and the
-// system zlib) needs the packages below only with the "Collector" trait, on by default: an app that depends on
-// crashtrail with `traits: []` neither resolves nor builds them.
-let collectorOnly: TargetDependencyCondition? = .when(traits: ["Collector"])
+//   CrashtrailAdapters      what UIKit or SwiftUI shows (a screen tree) to observed states, recorded once each change
+//                           settles (platform-neutral; the glue below calls it)
+//   CrashtrailUIKit         the UIKit glue: a walk of the view controllers and the delegate that drives a settler
+//   CrashtrailSwiftUI       the SwiftUI glue: a view modifier that reports the typed paths to a settler
+//   UIKitStandIn, SwiftUIStandIn  where Apple's framework is missing (Linux; macOS for UIKit), the API the glue uses,
+//                           declared with Apple's signatures so the glue compiles and is tested there; never a product
+//
+// The collector side (with the "Collector" trait):
+//   CrashtrailReports       the report model (CrashReport, frames, images, exception) and the crash signature
+//   CrashtrailFormats       the crash formats: detection, the skimming JSON decoder, one parser a format; pure
+//   CrashtrailStore         one ReportStore over a StoreBackend, the embedded SQLite backend (payloads compressed by
+//                           zstd); it knows no crash format
+//   CrashtrailPostgres      the PostgreSQL backend of the same store, for many workers and one shared store
+//   CrashtrailSymbols       debug files: Mach-O reading, dSYM finding, import, chunked upload, the cache and
+//                           llvm-symbolizer
+//   CrashtrailIntake        the intake path (stages, the group committer) and the batch ingest job
+//   CrashtrailForward       forwarding: reports as Sentry events with their trails, the outbox's sender
+//   CrashtrailReplay        replay of a trail, the shortest reproducing links, paths, renderers, pages (the "Replay"
+//                           trait: swift-mustache)
+//   CrashtrailService       every operation a command performs, shared by the command line and a service
+//   CrashtrailServer        `crashtrail serve`: the collector over HTTP (Sentry's protocol and every ingest format)
+//   CrashtrailTesting       golden replays for app teams' own test suites (the "Testing" trait: swift-snapshot-testing)
+//   crashtrail              the command-line tool: parses, calls the service layer, prints
+//
+// Then the tools (benchmarks, corpus, fault injection), the samples, and the tests, in that order.
 // Where UIKit or SwiftUI is missing, the glue builds against its stand-in module (Sources/StandIns). macOS has SwiftUI
 // but no UIKit (Mac Catalyst has UIKit, and the glue's `#if canImport(UIKit)` picks it there). Android or Windows could
 // be added to these lists.
@@ -50,18 +56,34 @@ let package = Package(
         .library(name: "CrashtrailEncoding", targets: ["CrashtrailEncoding"]),
         .library(name: "CrashtrailReplay", targets: ["CrashtrailReplay"]),
         .library(name: "CrashtrailStore", targets: ["CrashtrailStore"]),
-        .library(name: "CrashtrailCollector", targets: ["CrashtrailCollector"]),
+        // The collector's libraries as one product, as it was before they were split by job.
+        .library(
+            name: "CrashtrailCollector",
+            targets: ["CrashtrailReports", "CrashtrailFormats", "CrashtrailSymbols", "CrashtrailIntake"]
+        ),
         .library(name: "CrashtrailService", targets: ["CrashtrailService"]),
         .library(name: "CrashtrailServer", targets: ["CrashtrailServer"]),
         .library(name: "CrashtrailTesting", targets: ["CrashtrailTesting"]),
         .executable(name: "crashtrail", targets: ["crashtrail"]),
     ],
+    // Traits keep the app side light: an app that depends on crashtrail with `traits: []` resolves only Yams,
+    // swift-crypto, swift-asn1 and swift-syntax (Samples/AppConsumer, AppSideDependencyTests). Each trait names the
+    // products that need it: a product used without its trait does not build ("no such module"), since the package
+    // it needs was never resolved.
     traits: [
-        .trait(name: "Replay", description: "CrashtrailReplay (swift-mustache)"),
-        .trait(name: "Testing", description: "CrashtrailTesting (swift-snapshot-testing)", enabledTraits: ["Replay"]),
+        .trait(
+            name: "Replay",
+            description: "Needed by the CrashtrailReplay product (its HTML pages are swift-mustache templates)"
+        ),
+        .trait(
+            name: "Testing",
+            description: "Needed by the CrashtrailTesting product (golden replays on swift-snapshot-testing); enables Replay",
+            enabledTraits: ["Replay"]
+        ),
         .trait(
             name: "Collector",
-            description: "The collector, store, server and command-line tool, and the packages they need",
+            description:
+                "Needed by every product but the app side's (Core, Encoding, Recording, Destinations, Adapters, UIKit, SwiftUI): the collector, store, server and command-line tool; enables Replay",
             enabledTraits: ["Replay"]
         ),
         .default(enabledTraits: ["Collector", "Testing"]),
@@ -98,6 +120,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
+        // MARK: System libraries, through pkg-config (zlib and zstd come from the system, never vendored)
+
         // Not `CZlib`: ZIPFoundation, which `crashtrail symbols add` reads archives with, names its own zlib module so.
         .systemLibrary(
             name: "CSystemZlib",
@@ -118,9 +142,26 @@ let package = Package(
             pkgConfig: "libbrotlidec",
             providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]
         ),
+
+        // MARK: The app side: what an iOS app links
+
         .target(
             name: "CrashtrailCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "CrashtrailEncoding",
+            dependencies: ["CrashtrailCore", "CSystemZlib"]
+        ),
+        // What an app links to record its trail: the recorder (and, with it, the encoded forms its sinks hand over).
+        .target(
+            name: "CrashtrailRecording",
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // What an app imports to derive its manifest from its Destination enum: the macros and TrailDestination.
+        .target(
+            name: "CrashtrailDestinations",
+            dependencies: ["CrashtrailCore", "CrashtrailMacrosPlugin"]
         ),
         // The compiler plugin that derives a manifest from an enum's cases and their @Route annotations.
         .macro(
@@ -143,20 +184,6 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
-        ),
-        // What an app imports to derive its manifest from its Destination enum: the macros and TrailDestination.
-        .target(
-            name: "CrashtrailDestinations",
-            dependencies: ["CrashtrailCore", "CrashtrailMacrosPlugin"]
-        ),
-        .target(
-            name: "CrashtrailEncoding",
-            dependencies: ["CrashtrailCore", "CSystemZlib"]
-        ),
-        // What an app links to record its trail: the recorder (and, with it, the encoded forms its sinks hand over).
-        .target(
-            name: "CrashtrailRecording",
-            dependencies: ["CrashtrailCore", "CrashtrailEncoding", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Recording without hand-wiring (SPEC section 18): the screen tree an app shows to a section-4 state, recorded
         // when a change settles. Only Core and Recording, so an app links nothing the collector needs.
@@ -187,57 +214,73 @@ let package = Package(
                 "CrashtrailAdapters", "CrashtrailCore", "CrashtrailRecording", .target(name: "SwiftUIStandIn", condition: withoutSwiftUI),
             ]
         ),
+
+        // MARK: The collector side
+
+        // The report model every collector target shares (the parsers make it, the store keeps it), and the crash
+        // signature that groups reports.
         .target(
-            name: "CrashtrailReplay",
-            dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Replay"]))]
+            name: "CrashtrailReports",
+            dependencies: ["CrashtrailCore"]
+        ),
+        // The crash formats: detection by content, the skimming JSON decoder, one parser a format. Pure: bytes in,
+        // parsed payloads out; no store, no server, no process.
+        .target(
+            name: "CrashtrailFormats",
+            dependencies: ["CrashtrailCore", "CrashtrailReports"]
         ),
         // The store: reports, trails, groups and manifests over a backend (the embedded SQLite file here). It knows
-        // no crash format: reprocessing asks a ReportDeriving the collector provides.
+        // no crash format: reprocessing asks a ReportDeriving the intake target provides.
         .target(
             name: "CrashtrailStore",
             dependencies: [
                 "CrashtrailCore",
                 "CrashtrailEncoding",
+                "CrashtrailReports",
                 "CZstd",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
-                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collectorOnly),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
-        // Debug files (SPEC section 16): Mach-O slices read from dSYM bundles, folders and zip archives, and
-        // llvm-symbolizer processes that name the functions, files and lines at addresses.
-        .target(
-            name: "CrashtrailSymbols",
-            dependencies: ["CrashtrailCore", .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: collectorOnly)]
-        ),
-        .target(
-            name: "CrashtrailCollector",
-            dependencies: [
-                "CrashtrailCore",
-                "CrashtrailEncoding",
-                "CrashtrailStore",
-                "CrashtrailSymbols",
+                collector("GRDB", from: "GRDB.swift"),
+                collector("GRDBSQLite", from: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "CrashtrailPostgres",
             dependencies: [
+                "CrashtrailCore",
+                "CrashtrailReports",
                 "CrashtrailStore",
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: collectorOnly),
-                .product(name: "NIOCore", package: "swift-nio", condition: collectorOnly),
-                .product(name: "NIOPosix", package: "swift-nio", condition: collectorOnly),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collectorOnly),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: collectorOnly),
-                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
+                collector("PostgresNIO", from: "postgres-nio"),
+                collector("NIOCore", from: "swift-nio"),
+                collector("NIOPosix", from: "swift-nio"),
+                collector("NIOConcurrencyHelpers", from: "swift-nio"),
+                collector("NIOSSL", from: "swift-nio-ssl"),
+                collector("Logging", from: "swift-log"),
             ]
         ),
+        // Debug files (SPEC section 16): Mach-O slices read from dSYM bundles, folders and zip archives, their import
+        // into the store and Sentry's chunked upload, and llvm-symbolizer processes that name the functions, files and
+        // lines at addresses.
         .target(
-            name: "CrashtrailTesting",
+            name: "CrashtrailSymbols",
             dependencies: [
                 "CrashtrailCore",
-                "CrashtrailReplay",
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["Testing"])),
+                "CrashtrailReports",
+                "CrashtrailStore",
+                collector("ZIPFoundation", from: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The intake path ingest and serve share (detect, decode, identify, derive, commit) and the batch ingest job.
+        .target(
+            name: "CrashtrailIntake",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailEncoding",
+                "CrashtrailFormats",
+                "CrashtrailReports",
+                "CrashtrailStore",
+                "CrashtrailSymbols",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Forwarding (SPEC section 17): reports as Sentry events enriched with their trails, the outbox's sender.
@@ -245,13 +288,18 @@ let package = Package(
             name: "CrashtrailForward",
             dependencies: [
                 "CrashtrailCore",
+                "CrashtrailReports",
                 "CrashtrailStore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: collectorOnly),
+                collector("AsyncHTTPClient", from: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio", condition: collectorOnly),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: collectorOnly),
-                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
+                collector("NIOCore", from: "swift-nio"),
+                collector("NIOHTTP1", from: "swift-nio"),
+                collector("Logging", from: "swift-log"),
             ]
+        ),
+        .target(
+            name: "CrashtrailReplay",
+            dependencies: ["CrashtrailCore", .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Replay"]))]
         ),
         // Every operation a command performs (ingest, manifests, reprocess, list, show, replay, paths, the triage
         // site), so the command line and a service share them.
@@ -262,8 +310,11 @@ let package = Package(
                 "CrashtrailEncoding",
                 "CrashtrailRecording",
                 "CrashtrailReplay",
+                "CrashtrailReports",
+                "CrashtrailFormats",
                 "CrashtrailStore",
-                "CrashtrailCollector",
+                "CrashtrailSymbols",
+                "CrashtrailIntake",
                 "CrashtrailPostgres",
                 "CrashtrailForward",
             ]
@@ -274,20 +325,31 @@ let package = Package(
             dependencies: [
                 "CBrotli",
                 "CrashtrailCore",
-                "CrashtrailStore",
-                "CrashtrailCollector",
-                "CrashtrailService",
                 "CrashtrailEncoding",
+                "CrashtrailReports",
+                "CrashtrailFormats",
+                "CrashtrailStore",
+                "CrashtrailSymbols",
+                "CrashtrailIntake",
+                "CrashtrailService",
                 "CrashtrailReplay",
                 "CrashtrailForward",
-                .product(name: "Hummingbird", package: "hummingbird", condition: collectorOnly),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: collectorOnly),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collectorOnly),
-                .product(name: "Logging", package: "swift-log", condition: collectorOnly),
-                .product(name: "Metrics", package: "swift-metrics", condition: collectorOnly),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: collectorOnly),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collectorOnly),
-                .product(name: "MultipartKit", package: "multipart-kit", condition: collectorOnly),
+                collector("Hummingbird", from: "hummingbird"),
+                collector("HTTPTypes", from: "swift-http-types"),
+                collector("ServiceLifecycle", from: "swift-service-lifecycle"),
+                collector("Logging", from: "swift-log"),
+                collector("Metrics", from: "swift-metrics"),
+                collector("Prometheus", from: "swift-prometheus"),
+                collector("NIOConcurrencyHelpers", from: "swift-nio"),
+                collector("MultipartKit", from: "multipart-kit"),
+            ]
+        ),
+        .target(
+            name: "CrashtrailTesting",
+            dependencies: [
+                "CrashtrailCore",
+                "CrashtrailReplay",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["Testing"])),
             ]
         ),
         .executableTarget(
@@ -297,12 +359,22 @@ let package = Package(
                 "CrashtrailEncoding",
                 "CrashtrailRecording",
                 "CrashtrailReplay",
+                "CrashtrailReports",
+                "CrashtrailFormats",
                 "CrashtrailStore",
-                "CrashtrailCollector",
+                "CrashtrailIntake",
                 "CrashtrailService",
                 "CrashtrailServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: collectorOnly),
+                collector("ArgumentParser", from: "swift-argument-parser"),
             ]
+        ),
+
+        // MARK: Tools: benchmarks, the corpus, fault injection (never products)
+
+        // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
+        .target(
+            name: "CrashtrailTestSupport",
+            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
         ),
         // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
         .executableTarget(
@@ -311,13 +383,11 @@ let package = Package(
         // Symbolication benchmark: addresses per second, cold and from the cache (BENCHMARKS.md).
         .executableTarget(
             name: "crashtrail-symbols-bench",
-            dependencies: ["CrashtrailCollector", "CrashtrailEncoding", "CrashtrailStore", "CrashtrailTestSupport"],
+            dependencies: [
+                "CrashtrailIntake", "CrashtrailSymbols", "CrashtrailReports", "CrashtrailEncoding", "CrashtrailStore",
+                "CrashtrailTestSupport",
+            ],
             path: "Tools/SymbolsBench"),
-        // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
-        .target(
-            name: "CrashtrailTestSupport",
-            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
-        ),
         // Records steps with `crashtrail journal record`, ends it by SIGKILL, SIGSEGV or SIGABRT at random moments
         // and checks each recovery (docs/RELIABILITY.md).
         .executableTarget(
@@ -325,6 +395,33 @@ let package = Package(
             dependencies: ["CrashtrailCore", "CrashtrailTestSupport"],
             path: "Tools/JournalFaults"
         ),
+        // Recording cost per step with the journal and a sink, against JSON lines with FileHandle; allocations are
+        // counted by interposing malloc in this executable only (CMallocCount).
+        .target(name: "CMallocCount", path: "Tools/RecordBench/CMallocCount"),
+        .executableTarget(
+            name: "crashtrail-record-bench",
+            dependencies: ["CMallocCount", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"],
+            path: "Tools/RecordBench/Bench"
+        ),
+        .executableTarget(
+            name: "crashtrail-replay-bench",
+            dependencies: ["CrashtrailCore", "CrashtrailReplay", "CrashtrailTestSupport"],
+            path: "Tools/ReplayBench"
+        ),
+        .executableTarget(
+            name: "crashtrail-ingest-floor",
+            dependencies: [
+                "CrashtrailIntake", "CrashtrailFormats", "CrashtrailStore", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tools/IngestFloor"
+        ),
+        .executableTarget(
+            name: "crashtrail-corpus",
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
+            path: "Tools/CorpusGen"
+        ),
+
+        // MARK: Samples: the sample app of the typed path, and docs/ADOPTING.md's snippets
 
         // The sample app of the typed path: its own Destination enum, navigated, recorded and replayed.
         .target(
@@ -344,6 +441,9 @@ let package = Package(
             ],
             path: "Samples/Adopting/Sources/Adopting"
         ),
+
+        // MARK: Tests
+
         .testTarget(
             name: "AdoptingTests",
             dependencies: ["Adopting", "CrashtrailDestinations"],
@@ -352,7 +452,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashtrailForwardTests",
-            dependencies: ["CrashtrailForward", "CrashtrailStore", "CrashtrailCore"]
+            dependencies: ["CrashtrailForward", "CrashtrailReports", "CrashtrailStore", "CrashtrailCore"]
         ),
         .testTarget(
             name: "PirateBayTests",
@@ -403,34 +503,12 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["Testing"])),
             ]
         ),
-        // Recording cost per step with the journal and a sink, against JSON lines with FileHandle; allocations are
-        // counted by interposing malloc in this executable only (CMallocCount).
-        .target(name: "CMallocCount", path: "Tools/RecordBench/CMallocCount"),
-        .executableTarget(
-            name: "crashtrail-record-bench",
-            dependencies: ["CMallocCount", "CrashtrailCore", "CrashtrailRecording", "CrashtrailTestSupport"],
-            path: "Tools/RecordBench/Bench"
-        ),
-        .executableTarget(
-            name: "crashtrail-replay-bench",
-            dependencies: ["CrashtrailCore", "CrashtrailReplay", "CrashtrailTestSupport"],
-            path: "Tools/ReplayBench"
-        ),
-        .executableTarget(
-            name: "crashtrail-ingest-floor",
-            dependencies: ["CrashtrailCollector", "CrashtrailStore", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tools/IngestFloor"
-        ),
-        .executableTarget(
-            name: "crashtrail-corpus",
-            dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
-            path: "Tools/CorpusGen"
-        ),
         .testTarget(
             name: "CrashtrailCollectorTests",
             dependencies: [
-                "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailSymbols",
-                "CrashtrailTestSupport", .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
+                "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports", "CrashtrailSymbols", "CrashtrailStore", "CrashtrailCore",
+                "CrashtrailEncoding", "CrashtrailSymbols",
+                "CrashtrailTestSupport", collector("GRDB", from: "GRDB.swift"),
                 // Reads other tools' YAML readings of crash files (AppleTextDifferentialTests).
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -439,13 +517,14 @@ let package = Package(
             name: "CrashtrailSymbolsTests",
             dependencies: [
                 "CrashtrailSymbols", "CrashtrailTestSupport",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: collectorOnly),
+                collector("ZIPFoundation", from: "ZIPFoundation"),
             ]
         ),
         .testTarget(
             name: "CrashtrailCLITests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailService", "CrashtrailRecording",
+                "crashtrail", "crashtrail-corpus", "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports", "CrashtrailSymbols",
+                "CrashtrailStore", "CrashtrailService", "CrashtrailRecording",
                 "CrashtrailEncoding",
                 "CrashtrailTestSupport",
             ]
@@ -455,10 +534,11 @@ let package = Package(
         .testTarget(
             name: "CrashtrailStoreTests",
             dependencies: [
-                "crashtrail", "crashtrail-corpus", "CrashtrailCollector", "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore",
+                "crashtrail", "crashtrail-corpus", "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports", "CrashtrailSymbols",
+                "CrashtrailStore", "CrashtrailPostgres", "CrashtrailCore",
                 "CrashtrailEncoding",
                 "CrashtrailTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
+                collector("GRDB", from: "GRDB.swift"),
             ]
         ),
         // `crashtrail serve`: its routes in process, and the real process under Sentry's Python SDK, SIGKILL and hostile
@@ -466,19 +546,21 @@ let package = Package(
         .testTarget(
             name: "CrashtrailServerTests",
             dependencies: [
-                "crashtrail", "CrashtrailServer", "CrashtrailService", "CrashtrailCollector", "CrashtrailStore", "CrashtrailCore",
+                "crashtrail", "CrashtrailServer", "CrashtrailService", "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports",
+                "CrashtrailSymbols", "CrashtrailStore", "CrashtrailCore",
                 "CrashtrailEncoding", "CrashtrailTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: collectorOnly),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: collectorOnly),
-                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
+                collector("HummingbirdTesting", from: "hummingbird"),
+                collector("HTTPTypes", from: "swift-http-types"),
+                collector("GRDB", from: "GRDB.swift"),
             ]
         ),
         // Hostile input, limits, kill -9 mid-ingest and concurrent ingest jobs (docs/RELIABILITY.md).
         .testTarget(
             name: "CrashtrailReliabilityTests",
             dependencies: [
-                "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailCollector", "CrashtrailStore", "CrashtrailTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collectorOnly),
+                "crashtrail", "CrashtrailCore", "CrashtrailEncoding", "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports",
+                "CrashtrailSymbols", "CrashtrailStore", "CrashtrailTestSupport",
+                collector("GRDB", from: "GRDB.swift"),
             ]
         ),
     ]
@@ -488,4 +570,10 @@ for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
+}
+
+/// A product only the collector side needs: resolved and built with the "Collector" trait only, so an app that depends
+/// on crashtrail with `traits: []` never resolves its package.
+func collector(_ product: String, from package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Collector"]))
 }

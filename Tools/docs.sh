@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(CrashtrailCore CrashtrailRecording CrashtrailDestinations CrashtrailAdapters CrashtrailEncoding CrashtrailReplay CrashtrailStore CrashtrailCollector CrashtrailService CrashtrailServer CrashtrailTesting)
+[ ${#targets[@]} -gt 0 ] || targets=(CrashtrailCore CrashtrailRecording CrashtrailDestinations CrashtrailAdapters CrashtrailUIKit CrashtrailSwiftUI CrashtrailEncoding CrashtrailReplay CrashtrailReports CrashtrailFormats CrashtrailStore CrashtrailSymbols CrashtrailIntake CrashtrailForward CrashtrailService CrashtrailServer CrashtrailTesting)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 swift package generate-documentation "${args[@]}" --warnings-as-errors

@@ -9,8 +9,8 @@ access, excluding synthesized members (such as a Hashable type's `hashValue`). d
 """
 import glob, json, os, sys
 
-LIBRARIES = ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording", "CrashtrailDestinations", "CrashtrailAdapters", "CrashtrailReplay", "CrashtrailTesting",
-             "CrashtrailStore", "CrashtrailCollector", "CrashtrailPostgres", "CrashtrailSymbols", "CrashtrailForward",
+LIBRARIES = ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording", "CrashtrailDestinations", "CrashtrailAdapters", "CrashtrailUIKit", "CrashtrailSwiftUI", "CrashtrailReplay", "CrashtrailTesting",
+             "CrashtrailReports", "CrashtrailFormats", "CrashtrailStore", "CrashtrailIntake", "CrashtrailPostgres", "CrashtrailSymbols", "CrashtrailForward",
              "CrashtrailService", "CrashtrailServer"]
 
 def symbols(folder, module):

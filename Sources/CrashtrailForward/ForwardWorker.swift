@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 import Foundation
 import Logging
@@ -56,7 +57,7 @@ package final class ForwardWorker: Sendable {
     private let client: UpstreamClient
     private let prepare: @Sendable (ForwardClaim) -> Prepared
     private let options: Options
-    private let now: @Sendable () -> Int64
+    private let time: TimeSource
     private let random: @Sendable () -> Double
     private let logger: Logger
     /// Upstreams that asked to wait (429), until when.
@@ -69,13 +70,13 @@ package final class ForwardWorker: Sendable {
     ///   - upstreams: where to.
     ///   - client: the HTTP client.
     ///   - options: batch, concurrency, lease, poll and backoff.
-    ///   - now: the clock, milliseconds since 1970.
+    ///   - time: the clock.
     ///   - random: 0 to 1, for the jitter.
     ///   - logger: where failures and set-asides are logged.
     ///   - prepare: the envelope of a claimed report (or why not yet, or why never).
     package init(
         store: ReportStore, upstreams: [UpstreamDSN], client: UpstreamClient, options: Options = Options(),
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        time: TimeSource = .system,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, logger: Logger = Logger(label: "crashtrail.forward"),
         prepare: @escaping @Sendable (ForwardClaim) -> Prepared
     ) {
@@ -83,7 +84,7 @@ package final class ForwardWorker: Sendable {
         self.upstreams = upstreams
         self.client = client
         self.options = options
-        self.now = now
+        self.time = time
         self.random = random
         self.logger = logger
         self.prepare = prepare
@@ -115,7 +116,7 @@ package final class ForwardWorker: Sendable {
             total.held += result.held
             if result.claimed > 0 { progress(total) }
             let waiting = try store.waitingForwarding(upstreams: upstreams.map(\.identity))
-            if waiting == 0 || now() >= deadline || Task.isCancelled { return (total, waiting) }
+            if waiting == 0 || time.now() >= deadline || Task.isCancelled { return (total, waiting) }
             if result.claimed == 0 { try? await Task.sleep(for: .seconds(options.poll)) }
         }
     }
@@ -124,14 +125,14 @@ package final class ForwardWorker: Sendable {
     package func pass() async -> PassResult {
         var result = PassResult()
         for upstream in upstreams {
-            let start = now()
+            let start = time.now()
             if let until = paused.withLock({ $0[upstream.identity] }), until > start { continue }
             do {
                 guard try store.hasDueForwarding(upstream: upstream.identity, now: start) else { continue }
                 let claims = try store.claimForwarding(upstream: upstream.identity, limit: options.batch, now: start, lease: options.lease)
                 guard !claims.isEmpty else { continue }
                 let settlements = await send(claims, to: upstream)
-                try store.settleForwarding(settlements, now: now())
+                try store.settleForwarding(settlements, now: time.now())
                 for (_, settlement) in settlements {
                     switch settlement {
                     case .delivered: result.delivered += 1
@@ -164,7 +165,7 @@ package final class ForwardWorker: Sendable {
     }
 
     private func deliver(_ claim: ForwardClaim, to upstream: UpstreamDSN) async -> ForwardSettlement {
-        if let until = paused.withLock({ $0[upstream.identity] }), until > now() {
+        if let until = paused.withLock({ $0[upstream.identity] }), until > time.now() {
             return .retry(due: until, reason: "the upstream asked to wait", counts: false)
         }
         let prepared: Prepared
@@ -185,13 +186,13 @@ package final class ForwardWorker: Sendable {
             case .delivered:
                 return .delivered
             case .rateLimited(let seconds, let reason):
-                let until = now() + Int64(seconds * 1000)
+                let until = time.now() + Int64(seconds * 1000)
                 paused.withLock { $0[upstream.identity] = max($0[upstream.identity] ?? 0, until) }
                 logger.notice("\(upstream.identity) asked to wait \(seconds) s: \(reason)")
                 return .retry(due: until, reason: reason, counts: true)
             case .failed(let reason):
                 let delay = options.backoff.delay(afterAttempts: claim.attempts + 1, unit: random())
-                return .retry(due: now() + Int64(delay * 1000), reason: reason, counts: true)
+                return .retry(due: time.now() + Int64(delay * 1000), reason: reason, counts: true)
             case .rejected(let reason):
                 logger.warning("report \(claim.reportID) set aside for \(upstream.identity): \(reason)")
                 return .setAside(reason: reason)

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import Crypto
 import Foundation
@@ -24,7 +25,7 @@ package struct SentryEventBuilder: Sendable {
     package static func eventID(of reportID: String) -> String {
         let hex = reportID.lowercased().filter { $0 != "-" }
         if hex.count >= 32, hex.allSatisfy(\.isHexDigit) { return String(hex.prefix(32)) }
-        return SHA256.hash(data: Data(reportID.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(SHA256.hash(data: Data(reportID.utf8)).prefix(16))
     }
 
     /// The event of `report`: `original` (a Sentry event's JSON object) with the additions, or the report converted.

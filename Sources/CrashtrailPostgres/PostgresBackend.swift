@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 import Dispatch
 import Foundation
@@ -29,11 +30,14 @@ package final class PostgresBackend: StoreBackend {
         package var connectTimeout: Int64 = 10
         /// How long a statement's answer is waited for before its connection is taken as lost, in seconds.
         package var statementTimeout: Int64 = 30
+        /// The clock the retry window is measured on.
+        package var time: TimeSource = .system
 
-        package init(retryWindow: Double = 60, connectTimeout: Int64 = 10, statementTimeout: Int64 = 30) {
+        package init(retryWindow: Double = 60, connectTimeout: Int64 = 10, statementTimeout: Int64 = 30, time: TimeSource = .system) {
             self.retryWindow = retryWindow
             self.connectTimeout = connectTimeout
             self.statementTimeout = statementTimeout
+            self.time = time
         }
     }
 
@@ -126,13 +130,13 @@ package final class PostgresBackend: StoreBackend {
 
     /// Runs `body` between `begin` and COMMIT on a pooled connection, again after a failure that passes.
     private func transaction<T>(begin: String, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, options.retryWindow) * 1e9)
+        let deadline = options.time.uptimeNanoseconds() + UInt64(max(0, options.retryWindow) * 1e9)
         var pause = 0.1
         while true {
             do {
                 return try attempt(begin: begin, body)
             } catch {
-                guard Self.passes(error), DispatchTime.now().uptimeNanoseconds + UInt64(pause * 1e9) < deadline else {
+                guard Self.passes(error), options.time.uptimeNanoseconds() + UInt64(pause * 1e9) < deadline else {
                     throw Self.failure(error, place: place, retried: Self.passes(error))
                 }
                 Thread.sleep(forTimeInterval: pause)

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 
 /// The text of PostgreSQL migration `v7: group counts kept as reports arrive`: the SQLite store's count tables

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 import Foundation
 
@@ -33,7 +34,7 @@ package struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     ///   - text: the URL.
     ///   - environment: where `PGUSER`, `PGPASSWORD`, `PGPASSFILE`, `HOME` and `USER` are read.
     /// - Throws: `StoreError` (`cannot-open`) saying what is wrong with the URL.
-    package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) {
+    package init(_ text: String, environment: [String: String] = ProcessEnvironment.current()) throws(StoreError) {
         func refuse(_ why: String) -> StoreError {
             StoreError(
                 .cannotOpen,

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 
 /// The text of PostgreSQL migration `v9: path counts kept as reports arrive`: the SQLite store's path counts

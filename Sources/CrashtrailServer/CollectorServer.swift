@@ -1,8 +1,10 @@
-import CrashtrailCollector
+import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailForward
+import CrashtrailIntake
 import CrashtrailService
 import CrashtrailStore
+import CrashtrailSymbols
 import Dispatch
 import Foundation
 import Hummingbird
@@ -92,15 +94,16 @@ public struct CollectorServer: Sendable {
                 manifests: (try? service.store.storedManifests()) ?? [])
             var forwarding = ForwardWorker.Options()
             forwarding.preparesInBackground = true
-            let worker = ForwardWorker(store: service.store, upstreams: upstreams, client: client, options: forwarding, logger: logger) {
-                [service] claim in
-                service.prepareForwarding(claim, preparation, now: Int64(Date().timeIntervalSince1970 * 1000))
+            let worker = ForwardWorker(
+                store: service.store, upstreams: upstreams, client: client, options: forwarding, time: service.time, logger: logger
+            ) { [service] claim in
+                service.prepareForwarding(claim, preparation, now: service.time.now())
             }
             forwarder = Forwarder(worker: worker, client: client)
         }
         routes = IntakeRoutes(
             projects: projects,
-            committer: GroupCommitter(store: service.store, policy: policy),
+            committer: GroupCommitter(store: service.store, policy: policy, time: service.time),
             processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator),
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
@@ -110,12 +113,12 @@ public struct CollectorServer: Sendable {
     /// The routes, for a server or a test.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics, time: service.time))
         let routes = routes
         let service = service
         router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("/metrics") { _, _ in
-            let forwarding = (try? service.forwardingStatus()).map(Self.forwardMetrics) ?? ""
+            let forwarding = (try? service.forwardingStatus()).map { Self.forwardMetrics($0, now: service.time.now()) } ?? ""
             let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
             let text = metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8)
             return Response(
@@ -185,7 +188,7 @@ public struct CollectorServer: Sendable {
         // All at the start; then those received since the sweep before, less a margin for other workers' clocks.
         var since: Int64 = 0
         while !Task.isCancelled {
-            let started = Int64(Date().timeIntervalSince1970 * 1000)
+            let started = service.time.now()
             do {
                 let joined = try service.sweepWaitingTrails(tolerance: options.joinTolerance, since: since)
                 if !joined.isEmpty {
@@ -201,7 +204,7 @@ public struct CollectorServer: Sendable {
 
     /// The forwarding outbox as Prometheus text: delivered, waiting, retrying and set aside (by reason) per upstream,
     /// and the age of the oldest report waiting.
-    static func forwardMetrics(_ statuses: [ForwardStatus]) -> String {
+    static func forwardMetrics(_ statuses: [ForwardStatus], now: Int64) -> String {
         guard !statuses.isEmpty else { return "" }
         var lines = [
             "# HELP crashtrail_forward_reports Reports in the forwarding outbox, by upstream and state.",
@@ -224,7 +227,6 @@ public struct CollectorServer: Sendable {
         }
         lines.append("# HELP crashtrail_forward_oldest_waiting_seconds How long the oldest report waiting for an upstream has waited.")
         lines.append("# TYPE crashtrail_forward_oldest_waiting_seconds gauge")
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
         for status in statuses {
             let age = status.oldestWaiting.map { Double(max(0, now - $0)) / 1000 } ?? 0
             lines.append(#"crashtrail_forward_oldest_waiting_seconds{upstream="\#(label(status.upstream))"} \#(age)"#)
@@ -242,21 +244,25 @@ public struct CollectorServer: Sendable {
 /// Counts every answer by endpoint and status, and times it.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
+    let time: TimeSource
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let start = DispatchTime.now()
+        let start = time.uptimeNanoseconds()
         let endpoint = Self.endpoint(request.uri.path)
+        func answered(_ status: Int) {
+            metrics.answered(endpoint: endpoint, status: status, nanoseconds: time.uptimeNanoseconds() &- start)
+        }
         do {
             let response = try await next(request, context)
-            metrics.answered(endpoint: endpoint, status: Int(response.status.code), since: start)
+            answered(Int(response.status.code))
             return response
         } catch let error as any HTTPResponseError {
-            metrics.answered(endpoint: endpoint, status: Int(error.status.code), since: start)
+            answered(Int(error.status.code))
             throw error
         } catch {
-            metrics.answered(endpoint: endpoint, status: 500, since: start)
+            answered(500)
             throw error
         }
     }

@@ -1,7 +1,7 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailStore
+import CrashtrailSymbols
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,7 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailFormats
+import CrashtrailIntake
 import CrashtrailStore
 import Foundation
 import HTTPTypes

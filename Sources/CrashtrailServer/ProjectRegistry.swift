@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 import Foundation
 import Synchronization
@@ -7,25 +8,29 @@ import Synchronization
 final class ProjectRegistry: Sendable {
     private struct Known {
         var projects: [Project]
-        var readAt: Date
+        /// When they were read, on the monotonic clock.
+        var readAt: UInt64
     }
 
     private let store: ReportStore?
     private let known: Mutex<Known>
     private let refreshInterval: TimeInterval
+    private let time: TimeSource
 
     /// Projects fixed for the service's life (`--project ID=KEY`).
     init(fixed projects: [Project]) {
         store = nil
-        known = Mutex(Known(projects: projects, readAt: Date()))
+        time = .system
+        known = Mutex(Known(projects: projects, readAt: 0))
         refreshInterval = .infinity
     }
 
     /// The store's projects, with one named `default` made when it has none.
     /// - Throws: `StoreError`.
-    init(store: ReportStore, refreshInterval: TimeInterval = 5) throws {
+    init(store: ReportStore, refreshInterval: TimeInterval = 5, time: TimeSource = .system) throws {
         self.store = store
-        known = Mutex(Known(projects: try store.activeProjectsCreatingDefault(), readAt: Date()))
+        self.time = time
+        known = Mutex(Known(projects: try store.activeProjectsCreatingDefault(), readAt: time.uptimeNanoseconds()))
         self.refreshInterval = refreshInterval
     }
 
@@ -85,8 +90,8 @@ final class ProjectRegistry: Sendable {
 
     private func refreshIfDue() {
         guard let store else { return }
-        let due = known.withLock { Date().timeIntervalSince($0.readAt) >= refreshInterval }
+        let due = known.withLock { time.seconds(since: $0.readAt) >= refreshInterval }
         guard due, let fresh = try? store.projects() else { return }
-        known.withLock { $0 = Known(projects: fresh, readAt: Date()) }
+        known.withLock { $0 = Known(projects: fresh, readAt: time.uptimeNanoseconds()) }
     }
 }

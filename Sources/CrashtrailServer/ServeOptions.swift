@@ -1,5 +1,5 @@
-import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailIntake
 import CrashtrailStore
 import Foundation
 

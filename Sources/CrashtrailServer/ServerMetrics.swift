@@ -51,7 +51,7 @@ struct ServerMetrics: Sendable {
     }
 
     /// Counts a request answered, and how long it took.
-    func answered(endpoint: String, status: Int, since start: DispatchTime) {
+    func answered(endpoint: String, status: Int, nanoseconds: UInt64) {
         let (counter, timer) = handles.withLockedValue { handles in
             let key = "\(endpoint) \(status)"
             if let made = handles[key] { return made }
@@ -65,7 +65,7 @@ struct ServerMetrics: Sendable {
             return made
         }
         counter.increment()
-        timer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
+        timer.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 
     /// Counts reports committed.

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailStore
 
 /// Every operation a `crashtrail` command performs on a crash store, so the command line and a service share them:
@@ -15,11 +16,14 @@ public final class TriageService: Sendable {
     public let store: ReportStore
     /// Where the store is.
     public let location: StoreLocation
+    /// The clock every operation reads the time from.
+    public let time: TimeSource
 
     /// A service over a store already opened.
-    public init(store: ReportStore, location: StoreLocation) {
+    public init(store: ReportStore, location: StoreLocation, time: TimeSource = .system) {
         self.store = store
         self.location = location
+        self.time = time
     }
 
     /// Opens the store at `location` once.
@@ -27,9 +31,10 @@ public final class TriageService: Sendable {
     ///   - location: where the store is.
     ///   - creating: whether a missing SQLite file is made (commands that write), or refused (commands that read,
     ///     with ``StoreLocationError``).
+    ///   - time: the clock every operation reads the time from.
     /// - Throws: ``StoreLocationError``, or `StoreError` naming the store.
-    public convenience init(location: StoreLocation, creating: Bool) throws {
+    public convenience init(location: StoreLocation, creating: Bool, time: TimeSource = .system) throws {
         let store = creating ? try location.openOrCreate() : try location.openExisting()
-        self.init(store: store, location: location)
+        self.init(store: store, location: location, time: time)
     }
 }

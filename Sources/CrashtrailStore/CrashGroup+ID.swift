@@ -1,3 +1,4 @@
+import CrashtrailCore
 import Crypto
 
 extension CrashGroup {
@@ -12,15 +13,6 @@ extension CrashGroup {
 
     /// The ID of the group with this signature.
     public static func id(ofSignature signature: String) -> String {
-        let digest = SHA256.hash(data: Array(signature.utf8))
-        var hex = ""
-        hex.reserveCapacity(idLength)
-        for byte in digest.prefix(idLength / 2) {
-            hex.append(Self.hexDigits[Int(byte >> 4)])
-            hex.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        return hex
+        Hex.lowercase(SHA256.hash(data: Array(signature.utf8)).prefix(idLength / 2))
     }
-
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
 }

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 
 /// One crash group in full, as `crashtrail show GROUP` prints it: its counts by app version and by day, and its
 /// reports.

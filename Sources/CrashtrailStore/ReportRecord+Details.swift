@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 
 extension ReportRecord {
     /// What the `details` column holds.

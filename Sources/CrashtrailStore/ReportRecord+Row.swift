@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import Foundation
 
 extension ReportRecord {

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import Foundation
 
 /// One row of the `report` table: a stored crash, its trail and its compressed raw payload.

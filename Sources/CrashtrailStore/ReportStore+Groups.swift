@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 
 extension ReportStore {
     /// The group whose ID is `prefix` or the only one starting with it (SPEC section 13; letters compared without case).

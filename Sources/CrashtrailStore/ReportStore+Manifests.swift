@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailReports
 
 /// The manifests a store keeps (`manifest` table, migration `v4: manifests`): every manifest `ingest --manifest` or
 /// `crashtrail manifest add` saw, by dictionary ID, so commands need no `--manifest` for stored reports and trails

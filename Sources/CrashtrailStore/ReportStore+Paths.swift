@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 
 extension ReportStore {
     /// What reports with a trail share for `paths`: their app, whether their trail was inferred, and the screen path

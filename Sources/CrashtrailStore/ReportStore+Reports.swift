@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import Foundation
 
 /// Reading stored reports: by ID or prefix, listed newest first, or one at a time from a cursor.

@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailReports
 
 /// Trails that arrive apart from their crashes, and the crashes awaiting them: joins by app, pid and launch time
 /// (SPEC section 7).

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 
 /// Trails joined by session, and trails that arrive before their crash (SPEC section 18): a trail no stored crash
 /// awaits is kept in `waitingTrail`, bounded in number, bytes and age, and joined in the transaction that stores its

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import Crypto
 import Foundation
 
@@ -135,7 +136,7 @@ extension ReportStore {
                 digest.reports += 1
                 for value in row.values { Self.feed(value, into: &hash) }
             }
-            digest.sha256 = hash.finalize().map { String(format: "%02x", $0) }.joined()
+            digest.sha256 = Hex.lowercase(hash.finalize())
             digest.joinedTrails = Int(try db.value("SELECT COUNT(*) FROM joinedTrail")?.integer ?? 0)
             digest.manifests = Int(try db.value("SELECT COUNT(*) FROM manifest")?.integer ?? 0)
             return digest

@@ -52,7 +52,8 @@ struct ForwardCommand: AsyncParsableCommand {
         let service = try reportingFailure { try TriageService(location: storeOptions.location, creating: false) }
         if status {
             let statuses = try reportingFailure { try service.forwardingStatus() }
-            print(output.isJSON ? CanonicalJSON.string(of: ForwardText.json(statuses)) : ForwardText.table(statuses))
+            print(
+                output.isJSON ? CanonicalJSON.string(of: ForwardText.json(statuses)) : ForwardText.table(statuses, now: service.time.now()))
             return
         }
         var filter = filterOptions.filter

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailIntake
 import CrashtrailService
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashtrailCore
 import CrashtrailReplay
 import CrashtrailService
 import Foundation
@@ -56,7 +57,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// Colour on a terminal, never with `NO_COLOR` set (no-color.org) or when the output is piped.
     static func wantsColour() -> Bool {
-        if let noColour = ProcessInfo.processInfo.environment["NO_COLOR"], !noColour.isEmpty { return false }
+        if let noColour = ProcessEnvironment.current()["NO_COLOR"], !noColour.isEmpty { return false }
         return isatty(STDOUT_FILENO) != 0
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CrashtrailCollector
+import CrashtrailCore
+import CrashtrailIntake
 import CrashtrailServer
 import CrashtrailService
 import CrashtrailStore
@@ -98,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(max(1, idleTimeout)),
-                readToken: readToken ?? ProcessInfo.processInfo.environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                readToken: readToken ?? ProcessEnvironment.current()["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
                 forward: forward, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)),
                 trailWait: .seconds(max(0, trailWait) * 3600), maximumWaitingTrails: trailWaitLimit)
             var logger = Logger(label: "crashtrail.serve")

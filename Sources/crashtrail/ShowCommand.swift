@@ -1,6 +1,6 @@
 import ArgumentParser
-import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailFormats
 import CrashtrailService
 
 /// What `show` prints: text for people, one JSON document for programs, or a report as Apple text.

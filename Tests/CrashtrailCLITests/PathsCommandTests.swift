@@ -1,4 +1,3 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailStore
 import CrashtrailTestSupport

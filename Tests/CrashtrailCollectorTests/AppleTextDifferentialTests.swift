@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import Yams
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
 
 /// Apple text crash reports nobody here wrote, read by crashtrail and compared field by field with another tool's
 /// published reading of the same files: getsentry/apple-crash-report-parser's snapshots (Tests/Fixtures/differential).

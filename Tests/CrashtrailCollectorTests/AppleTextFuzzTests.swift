@@ -3,7 +3,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 
 /// A seeded fuzz of the Apple text reader.
 ///

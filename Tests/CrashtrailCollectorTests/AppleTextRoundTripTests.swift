@@ -3,7 +3,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 /// Every sample and fixture crash, written as Apple text (as Console renders an `.ips`) and read back, is the same

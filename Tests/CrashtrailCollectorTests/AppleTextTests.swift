@@ -5,7 +5,8 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Apple's text crash reports: the legacy format, PLCrashReporter's text, and an `.ips` with a text body.

@@ -1,9 +1,10 @@
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailReports
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 /// SPEC section 15 at ingest: reports that carry no recorded trail get one inferred from their reporter's own

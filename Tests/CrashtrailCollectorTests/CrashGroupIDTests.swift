@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
 @testable import CrashtrailStore
 
 @Suite("Crash group IDs")

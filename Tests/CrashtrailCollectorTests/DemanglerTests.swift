@@ -4,7 +4,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Mangled Swift and C++ names are demangled by the runtimes' own demanglers, the name as written kept beside.

@@ -2,7 +2,8 @@ import CrashtrailCore
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Runs the same decoding through `SkimmingDecoder` and Foundation's `JSONDecoder` (the reference), and puts

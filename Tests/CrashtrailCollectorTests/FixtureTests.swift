@@ -2,7 +2,9 @@ import CrashtrailCore
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailIntake
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Every real file in `../shared/fixtures/` gets the outcome its SOURCES.md row names.

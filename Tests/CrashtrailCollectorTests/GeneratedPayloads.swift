@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailTestSupport
 

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 
 /// The group committer ingest and serve share stores batches in the order they come, once each.
 ///

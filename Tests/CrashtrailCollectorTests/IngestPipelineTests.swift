@@ -3,7 +3,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 @Suite("The ingest job")

@@ -2,7 +2,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 #if canImport(Glibc)

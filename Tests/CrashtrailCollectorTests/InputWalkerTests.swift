@@ -2,7 +2,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 /// The walk yields files in a stable order, skips the excluded folders and files, and lists each folder once.

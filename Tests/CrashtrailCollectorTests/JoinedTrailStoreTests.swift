@@ -4,7 +4,6 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
 @testable import CrashtrailStore
 
 /// A trail joined later is stored in a row of its own, so the report row (and its payload) is never rewritten;

@@ -3,7 +3,9 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailIntake
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// An uncaught language exception is the crash, not the abort it caused: `.ips` (its `asi`), Apple text and KSCrash

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
 @testable import CrashtrailStore
 
 /// Stores written before zstd hold zlib payload streams: rows in that form must read back exactly as rows in the

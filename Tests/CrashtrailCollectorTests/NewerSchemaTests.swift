@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
 @testable import CrashtrailStore
 
 @Suite("A store from a newer crashtrail")

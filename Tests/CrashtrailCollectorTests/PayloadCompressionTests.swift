@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 /// Stored payloads are written as zstd frames and read back from them or from older stores' zlib streams.

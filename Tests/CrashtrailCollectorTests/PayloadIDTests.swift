@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailIntake
 import CrashtrailStore
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import CrashtrailCollector
+import CrashtrailFormats
+import CrashtrailIntake
 import CrashtrailStore
 import Foundation
 import Testing

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 @Suite("Trails waiting for their manifest")

@@ -3,7 +3,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 
 /// The same crash written two ways by the reporter that caught it.
 ///

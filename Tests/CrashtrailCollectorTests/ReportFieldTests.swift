@@ -3,7 +3,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// The crashed thread's index, the Mach and language exceptions and the binary images the frames name, read from real

@@ -1,6 +1,6 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 import Testing

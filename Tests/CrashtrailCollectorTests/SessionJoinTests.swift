@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailIntake
 @testable import CrashtrailStore
 
 /// Joining by session, not by clock, and in either order (SPEC section 18): a crash that carries the recorder's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
 @testable import CrashtrailStore
 
 /// Keyed, unkeyed and single-value containers behave as Foundation's `JSONDecoder` makes them behave: the same

@@ -2,7 +2,8 @@ import CrashtrailCore
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Every parser gives the same reports (or the same refusals) with `SkimmingDecoder` as with Foundation's

@@ -3,7 +3,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// Broken and hostile JSON: `SkimmingDecoder` never crashes or hangs, and refuses whatever `JSONDecoder` refuses.

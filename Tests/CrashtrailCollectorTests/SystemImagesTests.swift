@@ -2,7 +2,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
 @testable import CrashtrailStore
 
 /// System images are told from the app's own: checked on real image names and paths from crash reports, and the

@@ -3,7 +3,7 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
 @testable import CrashtrailStore
 
 /// Format detection's key scan skips strings sixteen bytes at a time; it must find what a plain byte loop finds.

@@ -2,7 +2,8 @@ import CrashtrailTestSupport
 import Foundation
 import Testing
 
-@testable import CrashtrailCollector
+@testable import CrashtrailFormats
+@testable import CrashtrailReports
 @testable import CrashtrailStore
 
 /// A single-object input is detected from the keys its one validating pass finds, and parsed without a second

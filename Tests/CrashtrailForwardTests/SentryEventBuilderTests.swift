@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 import Testing

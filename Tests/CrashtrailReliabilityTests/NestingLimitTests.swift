@@ -1,6 +1,6 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailIntake
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation

@@ -1,6 +1,6 @@
-import CrashtrailCollector
 import CrashtrailEncoding
 import CrashtrailStore
+import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
 import HTTPTypes

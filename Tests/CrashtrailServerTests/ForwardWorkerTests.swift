@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailForward
 import CrashtrailService
 import CrashtrailStore
@@ -78,7 +79,8 @@ struct ForwardWorkerTests {
             var options = ForwardWorker.Options()
             options.concurrency = 1
             let worker = ForwardWorker(
-                store: service.store, upstreams: [dsn], client: httpClient, options: options, now: { clock.withLock { $0 } },
+                store: service.store, upstreams: [dsn], client: httpClient, options: options,
+                time: TimeSource(milliseconds: { clock.withLock { $0 } }, uptimeNanoseconds: { 0 }),
                 random: { 0 }
             ) { claim in service.prepareForwarding(claim, preparation, now: clock.withLock { $0 }) }
 

@@ -1,6 +1,7 @@
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailPostgres
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation

@@ -1,4 +1,3 @@
-import CrashtrailCollector
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation

@@ -1,7 +1,8 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
+import CrashtrailIntake
 import CrashtrailPostgres
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation

@@ -1,6 +1,7 @@
-import CrashtrailCollector
 import CrashtrailEncoding
+import CrashtrailIntake
 import CrashtrailStore
+import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
 

@@ -32,11 +32,7 @@ public final class Navigator {
 
     /// A clock that counts milliseconds from the moment it is made.
     public static func monotonicClock() -> () -> Int64 {
-        let start = ContinuousClock.now
-        return {
-            let elapsed = ContinuousClock.now - start
-            return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        }
+        TimeSource.system.sessionClock()
     }
 
     /// The current state.

@@ -112,16 +112,16 @@ extension TriageService {
         progress: @escaping @Sendable (ForwardWorker.PassResult) -> Void = { _ in }
     ) async throws -> ForwardSummary {
         let upstream = try UpstreamDSN(dsn)
-        let clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
-        let queued = try store.queueForwarding(filter, to: upstream.identity, now: clock())
+        let time = self.time
+        let queued = try store.queueForwarding(filter, to: upstream.identity, now: time.now())
         let client = UpstreamClient()
         let preparation = ForwardPreparation(
             builder: SentryEventBuilder(grouping: grouping), hold: 0, publicURL: nil, manifests: (try? store.storedManifests()) ?? [])
-        let worker = ForwardWorker(store: store, upstreams: [upstream], client: client, options: options, now: clock) { [self] claim in
-            prepareForwarding(claim, preparation, now: clock())
+        let worker = ForwardWorker(store: store, upstreams: [upstream], client: client, options: options, time: time) { [self] claim in
+            prepareForwarding(claim, preparation, now: time.now())
         }
         do {
-            let (result, waiting) = try await worker.drain(deadline: clock() + Int64(wait * 1000), progress: progress)
+            let (result, waiting) = try await worker.drain(deadline: time.now() + Int64(wait * 1000), progress: progress)
             await client.shutdown()
             return ForwardSummary(
                 upstream: upstream.identity, queued: queued, delivered: result.delivered, setAside: result.setAside, waiting: waiting)

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 
 /// What `show ID` names: a crash group or a report.

@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailReplay
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 

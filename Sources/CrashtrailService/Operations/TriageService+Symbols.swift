@@ -1,6 +1,7 @@
-import CrashtrailCollector
 import CrashtrailCore
+import CrashtrailIntake
 import CrashtrailStore
+import CrashtrailSymbols
 
 /// Debug files (SPEC section 16): `crashtrail symbols add` and `symbols list`.
 extension TriageService {

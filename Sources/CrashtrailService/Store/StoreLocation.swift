@@ -13,6 +13,8 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// The command line says on a terminal that the store is being upgraded. Locations are equal when they name the
     /// same store.
     public var willUpgrade: (@Sendable ([String]) -> Void)?
+    /// Where a PostgreSQL store's `PGUSER`, `PGPASSWORD` and `PGPASSFILE` are read.
+    private let environment: [String: String]
 
     /// The environment variable that names the default store.
     public static let environmentVariable = "CRASHTRAIL_STORE"
@@ -25,10 +27,11 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     ///   - environment: where `CRASHTRAIL_STORE` is read.
     ///   - willUpgrade: told the migrations about to run on an existing store when it is opened.
     public init(
-        _ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ name: String?, environment: [String: String] = ProcessEnvironment.current(),
         willUpgrade: (@Sendable ([String]) -> Void)? = nil
     ) {
         self.willUpgrade = willUpgrade
+        self.environment = environment
         if let name, !name.isEmpty {
             self.name = name
         } else if let path = environment[Self.environmentVariable], !path.isEmpty {
@@ -51,18 +54,22 @@ public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// The store's name for messages: a path, or the URL without its password.
     public var description: String {
         guard isPostgres else { return name }
-        return (try? PostgresLocation(name).description) ?? "the PostgreSQL store"
+        return (try? PostgresLocation(name, environment: environment).description) ?? "the PostgreSQL store"
     }
 
     /// How pages name the store: an SQLite file's name, or a PostgreSQL store's database.
     public var siteName: String {
-        isPostgres ? ((try? PostgresLocation(name).database) ?? "PostgreSQL") : URL(fileURLWithPath: name).lastPathComponent
+        isPostgres
+            ? ((try? PostgresLocation(name, environment: environment).database) ?? "PostgreSQL")
+            : URL(fileURLWithPath: name).lastPathComponent
     }
 
     /// Opens the store, making an SQLite file that is missing: for commands that write.
     /// - Throws: `StoreError` naming the store.
     public func openOrCreate() throws -> ReportStore {
-        if isPostgres { return ReportStore(backend: try PostgresBackend(try PostgresLocation(name), willMigrate: willUpgrade)) }
+        if isPostgres {
+            return ReportStore(backend: try PostgresBackend(try PostgresLocation(name, environment: environment), willMigrate: willUpgrade))
+        }
         return try ReportStore.open(path: name, willMigrate: willUpgrade)
     }
 

@@ -29,7 +29,7 @@ package enum ForwardText {
     }
 
     /// Each upstream's outbox, as a table.
-    package static func table(_ statuses: [ForwardStatus], now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> String {
+    package static func table(_ statuses: [ForwardStatus], now: Int64) -> String {
         guard !statuses.isEmpty else { return "Nothing was forwarded from this store: no upstream has reports in its outbox." }
         var lines: [String] = []
         for status in statuses {

@@ -1,4 +1,4 @@
-import CrashtrailCollector
+import CrashtrailIntake
 import Foundation
 
 extension IngestProgress {

@@ -1,4 +1,3 @@
-import CrashtrailCollector
 import Foundation
 
 extension IngestResult {

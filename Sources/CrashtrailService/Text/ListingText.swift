@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 
 /// The text and JSON of crash listings (`crashtrail list`, `show GROUP`): groups and reports as tables for people,

@@ -1,6 +1,6 @@
-import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailStore
+import CrashtrailSymbols
 
 /// What `crashtrail symbols` prints.
 package enum SymbolsText {

@@ -1,3 +1,5 @@
+import CrashtrailReports
+
 /// The one description of how the kept counts follow the reports, for both backends.
 ///
 /// It says which changes of `report` and `joinedTrail` move a report's counts, and which rows each takes away or adds

@@ -1,3 +1,5 @@
+import CrashtrailReports
+
 /// The text of SQLite migration `v11: group counts kept as reports arrive`: count tables that triggers keep as rows of
 /// `report` and `joinedTrail` are inserted, updated and deleted, so `list` and `show GROUP` read a group's counts
 /// instead of counting its reports.

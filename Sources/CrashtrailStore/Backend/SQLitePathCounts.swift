@@ -1,3 +1,5 @@
+import CrashtrailReports
+
 /// The text of SQLite migration `v12: path counts kept as reports arrive`: a table of how many reports with a trail
 /// share each stored screen path in each group, kept by triggers as rows of `report` and `joinedTrail` are inserted,
 /// updated and deleted, so `paths` reads a group's distinct paths instead of its reports.

@@ -1,3 +1,5 @@
+import CrashtrailReports
+
 /// A trail source in the store's statements: written once, as ``TrailInfo/Source``'s raw values.
 extension TrailInfo.Source {
     /// The sources of a report with a trail to replay: `embedded`, `joined` and `inferred`.

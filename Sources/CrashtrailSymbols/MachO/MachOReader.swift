@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// Reads the slices of a Mach-O file, thin or universal, from its headers and load commands alone.
 ///
 /// Every offset and count is checked against the file and the slice before it is used, and every count is bounded, so
@@ -160,12 +162,7 @@ package enum MachOReader {
     }
 
     private static func formattedUUID(_ bytes: [UInt8]) -> String {
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text += "-" }
-            text += String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
-        }
-        return text
+        [bytes[0..<4], bytes[4..<6], bytes[6..<8], bytes[8..<10], bytes[10...]].map(Hex.lowercase).joined(separator: "-")
     }
 
     private static func segmentName(_ bytes: [UInt8]) -> String {

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import Foundation
 
 /// Finds the `llvm-symbolizer` crashtrail symbolicates with.
@@ -10,7 +11,7 @@ package enum SymbolizerLocator {
     package static let environmentVariable = "CRASHTRAIL_LLVM_SYMBOLIZER"
 
     /// The executable's path, or nil when none is found.
-    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func locate(environment: [String: String] = ProcessEnvironment.current()) -> String? {
         let manager = FileManager.default
         if let given = environment[environmentVariable], !given.isEmpty {
             return manager.isExecutableFile(atPath: given) ? given : nil

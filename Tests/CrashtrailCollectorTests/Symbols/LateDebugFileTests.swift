@@ -1,10 +1,9 @@
+import CrashtrailIntake
 import CrashtrailStore
 import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
 import Testing
-
-@testable import CrashtrailCollector
 
 /// Release-build crashes of the fixture app stored first, their dSYMs added after, as teams upload them.
 ///

@@ -1,10 +1,9 @@
+import CrashtrailIntake
 import CrashtrailStore
 import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
 import Testing
-
-@testable import CrashtrailCollector
 
 /// The symbolicator against Sentry's own symbolication library, `symbolic` (`reference.json`, made by
 /// `Tools/symbolic-reference.py` with the version it names): every address that starts a row of the test dSYMs' line

@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import CrashtrailCollector
+@_spi(Fuzzing) import CrashtrailSymbols
 import FuzzDriver
 import FuzzSupport
 

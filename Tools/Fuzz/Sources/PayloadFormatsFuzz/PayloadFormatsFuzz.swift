@@ -1,4 +1,5 @@
-@_spi(Fuzzing) import CrashtrailCollector
+@_spi(Fuzzing) import CrashtrailFormats
+import CrashtrailReports
 import CrashtrailStore
 import FuzzDriver
 import FuzzSupport

@@ -1,6 +1,7 @@
-@_spi(Fuzzing) import CrashtrailCollector
 import CrashtrailCore
 import CrashtrailEncoding
+@_spi(Fuzzing) import CrashtrailFormats
+@_spi(Fuzzing) import CrashtrailIntake
 import CrashtrailStore
 import FuzzDriver
 import FuzzSupport

@@ -1,0 +1,228 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+import CrashtrailCore
+// The payload structs name their properties as the format names its JSON keys (snake_case), so the skimming decoder
+// reads each key without a CodingKeys table.
+import CrashtrailReports
+
+/// Reads a Sentry event: `event_id`, `exception`, `threads`, `contexts`, `extra`.
+enum SentryEventParser {
+    struct Frame: Decodable {
+        var function: String?
+        var symbol: String?
+        var package: String?
+        var module: String?
+        var instruction_addr: String?
+        var image_addr: String?
+        var in_app: Bool?
+    }
+    struct Stacktrace: Decodable { var frames: [Lenient<Frame>]? }
+    struct Meta: Decodable {
+        struct Named: Decodable { var name: String? }
+        var signal: Lenient<Named>?
+        var mach_exception: Lenient<Named>?
+    }
+    struct Mechanism: Decodable {
+        var type: String?
+        var meta: Lenient<Meta>?
+    }
+    struct ExceptionValue: Decodable {
+        var type: String?
+        var value: String?
+        var mechanism: Lenient<Mechanism>?
+        var stacktrace: Lenient<Stacktrace>?
+        var thread_id: LooseScalar?
+    }
+    /// A thread; only a crashed one has its stack decoded (the exception usually carries its own).
+    struct Thread: Decodable {
+        var id: LooseScalar?
+        var crashed: Bool?
+        var stacktrace: Lenient<Stacktrace>?
+        private enum CodingKeys: String, CodingKey { case id, crashed, stacktrace }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(LooseScalar.self, forKey: .id)
+            crashed = try? container.decodeIfPresent(Bool.self, forKey: .crashed)
+            if crashed == true { stacktrace = try? container.decodeIfPresent(Lenient<Stacktrace>.self, forKey: .stacktrace) }
+        }
+    }
+    /// `{"values": [...]}` or, in older events, the bare array.
+    struct Values<Element: Decodable & Sendable>: Decodable {
+        var values: [Lenient<Element>]
+        private enum CodingKeys: String, CodingKey { case values }
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: CodingKeys.self) {
+                values = try container.decodeIfPresent([Lenient<Element>].self, forKey: .values) ?? []
+            } else {
+                values = try [Lenient<Element>](from: decoder)
+            }
+        }
+    }
+    struct Contexts: Decodable {
+        struct App: Decodable {
+            var app_identifier: String?
+            var app_version: String?
+            var app_build: String?
+        }
+        struct OS: Decodable {
+            var name: String?
+            var version: String?
+        }
+        struct Device: Decodable { var model: String? }
+        struct Trail: Decodable {
+            var trail: DecodedJSON?
+            var session: LooseScalar?
+        }
+        var app: Lenient<App>?
+        var os: Lenient<OS>?
+        var device: Lenient<Device>?
+        var crashtrail: Lenient<Trail>?
+    }
+    struct Extra: Decodable { var crashtrail: DecodedJSON? }
+    struct DebugMeta {
+        /// A `macho` image (`code_file`, `debug_id`) or an older `apple` one (`name`, `uuid`).
+        struct Image: Decodable {
+            var code_file: String?
+            var name: String?
+            var debug_id: String?
+            var uuid: String?
+            var image_addr: String?
+
+            /// The image's path, as a frame's `package` names it.
+            var path: String? { code_file ?? name }
+        }
+        var images: [Image] = []
+    }
+    struct Payload: Decodable {
+        var event_id: String?
+        var timestamp: LooseScalar?
+        var release: String?
+        var dist: String?
+        var exception: Lenient<Values<ExceptionValue>>?
+        var threads: Lenient<Values<Thread>>?
+        var contexts: Lenient<Contexts>?
+        var extra: Lenient<Extra>?
+        var breadcrumbs: Lenient<SentryBreadcrumbs>?
+        var tags: Lenient<SentrySessionTag>?
+        /// The images the stack's frames name (by their `package`); the others (dozens) are skipped.
+        var debug_meta = DebugMeta()
+
+        private enum CodingKeys: String, CodingKey {
+            case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta, tags
+        }
+        private enum DebugMetaKeys: String, CodingKey { case images }
+        /// An image's path alone, to tell whether the image is wanted.
+        private struct CodeFile: Decodable {
+            var code_file: String?
+            var name: String?
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            event_id = container.lenient(String.self, .event_id)
+            timestamp = container.lenient(LooseScalar.self, .timestamp)
+            release = container.lenient(String.self, .release)
+            dist = container.lenient(String.self, .dist)
+            exception = container.lenient(Lenient<Values<ExceptionValue>>.self, .exception)
+            threads = container.lenient(Lenient<Values<Thread>>.self, .threads)
+            contexts = container.lenient(Lenient<Contexts>.self, .contexts)
+            extra = container.lenient(Lenient<Extra>.self, .extra)
+            breadcrumbs = container.lenient(Lenient<SentryBreadcrumbs>.self, .breadcrumbs)
+            tags = container.lenient(Lenient<SentrySessionTag>.self, .tags)
+            let stacks =
+                (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
+                + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
+            let wanted = Set(stacks.flatMap { $0 ?? [] }.compactMap { $0.value?.package })
+            guard !wanted.isEmpty, let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
+                var images = try? meta.nestedUnkeyedContainer(forKey: .images)
+            else { return }
+            debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: CodeFile.self) { image in
+                (image.code_file ?? image.name).map(wanted.contains) ?? false
+            }
+        }
+    }
+
+    /// - Throws: `RejectionError` when the JSON is broken.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, what: String = "the Sentry event", context: ParseContext
+    ) throws(RejectionError) -> ParsedPayload {
+        let payload = try PayloadDecoder.decode(Payload.self, from: bytes, what: what, context: context)
+        var parsed = ParsedPayload(format: .sentryEvent, payloadID: payload.event_id.flatMap(normalizedEventID))
+        let contexts = payload.contexts?.value
+        let app = contexts?.app?.value
+        let release = payload.release.map(parseRelease)
+        parsed.app = CrashReport.App(
+            bundleID: app?.app_identifier ?? release?.bundleID, version: app?.app_version ?? release?.version,
+            build: app?.app_build ?? payload.dist ?? release?.build)
+        parsed.os = CrashReport.OS(name: contexts?.os?.value?.name, version: contexts?.os?.value?.version)
+        parsed.device = contexts?.device?.value?.model
+        parsed.time = Timestamp.normalized(payload.timestamp?.string)
+
+        let exception = payload.exception?.value?.values.compactMap(\.value).last
+        let meta = exception?.mechanism?.value?.meta?.value
+        parsed.exception = ExceptionInfo(
+            type: exception?.type, code: meta?.mach_exception?.value?.name, signal: meta?.signal?.value?.name,
+            reason: exception?.value, mach: meta?.mach_exception?.value?.name)
+        let threads = payload.threads?.value?.values.compactMap(\.value) ?? []
+        let crashedThread = threads.first { $0.crashed == true }
+        parsed.crashedThread = (crashedThread?.id?.int ?? exception?.thread_id?.int).map { Int(clamping: $0) }
+        // An image is named by its file's path, as a frame's `package` is.
+        parsed.binaryImages = payload.debug_meta.images.compactMap { image in
+            guard let path = image.path else { return nil }
+            // A Mach-O debug ID is the image's UUID; the prefix alone, should an appendix follow it.
+            let debugID = image.debug_id.map { $0.count > 36 ? String($0.prefix(36)) : $0 }
+            return BinaryImage(
+                name: SystemImages.baseName(path), uuid: debugID ?? image.uuid,
+                loadAddress: image.image_addr.flatMap(hex).map { UInt64(bitPattern: $0) })
+        }
+        // A frame without its own `image_addr` is placed by its image's, found by the path its `package` names.
+        var imageAddresses: [String: Int64] = [:]
+        for image in payload.debug_meta.images {
+            if let path = image.path, let address = image.image_addr.flatMap(hex), imageAddresses[path] == nil {
+                imageAddresses[path] = address
+            }
+        }
+        let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
+        // Sentry lists frames caller first; the normalized report lists the crashing frame first.
+        parsed.frames = stack.compactMap(\.value).reversed().map { frame in
+            let image = frame.package.map(SystemImages.baseName) ?? frame.module
+            var offset: Int64?
+            if let instruction = frame.instruction_addr.flatMap(hex),
+                let base = frame.image_addr.flatMap(hex) ?? frame.package.flatMap({ imageAddresses[$0] })
+            {
+                offset = instruction &- base
+            }
+            return StackFrame(
+                image: image, symbol: frame.function ?? frame.symbol, offset: offset,
+                inApp: frame.in_app ?? !SystemImages.isSystem(name: image, path: frame.package))
+        }
+        let trailValue = contexts?.crashtrail?.value?.trail?.value ?? payload.extra?.value?.crashtrail?.value
+        parsed.trail = trailValue.flatMap(TrailCarrier.from(jsonValue:))
+        parsed.sightings = payload.breadcrumbs?.value?.sightings ?? []
+        parsed.sessionID = SessionCarrier.sessionID(payload.tags?.value?.session ?? contexts?.crashtrail?.value?.session?.string)
+        return parsed
+    }
+
+    /// An event ID as 32 lower-case hex digits without dashes, or nil when it is not a UUID.
+    static func normalizedEventID(_ text: String) -> String? {
+        let digits = text.lowercased().filter { $0 != "-" }
+        guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+        return digits
+    }
+
+    /// `com.example.app@3.1.0+412` → bundle ID, version, build.
+    static func parseRelease(_ release: String) -> (bundleID: String?, version: String?, build: String?) {
+        guard let at = release.firstIndex(of: "@") else { return (nil, release, nil) }
+        let package = String(release[..<at])
+        let rest = release[release.index(after: at)...]
+        if let plus = rest.firstIndex(of: "+") {
+            return (package, String(rest[..<plus]), String(rest[rest.index(after: plus)...]))
+        }
+        return (package, String(rest), nil)
+    }
+
+    private static func hex(_ text: String) -> Int64? {
+        guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
+        return UInt64(text.dropFirst(2), radix: 16).map { Int64(bitPattern: $0) }
+    }
+}

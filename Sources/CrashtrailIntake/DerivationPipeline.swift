@@ -1,0 +1,46 @@
+import CrashtrailCore
+import CrashtrailFormats
+import CrashtrailReports
+import CrashtrailStore
+import CrashtrailSymbols
+
+/// The derive half of the intake path: from a parsed payload to the row the store keeps, one named stage a line.
+///
+/// ```
+/// parsed payload ─► trail ─► symbols ─► signature ─► screen path ─► record
+/// ```
+///
+/// A new stage is a type in `Intake/Stages` and one line here.
+struct DerivationPipeline: Sendable {
+    /// Decodes the trail a payload carries, or infers one from its breadcrumbs.
+    let trails: TrailStage
+    /// Names the frames.
+    let symbols: SymbolStage
+
+    /// - Parameters:
+    ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
+    ///   - maximumTrailSteps: the most steps an embedded trail may have.
+    ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?) {
+        trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
+        symbols = SymbolStage(symbolicator: symbolicator)
+    }
+
+    /// The stored row for `parsed`.
+    /// - Parameters:
+    ///   - parsed: the parsed payload.
+    ///   - identity: its ID and digest.
+    ///   - payload: the input's bytes, compressed.
+    ///   - source: where the payload came from.
+    /// - Returns: the row.
+    func record(_ parsed: ParsedPayload, identity: PayloadIdentity, payload: CompressedPayload, source: String) -> ReportRecord {
+        let trail = trails.trail(of: parsed, sessionID: identity.id)
+        let frames = symbols.frames(of: parsed)
+        let exception = parsed.exception.completed()
+        let signature = CrashSignature.make(exception: exception, frames: frames.signing, crashScreen: trail.crashScreen)
+        let screenPath = ScreenPathStage.screenPath(of: trail)
+        return RecordStage.record(
+            parsed, identity: identity, payload: payload, trail: trail, frames: frames, exception: exception, signature: signature,
+            screenPath: screenPath, source: source)
+    }
+}

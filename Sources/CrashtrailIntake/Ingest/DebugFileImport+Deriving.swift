@@ -1,0 +1,17 @@
+import CrashtrailStore
+import CrashtrailSymbols
+
+extension DebugFileImport {
+    /// An import into `store` whose waiting reports are derived again by the intake path, with trails decoded by
+    /// `decoder` and frames named by the symbolicator that knows the new debug files.
+    package init(store: ReportStore, decoder: any TrailDecoding) {
+        self.init(store: store, deriving: { PayloadDeriver(decoder: decoder, symbolicator: $0) })
+    }
+}
+
+extension ChunkedUpload {
+    /// An upload into `store` whose assembled files derive waiting reports again by the intake path.
+    package init(store: ReportStore, decoder: any TrailDecoding) {
+        self.init(store: store, importer: DebugFileImport(store: store, decoder: decoder))
+    }
+}

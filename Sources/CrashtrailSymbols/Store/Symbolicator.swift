@@ -1,0 +1,201 @@
+import CrashtrailCore
+import CrashtrailReports
+import CrashtrailStore
+import Crypto
+import Foundation
+import Synchronization
+
+/// Names the functions, files and lines at frames' addresses with the store's debug files (SPEC section 16), for the
+/// intake path's symbols stage and for `symbols add`, which derives again the reports a new debug file describes.
+///
+/// A debug file is written once from the store's chunks into a cache folder on this machine (so every machine that
+/// shares a PostgreSQL store symbolicates with it), and `llvm-symbolizer` processes, one for each worker, read it there.
+/// Each (UUID, address) is looked up once: a crash seen a thousand times costs one lookup.
+package final class Symbolicator: Sendable {
+    /// A lookup: the image's UUID and the address in its debug file (`__TEXT` vmaddr plus the frame's offset).
+    package struct Lookup: Hashable, Sendable {
+        package var uuid: String
+        package var address: UInt64
+
+        package init(uuid: String, address: UInt64) {
+            self.uuid = uuid
+            self.address = address
+        }
+    }
+
+    private struct State {
+        /// The stored debug files, by UUID.
+        var files: [String: DebugFile] = [:]
+        /// Where each debug file was written on this machine.
+        var paths: [String: String] = [:]
+        /// Every answer so far.
+        var answers: [Lookup: [SymbolicatedFrame]?] = [:]
+        /// Which process the next batch goes to.
+        var next = 0
+        /// Why the last debug file could not be written out, for the notice.
+        var lastFailure: String?
+        /// When the store's list of debug files was last read, on the monotonic clock.
+        var refreshed: UInt64 = 0
+    }
+
+    /// The most answers kept; past it the cache starts again (a store's crashes name far fewer addresses).
+    private static let maximumAnswers = 500_000
+
+    private let store: ReportStore
+    private let folder: URL
+    /// One process for each worker, or none when no `llvm-symbolizer` was found.
+    private let processes: [LLVMSymbolizer]
+    private let state = Mutex(State())
+    private let time: TimeSource
+
+    /// A symbolicator with the debug files `store` keeps.
+    /// - Parameters:
+    ///   - store: the store of debug files.
+    ///   - folder: where debug files are written on this machine; `$CRASHTRAIL_SYMBOL_CACHE`, else a folder in the
+    ///     system's temporary folder.
+    ///   - executable: the `llvm-symbolizer` to run; found by ``SymbolizerLocator`` when not given.
+    ///   - workers: how many processes may look up at once.
+    ///   - time: the clock that says when the store's list of debug files is old.
+    /// - Throws: `StoreError` when the store's debug files cannot be read.
+    package init(
+        store: ReportStore, folder: URL? = nil, executable: String? = SymbolizerLocator.locate(),
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount, time: TimeSource = .system
+    ) throws(StoreError) {
+        self.store = store
+        self.time = time
+        self.folder = folder ?? Self.defaultFolder(environment: ProcessEnvironment.current())
+        processes = executable.map { path in (0..<max(1, workers)).map { _ in LLVMSymbolizer(executable: path) } } ?? []
+        try refresh()
+    }
+
+    /// `$CRASHTRAIL_SYMBOL_CACHE`, else `crashtrail-debug-files` in the system's temporary folder.
+    package static func defaultFolder(environment: [String: String]) -> URL {
+        if let given = environment["CRASHTRAIL_SYMBOL_CACHE"], !given.isEmpty {
+            return URL(fileURLWithPath: given)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-debug-files")
+    }
+
+    /// Reads again which debug files the store keeps (after `symbols add`, or an upload over HTTP).
+    /// - Throws: `StoreError`.
+    package func refresh() throws(StoreError) {
+        let files = try store.debugFiles()
+        let fresh = Dictionary(files.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { state in
+            // What a missing debug file answered, or one since replaced (a symbol table by its dSYM), is asked again.
+            let kept = Set(fresh.filter { uuid, file in state.files[uuid]?.sha1 == file.sha1 }.keys)
+            state.files = fresh
+            state.answers = state.answers.filter { entry in kept.contains(entry.key.uuid) }
+            state.paths = state.paths.filter { entry in kept.contains(entry.key) }
+            state.refreshed = time.uptimeNanoseconds()
+        }
+    }
+
+    /// Whether lookups can be made: an `llvm-symbolizer` was found.
+    package var canSymbolicate: Bool { !processes.isEmpty }
+
+    /// The stored debug file with `uuid`, if any.
+    ///
+    /// The store's list is read again when it is older than a minute and does not name `uuid`: another machine
+    /// sharing the store may have stored it since.
+    package func debugFile(uuid: String) -> DebugFile? {
+        let (file, stale) = state.withLock { state in
+            let stale = state.files[uuid] == nil && time.seconds(since: state.refreshed) > Self.refreshInterval
+            // One worker reads the list again; the others go on with the one they have.
+            if stale { state.refreshed = time.uptimeNanoseconds() }
+            return (state.files[uuid], stale)
+        }
+        guard stale else { return file }
+        try? refresh()
+        return state.withLock { $0.files[uuid] }
+    }
+
+    /// How old the list of stored debug files may be before a UUID it does not name makes it read again.
+    private static let refreshInterval: Double = 60
+
+    /// Why the last debug file could not be used, if one could not.
+    package var lastFailure: String? { state.withLock { $0.lastFailure } }
+
+    /// The frames at each lookup, innermost first; nil where the debug file names nothing, or cannot be used.
+    package func frames(at lookups: [Lookup]) -> [[SymbolicatedFrame]?] {
+        guard !processes.isEmpty, !lookups.isEmpty else { return lookups.map { _ in nil } }
+        var answers: [[SymbolicatedFrame]?] = Array(repeating: nil, count: lookups.count)
+        var missing: [Int] = []
+        let process = state.withLock { state -> LLVMSymbolizer in
+            for (index, lookup) in lookups.enumerated() {
+                if let known = state.answers[lookup] { answers[index] = known } else { missing.append(index) }
+            }
+            state.next = (state.next + 1) % processes.count
+            return processes[state.next]
+        }
+        guard !missing.isEmpty else { return answers }
+        var queries: [(path: String, address: UInt64)] = []
+        var asked: [Int] = []
+        for index in missing {
+            guard let path = path(of: lookups[index].uuid) else { continue }
+            queries.append((path, lookups[index].address))
+            asked.append(index)
+        }
+        guard let found = try? process.symbolicate(queries) else { return answers }
+        state.withLock { state in
+            if state.answers.count > Self.maximumAnswers { state.answers.removeAll(keepingCapacity: true) }
+            for (index, frames) in zip(asked, found) {
+                answers[index] = frames
+                state.answers[lookups[index]] = frames
+            }
+        }
+        return answers
+    }
+
+    /// Where the debug file `uuid` is on this machine, written from the store's chunks the first time.
+    private func path(of uuid: String) -> String? {
+        let (file, known) = state.withLock { ($0.files[uuid], $0.paths[uuid]) }
+        if let known { return known }
+        guard let file else { return nil }
+        do {
+            let path = try write(file)
+            state.withLock { $0.paths[uuid] = path }
+            return path
+        } catch {
+            state.withLock { $0.lastFailure = "the debug file \(uuid) (\(file.name)) could not be written to \(folder.path): \(error)" }
+            return nil
+        }
+    }
+
+    /// Writes the debug file to the cache folder, unless a file of its size and SHA-1 is there already.
+    private func write(_ file: DebugFile) throws -> String {
+        // Named by content too: a slice replaced in the store (its symbol table by its dSYM) is written anew.
+        let target = folder.appendingPathComponent("\(file.uuid)-\(file.sha1)")
+        let manager = FileManager.default
+        if let attributes = try? manager.attributesOfItem(atPath: target.path), (attributes[.size] as? Int64) == file.size {
+            return target.path
+        }
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        let process = ProcessInfo.processInfo.processIdentifier
+        let partial = folder.appendingPathComponent("\(file.uuid).partial-\(process)-\(UUID().uuidString)")
+        guard manager.createFile(atPath: partial.path, contents: nil) else {
+            throw SymbolizerError(.cannotStart, "\(partial.path) cannot be created")
+        }
+        defer { try? manager.removeItem(at: partial) }
+        let handle = try FileHandle(forWritingTo: partial)
+        var hash = Insecure.SHA1()
+        do {
+            try store.forEachDebugFileChunk(uuid: file.uuid) { chunk in
+                hash.update(data: chunk)
+                try handle.write(contentsOf: chunk)
+            }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        let sha1 = Hex.lowercase(hash.finalize())
+        guard sha1 == file.sha1 else {
+            throw SymbolizerError(.unreadableAnswer, "its stored chunks have SHA-1 \(sha1), not \(file.sha1): the store may be damaged")
+        }
+        // The name appears whole or not at all: another process writing the same file renames the same bytes.
+        _ = try? manager.removeItem(at: target)
+        try manager.moveItem(at: partial, to: target)
+        return target.path
+    }
+}
