@@ -28,13 +28,16 @@ package indirect enum EventJSON: Hashable, Sendable {
     package var double: Double? { if case .number(let text) = self { Double(text) } else { nil } }
 
     /// Parses `bytes`: one JSON value, with nothing but white space after it.
-    /// - Throws: ``EventJSONError`` with the offset of the problem.
-    package static func parse(_ bytes: [UInt8]) throws(EventJSONError) -> EventJSON {
-        try bytes.withUnsafeBufferPointer { buffer throws(EventJSONError) in
+    ///
+    /// It reads on the JSON byte layer the other readers share (`JSONBytes`, `JSONString`) and fails as they do, but
+    /// keeps what they normalize: the keys' order and each number's text.
+    /// - Throws: `JSONParseError` with the line and byte of the problem.
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> EventJSON {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             var reader = Reader(bytes: buffer)
             let value = try reader.value(depth: 0)
             reader.skipWhitespace()
-            guard reader.index == buffer.count else { throw EventJSONError(offset: reader.index, problem: "text after the value") }
+            guard reader.index == buffer.count else { throw reader.error(.syntax, "text after the value", at: reader.index) }
             return value
         }
     }
@@ -76,14 +79,24 @@ package indirect enum EventJSON: Hashable, Sendable {
         var index = 0
         static let maximumDepth = 128
 
+        /// The problem `message` at `offset`, with its line.
+        func error(_ code: JSONParseError.Code, _ message: String, at offset: Int) -> JSONParseError {
+            JSONParseError(code, message, at: offset, in: bytes)
+        }
+
+        /// The problem `message` at `offset`, with its line.
+        func error(_ code: JSONParseError.Code, at offset: Int, _ message: String) -> JSONParseError {
+            error(code, message, at: offset)
+        }
+
         mutating func skipWhitespace() {
             while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
         }
 
-        mutating func value(depth: Int) throws(EventJSONError) -> EventJSON {
-            guard depth < Self.maximumDepth else { throw EventJSONError(offset: index, problem: "nesting deeper than 128") }
+        mutating func value(depth: Int) throws(JSONParseError) -> EventJSON {
+            guard depth < Self.maximumDepth else { throw error(.tooDeep, "nesting deeper than 128", at: index) }
             skipWhitespace()
-            guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends where a value should be") }
+            guard index < bytes.count else { throw error(.truncated, "the text ends where a value should be", at: index) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 index += 1
@@ -96,24 +109,24 @@ package indirect enum EventJSON: Hashable, Sendable {
                 while true {
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                        throw EventJSONError(offset: index, problem: "an object's key should be a string")
+                        throw error(.syntax, at: index, "an object's key should be a string")
                     }
                     let key = try string()
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                        throw EventJSONError(offset: index, problem: "a ':' should follow a key")
+                        throw error(.syntax, at: index, "a ':' should follow a key")
                     }
                     index += 1
                     object[key] = try value(depth: depth + 1)
                     skipWhitespace()
-                    guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends inside an object") }
+                    guard index < bytes.count else { throw error(.truncated, "the text ends inside an object", at: index) }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                     } else if bytes[index] == UInt8(ascii: "}") {
                         index += 1
                         return .object(object)
                     } else {
-                        throw EventJSONError(offset: index, problem: "',' or '}' should follow a member")
+                        throw error(.syntax, at: index, "',' or '}' should follow a member")
                     }
                 }
             case UInt8(ascii: "["):
@@ -127,14 +140,14 @@ package indirect enum EventJSON: Hashable, Sendable {
                 while true {
                     values.append(try value(depth: depth + 1))
                     skipWhitespace()
-                    guard index < bytes.count else { throw EventJSONError(offset: index, problem: "the text ends inside an array") }
+                    guard index < bytes.count else { throw error(.truncated, "the text ends inside an array", at: index) }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                     } else if bytes[index] == UInt8(ascii: "]") {
                         index += 1
                         return .array(values)
                     } else {
-                        throw EventJSONError(offset: index, problem: "',' or ']' should follow an element")
+                        throw error(.syntax, at: index, "',' or ']' should follow an element")
                     }
                 }
             case UInt8(ascii: "\""):
@@ -147,25 +160,21 @@ package indirect enum EventJSON: Hashable, Sendable {
                 while index < bytes.count, JSONBytes.isNumberByte(bytes[index]) { index += 1 }
                 guard index > start, let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
                     Double(text) != nil
-                else { throw EventJSONError(offset: start, problem: "\(JSONBytes.describe(bytes[start])) does not start a value") }
+                else { throw error(.syntax, at: start, "\(JSONBytes.describe(bytes[start])) does not start a value") }
                 return .number(text)
             }
         }
 
-        mutating func string() throws(EventJSONError) -> String {
-            do {
-                let (text, end) = try JSONString.read(bytes, from: index + 1)
-                index = end
-                return text
-            } catch {
-                throw EventJSONError(offset: index, problem: "a string that does not read: \(error)")
-            }
+        mutating func string() throws(JSONParseError) -> String {
+            let (text, end) = try JSONString.parse(bytes, quoteAt: index)
+            index = end
+            return text
         }
 
-        mutating func literal(_ word: String, _ value: EventJSON) throws(EventJSONError) -> EventJSON {
+        mutating func literal(_ word: String, _ value: EventJSON) throws(JSONParseError) -> EventJSON {
             let utf8 = Array(word.utf8)
             guard index + utf8.count <= bytes.count, Array(bytes[index..<(index + utf8.count)]) == utf8 else {
-                throw EventJSONError(offset: index, problem: "expected \(word)")
+                throw error(.syntax, at: index, "expected \(word)")
             }
             index += utf8.count
             return value
@@ -200,11 +209,4 @@ package struct EventObject: Hashable, Sendable {
             }
         }
     }
-}
-
-/// Why an event's JSON could not be read.
-package struct EventJSONError: Error, Hashable, CustomStringConvertible {
-    package var offset: Int
-    package var problem: String
-    package var description: String { "at byte \(offset): \(problem)" }
 }

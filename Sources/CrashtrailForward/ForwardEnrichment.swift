@@ -1,3 +1,5 @@
+import CrashtrailReports
+
 /// What crashtrail adds to an event it forwards (SPEC section 17): the trail as navigation breadcrumbs, and what the
 /// replay found, for `contexts.crashtrail` and the tags.
 package struct ForwardEnrichment: Hashable, Sendable {
@@ -24,7 +26,7 @@ package struct ForwardEnrichment: Hashable, Sendable {
     }
 
     /// Where the trail came from: `embedded`, `joined`, `inferred`, or `missing`.
-    package var source: String
+    package var source: TrailInfo.Source
     /// How many steps the trail kept.
     package var steps: Int
     package var crumbs: [Crumb]
@@ -40,7 +42,7 @@ package struct ForwardEnrichment: Hashable, Sendable {
     package var signature: String
 
     package init(
-        source: String, steps: Int, crumbs: [Crumb], crashScreens: [String], links: [String], replayURL: String?, group: String,
+        source: TrailInfo.Source, steps: Int, crumbs: [Crumb], crashScreens: [String], links: [String], replayURL: String?, group: String,
         signature: String
     ) {
         self.source = source

@@ -142,7 +142,7 @@ package struct SentryEventBuilder: Sendable {
 
         var contexts = event["contexts"]?.object ?? EventObject()
         var context = EventObject([
-            ("type", .string("crashtrail")), ("source", .string(enrichment.source)), ("steps", .int(enrichment.steps)),
+            ("type", .string("crashtrail")), ("source", .string(enrichment.source.rawValue)), ("steps", .int(enrichment.steps)),
             ("crashScreens", .array(enrichment.crashScreens.map(EventJSON.string))),
             ("links", .array(enrichment.links.map(EventJSON.string))),
             ("group", .string(enrichment.group)),

@@ -15,7 +15,9 @@ import Foundation
 /// Each stage takes its inputs in its signature: ``ValidatedObject`` (one JSON pass), ``FormatDetector``,
 /// ``PayloadParser`` with a ``ParseContext``, ``PayloadIdentity``, then ``DerivationPipeline``'s stages.
 ///
-/// Pure and thread-safe, so ingest workers and the service's requests run it in parallel.
+/// Thread-safe, so ingest workers and the service's requests run it in parallel. What it reads besides the bytes is
+/// in its properties: the store only through ``storedID`` (a re-run's lookup of known digests), and debug files only
+/// through its ``symbolicator`` (which runs `llvm-symbolizer` processes); without them it reads nothing else.
 package struct PayloadProcessor: Sendable {
     /// What became of one payload.
     package enum Outcome: Sendable {
@@ -54,24 +56,14 @@ package struct PayloadProcessor: Sendable {
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
-    ///   - storedID: The ID of the stored report with this payload digest, if any.
+    ///   - storedID: The ID of the stored report with this payload digest, if any: a re-run skips what it has.
     ///   - maximumTrailSteps: The most steps an embedded trail may have.
+    ///   - engine: The JSON decoder payloads are read with.
+    ///   - symbolicator: Names frames with the store's debug files; none names nothing.
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
-        maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps
-    ) {
-        self.init(decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: .skimming, symbolicator: nil)
-    }
-
-    /// A processor that names frames with `symbolicator`, as `serve` names them.
-    package init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?) {
-        self.init(decoder: decoder, storedID: nil, maximumTrailSteps: maximumTrailSteps, engine: .skimming, symbolicator: symbolicator)
-    }
-
-    /// A processor that reads payloads with `engine` and names frames with `symbolicator`.
-    init(
-        decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
-        maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming, symbolicator: Symbolicator?
+        maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
+        symbolicator: Symbolicator? = nil
     ) {
         self.decoder = decoder
         self.storedID = storedID
@@ -109,12 +101,8 @@ package struct PayloadProcessor: Sendable {
         // is one payload is only known after that, so an NDJSON file is hashed whole here for nothing (its lines are
         // looked up one by one): 3% of the bench corpus's bytes hashed twice, against validating every stored payload
         // again on a re-run.
-        var wholeDigest: String?
-        if let storedID {
-            let digest = PayloadDigest.sha256(bytes)
-            if let id = storedID(digest) { return ([.alreadyStored(id)], 1) }
-            wholeDigest = digest
-        }
+        let (stored, wholeDigest) = known(bytes)
+        if let stored { return ([.alreadyStored(stored)], 1) }
         // Validate: most inputs are one JSON object, and one pass gives detection its keys and the parse its structure.
         if let object = ValidatedObject(bytes) { return (classified(object, bytes, digest: wholeDigest, source: source), 1) }
         // Detect: anything else, byte by byte.
@@ -141,12 +129,8 @@ package struct PayloadProcessor: Sendable {
 
     /// The steps of one NDJSON line.
     func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
-        var digest: String?
-        if let storedID {
-            let lineDigest = PayloadDigest.sha256(line)
-            if let id = storedID(lineDigest) { return [.alreadyStored(id)] }
-            digest = lineDigest
-        }
+        let (stored, digest) = known(line)
+        if let stored { return [.alreadyStored(stored)] }
         if let object = ValidatedObject(line) { return classified(object, line, digest: digest, source: source) }
         do throws(RejectionError) {
             guard let keys = TopLevelKeys.scan(line) else {
@@ -156,6 +140,14 @@ package struct PayloadProcessor: Sendable {
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(line)))]
         }
+    }
+
+    /// The known stage: the ID of the stored report with exactly these bytes, and their digest, when ``storedID`` is set
+    /// (a re-run); neither otherwise.
+    private func known(_ bytes: UnsafeBufferPointer<UInt8>) -> (stored: String?, digest: String?) {
+        guard let storedID else { return (nil, nil) }
+        let digest = PayloadDigest.sha256(bytes)
+        return (storedID(digest), digest)
     }
 
     /// Detects a validated single object's format by its keys and parses it without validating it again.

@@ -219,6 +219,8 @@ enum PostgresMigrations {
         // Trails joined by the session their crash carries, and trails kept until their crash comes
         // (SessionJoinSchema.swift in CrashtrailStore).
         ("v12: session joins and waiting trails", SessionJoinSchema.postgres),
+        // Which debug files each uploaded file held (UploadedFileSchema.swift in CrashtrailStore).
+        ("v13: uploaded files", UploadedFileSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

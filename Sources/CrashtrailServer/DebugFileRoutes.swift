@@ -193,17 +193,7 @@ struct DebugFileRoutes: Sendable {
 
     /// A request's body, refused past `limit` bytes.
     static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limit) bytes for an upload request")
-        }
-        var bytes: [UInt8] = []
-        for try await chunk in request.body {
-            guard bytes.count + chunk.readableBytes <= limit else {
-                throw RequestError.tooLarge("the body is over the limit of \(limit) bytes for an upload request")
-            }
-            bytes.append(contentsOf: chunk.readableBytesView)
-        }
-        return bytes
+        try await RequestBodyReader.bounded(request, limit: limit, for: "an upload request")
     }
 }
 

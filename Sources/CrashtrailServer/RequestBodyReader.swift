@@ -33,17 +33,8 @@ enum RequestBodyReader {
             throw RequestError.badRequest("Content-Encoding \(encoding) is not supported; send the body plain, gzip, deflate or br")
         }
         let limit = compression == nil ? limits.decompressedBody : limits.compressedBody
-        let limitText = compression == nil ? "\(limit) bytes for \(what)" : "\(limit) bytes for a compressed request"
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limitText)")
-        }
-        var bytes: [UInt8] = []
-        for try await chunk in request.body {
-            guard bytes.count + chunk.readableBytes <= limit else {
-                throw RequestError.tooLarge("the body is over the limit of \(limitText)")
-            }
-            bytes.append(contentsOf: chunk.readableBytesView)
-        }
+        let bytes = try await bounded(
+            request, limit: limit, for: compression == nil ? what : "a compressed request")
         guard let compression else { return bytes }
         let overCap = RequestError.tooLarge(
             "the \(encoding) body inflates to more than \(limits.decompressedBody) bytes, over the limit for \(what); it was not inflated further"
@@ -68,5 +59,27 @@ enum RequestBodyReader {
                 throw RequestError.badRequest("the br body could not be inflated: it is not a Brotli stream (\(reason))")
             }
         }
+    }
+
+    /// A request's body as sent, refused past `limit` bytes: at once when its `Content-Length` says so, else at the
+    /// first chunk past it.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - limit: the most bytes it may have.
+    ///   - what: what the body is, for the answer (`an event`, `an upload request`).
+    /// - Returns: the body's bytes.
+    /// - Throws: `RequestError` (413) over the limit.
+    static func bounded(_ request: Request, limit: Int, for what: String) async throws -> [UInt8] {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw RequestError.tooLarge("the body is \(declared) bytes, over the limit of \(limit) bytes for \(what)")
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= limit else {
+                throw RequestError.tooLarge("the body is over the limit of \(limit) bytes for \(what)")
+            }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        return bytes
     }
 }

@@ -52,7 +52,8 @@ extension ReportRecord {
             StackFrame(
                 image: value["image"]?.stringValue, symbol: value["symbol"]?.stringValue, offset: value["offset"]?.intValue,
                 inApp: value["inApp"] == .bool(true), rawSymbol: value["rawSymbol"]?.stringValue, file: value["file"]?.stringValue,
-                line: value["line"]?.intValue.map { Int(clamping: $0) }, inlined: value["inlined"] == .bool(true))
+                line: value["line"]?.intValue.map { Int(clamping: $0) }, inlined: value["inlined"] == .bool(true),
+                functionOffset: value["functionOffset"]?.intValue)
         }
     }
 }

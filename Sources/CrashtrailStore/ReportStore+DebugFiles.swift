@@ -1,4 +1,5 @@
 import CrashtrailCore
+import Crypto
 import Foundation
 
 /// The debug files a store keeps (SPEC section 16), in chunks so a large one is streamed in and out with bounded
@@ -11,14 +12,15 @@ extension ReportStore {
     ///
     /// A slice with DWARF replaces a stored one that has only a symbol table (the shipped binary, added before its
     /// dSYM), and the reports derived with the symbol table are marked to be derived again.
+    /// The slice's bytes are read once: its SHA-1 is taken from the chunks as they are stored.
     /// - Parameters:
-    ///   - file: the slice's description.
+    ///   - file: the slice's description; its `sha1` is replaced by the SHA-1 of the chunks stored.
     ///   - chunk: the bytes of chunk `n` (each ``debugFileChunkSize`` bytes but the last), or nil past the last; called
     ///     again from the first when the backend runs the transaction again.
-    /// - Returns: whether it was new to the store.
+    /// - Returns: whether it was new to the store, and the SHA-1 of its bytes (nil when it was not stored).
     /// - Throws: `StoreError` (`database`), or what `chunk` throws, wrapped.
     @discardableResult
-    package func addDebugFile(_ file: DebugFile, chunk: (Int) throws -> [UInt8]?) throws(StoreError) -> Bool {
+    package func addDebugFile(_ file: DebugFile, chunk: (Int) throws -> [UInt8]?) throws(StoreError) -> (isNew: Bool, sha1: String?) {
         try write { db in
             if file.kind == "dwarf",
                 try db.execute("DELETE FROM debugFile WHERE uuid = ? AND kind <> 'dwarf'", [.text(file.uuid)]) > 0
@@ -26,24 +28,29 @@ extension ReportStore {
                 try db.execute("DELETE FROM debugFileChunk WHERE uuid = ?", [.text(file.uuid)])
                 try db.execute("UPDATE reportImage SET symbolicated = 0 WHERE uuid = ?", [.text(file.uuid)])
             }
+            // The row first (its chunks refer to it), its SHA-1 set once the chunks are stored, in the same transaction.
             let inserted = try db.execute(
                 """
-                INSERT INTO debugFile (uuid, arch, name, kind, textVMAddr, size, sha1, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO debugFile (uuid, arch, name, kind, textVMAddr, size, sha1, added) VALUES (?, ?, ?, ?, ?, ?, '', ?)
                 ON CONFLICT (uuid) DO NOTHING
                 """,
                 [
                     .text(file.uuid), .text(file.arch), .text(file.name), .text(file.kind), .integer(Int64(bitPattern: file.textVMAddr)),
-                    .integer(file.size), .text(file.sha1), .text(file.added),
+                    .integer(file.size), .text(file.added),
                 ])
-            guard inserted > 0 else { return false }
+            guard inserted > 0 else { return (false, nil) }
+            var hash = Insecure.SHA1()
             var sequence = 0
             while let bytes = try chunk(sequence) {
+                hash.update(data: bytes)
                 try db.execute(
                     "INSERT INTO debugFileChunk (uuid, seq, data) VALUES (?, ?, ?)",
                     [.text(file.uuid), .integer(Int64(sequence)), .blob(Data(bytes))])
                 sequence += 1
             }
-            return true
+            let sha1 = Hex.lowercase(hash.finalize())
+            try db.execute("UPDATE debugFile SET sha1 = ? WHERE uuid = ?", [.text(sha1), .text(file.uuid)])
+            return (true, sha1)
         }
     }
 
@@ -112,6 +119,33 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     package func debugFile(sha1: String) throws(StoreError) -> DebugFile? {
         try read { db in try db.rows("SELECT * FROM debugFile WHERE sha1 = ? LIMIT 1", [.text(sha1)]).first.map(Self.debugFile) }
+    }
+
+    /// The debug files stored from the uploaded file whose whole SHA-1 is `checksum`, when it was assembled before and
+    /// each of them is still stored; nil otherwise (the file's chunks are then asked for).
+    /// - Throws: `StoreError` (`database`).
+    package func uploadedFile(checksum: String) throws(StoreError) -> [DebugFile]? {
+        try read { db in
+            let uuids = try db.strings("SELECT uuid FROM uploadedFile WHERE checksum = ? ORDER BY uuid", [.text(checksum)])
+            guard !uuids.isEmpty else { return nil }
+            let files = try uuids.compactMap { uuid in
+                try db.rows("SELECT * FROM debugFile WHERE uuid = ?", [.text(uuid)]).first.map(Self.debugFile)
+            }
+            return files.count == uuids.count ? files : nil
+        }
+    }
+
+    /// Remembers that the uploaded file `checksum` held the debug files `uuids` (each stored).
+    /// - Throws: `StoreError` (`database`).
+    package func recordUploadedFile(checksum: String, uuids: [String]) throws(StoreError) {
+        guard !uuids.isEmpty else { return }
+        try write { db in
+            for uuid in Set(uuids).sorted() {
+                try db.execute(
+                    "INSERT INTO uploadedFile (checksum, uuid) VALUES (?, ?) ON CONFLICT (checksum, uuid) DO NOTHING",
+                    [.text(checksum), .text(uuid)])
+            }
+        }
     }
 
     /// Keeps an uploaded chunk by its SHA-1; the same chunk again changes nothing.

@@ -13,6 +13,21 @@ package struct ForwardClaim: Hashable, Sendable {
     package var claimedUntil: Int64
 }
 
+/// Where a report stands in the forwarding outbox for one upstream: the `state` column, written only through this
+/// type.
+package enum ForwardState: String, Hashable, Sendable, CaseIterable {
+    /// Not yet delivered: never tried, or to be tried again at its `due` time.
+    case waiting
+    /// The upstream took it.
+    case delivered
+    /// An answer that can never succeed; kept with its `reason`, not sent again.
+    case setAside
+
+    /// The state as an SQL string literal: the outbox's partial index is on `state` = waiting, and a query uses it only
+    /// when its condition names the same literal (a bound parameter would not).
+    package var sqlLiteral: String { "'\(rawValue)'" }
+}
+
 /// What became of a claimed send.
 package enum ForwardSettlement: Hashable, Sendable {
     /// The upstream took it.
@@ -50,7 +65,8 @@ extension ReportStore {
         let rows = upstreams.flatMap { upstream in ids.map { (upstream, $0) } }
         for start in stride(from: 0, to: rows.count, by: 100) {
             let slice = rows[start..<min(rows.count, start + 100)]
-            let values = Array(repeating: "(?, ?, 'waiting', 0, ?, 0, ?)", count: slice.count).joined(separator: ", ")
+            let values = Array(repeating: "(?, ?, \(ForwardState.waiting.sqlLiteral), 0, ?, 0, ?)", count: slice.count).joined(
+                separator: ", ")
             try db.execute(
                 """
                 INSERT INTO forwardOutbox (reportID, upstream, state, attempts, due, claimedUntil, queued)
@@ -69,7 +85,7 @@ extension ReportStore {
             try db.execute(
                 """
                 INSERT INTO forwardOutbox (reportID, upstream, state, attempts, due, claimedUntil, queued)
-                SELECT id, ?, 'waiting', 0, ?, 0, ? FROM reportWithTrail WHERE \(condition)
+                SELECT id, ?, \(ForwardState.waiting.sqlLiteral), 0, ?, 0, ? FROM reportWithTrail WHERE \(condition)
                 ON CONFLICT (reportID, upstream) DO NOTHING
                 """, [.text(upstream), .integer(now), .integer(now)] + arguments)
         }
@@ -85,9 +101,9 @@ extension ReportStore {
             try db.rows(
                 """
                 UPDATE forwardOutbox SET claimedUntil = ?
-                WHERE upstream = ? AND state = 'waiting' AND due <= ? AND claimedUntil <= ? AND reportID IN (
+                WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ? AND reportID IN (
                     SELECT reportID FROM forwardOutbox
-                    WHERE upstream = ? AND state = 'waiting' AND due <= ? AND claimedUntil <= ?
+                    WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ?
                     ORDER BY due, reportID LIMIT ?)
                 RETURNING reportID, upstream, attempts, queued, claimedUntil
                 """,
@@ -110,7 +126,7 @@ extension ReportStore {
     package func hasDueForwarding(upstream: String, now: Int64) throws(StoreError) -> Bool {
         try read { db in
             try db.value(
-                "SELECT 1 FROM forwardOutbox WHERE upstream = ? AND state = 'waiting' AND due <= ? AND claimedUntil <= ? LIMIT 1",
+                "SELECT 1 FROM forwardOutbox WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ? LIMIT 1",
                 [.text(upstream), .integer(now), .integer(now)]) != nil
         }
     }
@@ -123,7 +139,8 @@ extension ReportStore {
         return try read { db in
             Int(
                 try db.value(
-                    "SELECT COUNT(*) FROM forwardOutbox WHERE state = 'waiting' AND upstream IN (\(places))", upstreams.map(StoreValue.text)
+                    "SELECT COUNT(*) FROM forwardOutbox WHERE state = \(ForwardState.waiting.sqlLiteral) AND upstream IN (\(places))",
+                    upstreams.map(StoreValue.text)
                 )?.integer ?? 0)
         }
     }
@@ -139,7 +156,7 @@ extension ReportStore {
                 case .delivered:
                     try db.execute(
                         """
-                        UPDATE forwardOutbox SET state = 'delivered', attempts = attempts + 1, delivered = ?, claimedUntil = 0,
+                        UPDATE forwardOutbox SET state = \(ForwardState.delivered.sqlLiteral), attempts = attempts + 1, delivered = ?, claimedUntil = 0,
                             reason = NULL
                         WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
                         """, [.integer(now)] + key)
@@ -147,12 +164,12 @@ extension ReportStore {
                     try db.execute(
                         """
                         UPDATE forwardOutbox SET attempts = attempts + ?, due = ?, claimedUntil = 0, reason = ?
-                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ? AND state = 'waiting'
+                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ? AND state = \(ForwardState.waiting.sqlLiteral)
                         """, [.integer(counts ? 1 : 0), .integer(due), .text(reason)] + key)
                 case .setAside(let reason):
                     try db.execute(
                         """
-                        UPDATE forwardOutbox SET state = 'setAside', attempts = attempts + 1, claimedUntil = 0, reason = ?
+                        UPDATE forwardOutbox SET state = \(ForwardState.setAside.sqlLiteral), attempts = attempts + 1, claimedUntil = 0, reason = ?
                         WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
                         """, [.text(reason)] + key)
                 }
@@ -176,10 +193,10 @@ extension ReportStore {
                     byUpstream[upstream]
                     ?? ForwardStatus(upstream: upstream, delivered: 0, waiting: 0, retrying: 0, setAside: [:], oldestWaiting: nil)
                 let count = row.int("n") ?? 0
-                switch try row.requiredString("state") {
-                case "delivered": status.delivered += count
-                case "setAside": status.setAside[row.string("reason") ?? "unknown", default: 0] += count
-                default:
+                switch ForwardState(rawValue: try row.requiredString("state")) {
+                case .delivered: status.delivered += count
+                case .setAside: status.setAside[row.string("reason") ?? "unknown", default: 0] += count
+                case .waiting, nil:
                     if (row.int("tried") ?? 0) > 0 { status.retrying += count } else { status.waiting += count }
                     if let oldest = row.int64("oldest") { status.oldestWaiting = min(status.oldestWaiting ?? oldest, oldest) }
                 }

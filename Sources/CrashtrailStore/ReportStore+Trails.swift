@@ -29,8 +29,7 @@ extension ReportStore {
     /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
     /// within `tolerance` milliseconds of `started`.
     /// - Throws: `StoreError` (`database`).
-    package func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64 = 2000) throws(StoreError) -> [String]
-    {
+    package func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64) throws(StoreError) -> [String] {
         try read { db in try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
     }
 
@@ -136,18 +135,38 @@ extension ReportStore {
         screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
     ) throws -> String? {
         let session = decoded.trail.session.id
-        let bySession = try insertJoinedTrail(
-            decoded,
-            from: """
-                SELECT report.id, ?, ?, ?, ?, ? FROM reportSession JOIN report ON report.id = reportSession.id
+        for (sql, arguments) in reportForTrail(
+            columns: "report.id, ?, ?, ?, ?, ?", bundleID: bundleID, session: session, pid: pid, started: started, tolerance: tolerance)
+        {
+            let joined = try insertJoinedTrail(decoded, from: sql, arguments, crashScreen: crashScreen, screenPath: screenPath, in: db)
+            if let joined { return joined }
+        }
+        return nil
+    }
+
+    /// The rule that chooses the report a trail joins (SPEC sections 7 and 18), written once for a trail file, a trail
+    /// posted to serve and a trail that waited: two queries, tried in order, each selecting `columns` of at most one
+    /// report that still awaits a recorded trail.
+    ///
+    /// 1. The crash that carries the trail's session, however long ago its process started.
+    /// 2. Else the crash of the same app and pid launched closest to `started`, within `tolerance` milliseconds, that
+    ///    carries no other session.
+    static func reportForTrail(
+        columns: String, bundleID: String, session: String, pid: Int64, started: Int64, tolerance: Int64
+    ) -> [(sql: String, arguments: [StoreValue])] {
+        [
+            (
+                """
+                SELECT \(columns) FROM reportSession JOIN report ON report.id = reportSession.id
                 WHERE reportSession.bundleID = ? AND reportSession.session = ? AND \(Self.awaitsTrail)
                 ORDER BY report.id LIMIT 1
-                """, [.text(bundleID), .text(session)], crashScreen: crashScreen, screenPath: screenPath, in: db)
-        if let bySession { return bySession }
-        return try insertJoinedTrail(
-            decoded, from: awaitingTrailSQL(columns: "id, ?, ?, ?, ?, ?", limit: 1, session: true),
-            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, session: session),
-            crashScreen: crashScreen, screenPath: screenPath, in: db)
+                """, [.text(bundleID), .text(session)]
+            ),
+            (
+                awaitingTrailSQL(columns: columns, limit: 1, session: true),
+                awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, session: session)
+            ),
+        ]
     }
 
     /// The reports awaiting a trail of an app and pid launched within the tolerance, closest first; with `session`,

@@ -233,27 +233,14 @@ extension ReportStore {
                 guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
                     let started = row.int64("started")
                 else { continue }
-                let bySession = try db.rows(
-                    """
-                    SELECT report.id AS id, report.signature AS signature FROM reportSession JOIN report ON report.id = reportSession.id
-                    WHERE reportSession.bundleID = ? AND reportSession.session = ? AND \(Self.awaitsTrail) ORDER BY report.id LIMIT 1
-                    """, [.text(bundleID), .text(session)])
-                let candidates =
-                    bySession.isEmpty
-                    ? try db.rows(
-                        """
-                        SELECT id, signature FROM report
-                        WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?
-                            AND NOT EXISTS (SELECT 1 FROM reportSession WHERE reportSession.id = report.id AND reportSession.session <> ?)
-                        ORDER BY ABS(launchTime - ?), id LIMIT 1
-                        """,
-                        [
-                            .text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance), .text(session),
-                            .integer(started),
-                        ]) : bySession
-                guard let report = candidates.first, let id = report.string("id"), let signature = report.string("signature") else {
-                    continue
+                var report: StoreRow?
+                for (sql, arguments) in Self.reportForTrail(
+                    columns: "report.id AS id, report.signature AS signature", bundleID: bundleID, session: session, pid: pid,
+                    started: started, tolerance: tolerance)
+                where report == nil {
+                    report = try db.rows(sql, arguments).first
                 }
+                guard let report, let id = report.string("id"), let signature = report.string("signature") else { continue }
                 guard
                     try Self.attachWaiting(
                         bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), toReport: id, signature: signature,

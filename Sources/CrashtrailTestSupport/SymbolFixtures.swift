@@ -12,11 +12,14 @@ public struct SymbolFixtures: Sendable {
         public var fullPath: String?
         /// The line; 0 where none is known.
         public var line: Int
+        /// Where the function starts, as an offset from the slice's `__TEXT` vmaddr, when the tool said.
+        public var symbolAddress: UInt64?
 
         enum CodingKeys: String, CodingKey {
             case symbol
             case fullPath = "full_path"
             case line
+            case symbolAddress = "sym_addr"
         }
     }
 

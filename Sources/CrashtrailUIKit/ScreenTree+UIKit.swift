@@ -28,18 +28,13 @@ extension ScreenTree {
         } else {
             stacks = [Self.stack(of: root, failures: &unencodable)]
         }
-        var modals: [[Destination?]] = []
-        // The chain is finite in UIKit; the limit only guards against a cycle a test double could make.
-        var presented = root.presentedViewController
-        while let modal = presented, modals.count < 64 {
+        let modals = root.presentedChain.map { modal in
             if let tabBar = modal as? UITabBarController {
                 let tabs = tabBar.viewControllers ?? []
                 let selected = tabs.indices.contains(tabBar.selectedIndex) ? [tabs[tabBar.selectedIndex]] : []
-                modals.append(selected.flatMap { Self.stack(of: $0, failures: &unencodable) })
-            } else {
-                modals.append(Self.stack(of: modal, failures: &unencodable))
+                return selected.flatMap { Self.stack(of: $0, failures: &unencodable) }
             }
-            presented = modal.presentedViewController
+            return Self.stack(of: modal, failures: &unencodable)
         }
         self.init(tab: tab, stacks: stacks, modals: modals, unencodable: unencodable)
     }

@@ -66,9 +66,7 @@ public final class ViewControllerTrail: NSObject, UINavigationControllerDelegate
     /// navigation controller or a sheet in code, so it is observed too.
     public func install() {
         guard let root = root() else { return }
-        var presented: UIViewController? = root
-        var depth = 0
-        while let controller = presented, depth < 64 {
+        for controller in [root] + root.presentedChain {
             for container in [controller] + ((controller as? UITabBarController)?.viewControllers ?? []) {
                 if let tabBar = container as? UITabBarController, tabBar.delegate == nil { tabBar.delegate = self }
                 if let navigation = container as? UINavigationController, navigation.delegate == nil { navigation.delegate = self }
@@ -76,8 +74,6 @@ public final class ViewControllerTrail: NSObject, UINavigationControllerDelegate
             if controller !== root, let presentation = controller.presentationController, presentation.delegate == nil {
                 presentation.delegate = self
             }
-            presented = controller.presentedViewController
-            depth += 1
         }
         reportScreens()
     }

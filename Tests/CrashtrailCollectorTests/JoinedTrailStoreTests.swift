@@ -39,7 +39,9 @@ import Testing
             try store.write { db in try ReportStore.attach(DecodedTrail(trail), toReport: joined[0].id, in: db) }
                 == false)
         let first = trail.app.bundleID
-        #expect(try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0).isEmpty)
+        #expect(
+            try store.reportsAwaitingTrail(bundleID: first, pid: trail.session.pid, started: joined[0].launchTime ?? 0, tolerance: 2000)
+                .isEmpty)
     }
 
     @Test func trailsJoinedIntoReportRowsByOlderVersionsReadTheSame() throws {

@@ -122,6 +122,40 @@ struct ReportFieldTests {
             ])
     }
 
+    @Test("A Sentry event's frames find their image by address, whatever their package says")
+    func sentryImagesByAddress() throws {
+        // Two frames of a framework whose `package` is its name, not its path (the protocol allows a name, a path or
+        // nothing), one frame with no package at all, and a system frame: each image is found by its address range.
+        let event = #"""
+            {"event_id":"8f3c2a10111122223333444455556666","platform":"cocoa",
+             "exception":{"values":[{"type":"EXC_BAD_ACCESS","value":"KERN_INVALID_ADDRESS",
+               "stacktrace":{"frames":[
+               {"function":"start","instruction_addr":"0x100004010"},
+               {"package":"Shop","instruction_addr":"0x104004034"},
+               {"function":"objc_msgSend","package":"libobjc.A.dylib","instruction_addr":"0x180001020"},
+               {"package":"Shop","instruction_addr":"0x104004020"}]}}]},
+             "debug_meta":{"images":[
+               {"type":"macho","code_file":"/usr/lib/libobjc.A.dylib","debug_id":"6B51E76F-DE9F-381B-B7B3-BC5BADBFEE3A","image_addr":"0x180000000","image_size":65536},
+               {"type":"macho","code_file":"/var/containers/Bundle/Application/X/App.app/Frameworks/Shop.framework/Shop","debug_id":"77e112d2-0cb4-3f73-bda6-bcfc1f190724","image_addr":"0x104000000","image_size":32768},
+               {"type":"macho","code_file":"/usr/lib/libunused.dylib","debug_id":"11111111-2222-3333-4444-555555555555","image_addr":"0x190000000","image_size":4096},
+               {"type":"macho","code_file":"/var/containers/Bundle/Application/X/App.app/App","debug_id":"99e112d2-0cb4-3f73-bda6-bcfc1f190724","image_addr":"0x100000000","image_size":65536}]}}
+            """#
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("event.json")
+        try Data(event.utf8).write(to: url)
+        let report = try Self.record(url).report
+        #expect(report.frames.map(\.image) == ["Shop", "libobjc.A.dylib", "Shop", "App"])
+        #expect(report.frames.map(\.offset) == [0x4020, 0x1020, 0x4034, 0x4010])
+        #expect(report.frames.map(\.inApp) == [true, false, true, true])
+        #expect(
+            Set(report.binaryImages) == [
+                BinaryImage(name: "libobjc.A.dylib", uuid: "6b51e76f-de9f-381b-b7b3-bc5badbfee3a", loadAddress: 0x1_8000_0000),
+                BinaryImage(name: "Shop", uuid: "77e112d2-0cb4-3f73-bda6-bcfc1f190724", loadAddress: 0x1_0400_0000),
+                BinaryImage(name: "App", uuid: "99e112d2-0cb4-3f73-bda6-bcfc1f190724", loadAddress: 0x1_0000_0000),
+            ])
+    }
+
     @Test("show's JSON carries the fields; a report without them says null and []")
     func showJSON() throws {
         let report = try Self.record(Self.kscrash.appendingPathComponent("NSException.json")).report

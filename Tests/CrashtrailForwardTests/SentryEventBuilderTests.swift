@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailReports
 import CrashtrailStore
 import Foundation
@@ -26,7 +27,7 @@ struct SentryEventBuilderTests {
         signature: "EXC_BAD_ACCESS/SIGSEGV @ divide < crash_divide", trailInfo: .init(source: .embedded, steps: 2))
 
     static let enrichment = ForwardEnrichment(
-        source: "embedded", steps: 2,
+        source: .embedded, steps: 2,
         crumbs: [
             .init(time: 1_793_630_700.0, op: "push", from: nil, to: "home", url: "piratebay://home"),
             .init(time: 1_793_630_705.5, op: "push", from: "home", to: "item", url: nil),
@@ -143,12 +144,16 @@ struct SentryEventBuilderTests {
         let value = try EventJSON.parse(Array(text.utf8))
         #expect(String(decoding: value.bytes, as: UTF8.self) == #"{"a":[true,false,null,-1.5e-3,"é\n"],"b":{},"c":[],"a2":0}"#)
         #expect(value.object?.keys == ["a", "b", "c", "a2"])
-        for bad in ["", "{", #"{"a" 1}"#, "[1,]", "tru", "{} x", "-"] {
-            #expect(throws: EventJSONError.self, "\(bad)") { try EventJSON.parse(Array(bad.utf8)) }
+        for bad in ["", "{", #"{"a" 1}"#, "[1,]", "tru", "{} x", "-", #""a\u00""#] {
+            #expect(throws: JSONParseError.self, "\(bad)") { try EventJSON.parse(Array(bad.utf8)) }
         }
+        // The one JSON error: its kind, line and byte
+        let truncated = #expect(throws: JSONParseError.self) { try EventJSON.parse(Array("{\n\"a\":".utf8)) }
+        #expect(truncated?.code == .truncated)
+        #expect(truncated?.location == "line 2, byte 6")
         // Nesting past 128 is refused as such, however well it closes
         let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
-        let error = #expect(throws: EventJSONError.self) { try EventJSON.parse(Array(deep.utf8)) }
-        #expect(error?.problem.contains("nesting") == true)
+        let error = #expect(throws: JSONParseError.self) { try EventJSON.parse(Array(deep.utf8)) }
+        #expect(error?.code == .tooDeep)
     }
 }

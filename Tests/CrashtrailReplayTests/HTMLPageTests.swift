@@ -119,9 +119,9 @@ struct HTMLPageTests {
         let manifest = try TestManifests.piratebay()
         let replay = Replayer(manifest: manifest).replay(Self.hostileTrail(), report: "r")
         let frames = [
-            TriageSite.Frame(image: "AppC", function: "divide", location: "crash.c:49", inlined: true, offset: 17_532),
-            TriageSite.Frame(image: "AppC", function: "crash_divide", location: "crash.c:53", inlined: false, offset: 17_532),
-            TriageSite.Frame(image: "<Kaboom>", function: nil, location: nil, inlined: false, offset: 1_234),
+            TriageSite.Frame(number: 0, image: "AppC", function: "divide", location: "crash.c:49", inlined: true, offset: 17_532),
+            TriageSite.Frame(number: 0, image: "AppC", function: "crash_divide", location: "crash.c:53", inlined: false, offset: 17_532),
+            TriageSite.Frame(number: 1, image: "<Kaboom>", function: nil, location: nil, inlined: false, offset: 1_234),
         ]
 
         // When

@@ -114,6 +114,35 @@ struct DebugFileRouteTests {
         #expect(try fixture.service.store.uploadChunks(among: chunks.map(ChunkedUpload.sha1)).isEmpty)
     }
 
+    @Test("A universal file uploaded again is answered ok at once: no chunk is asked for, nothing is stored twice")
+    func universalUploadedAgain() async throws {
+        // Given a universal dSYM (two slices, each stored by its own SHA-1) uploaded and assembled once
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let file = Array(try Data(contentsOf: SymbolFixtures.shared.url("AppFat.dSYM/Contents/Resources/DWARF/AppFat")))
+        let chunks = Self.chunks(file, size: ChunkedUpload.chunkSize)
+        let assemble = Self.assembleBody(file: file, chunks: chunks, name: "AppFat")
+
+        // When it is assembled again, as sentry-cli asks before sending chunks
+        let (done, again) = try await fixture.test { client in
+            _ = try await client.post(Self.optionsPath, Self.multipart(chunks), headers: Self.multipartHeaders(ServerFixture.key))
+            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            return (done, again)
+        }
+
+        // Then the second answer is ok with no missing chunk, and the store holds each slice once
+        let checksum = ChunkedUpload.sha1(file)
+        #expect((try Self.json(done)[checksum] as? [String: Any])?["state"] as? String == "ok", "\(done.text)")
+        let second = try #require(try Self.json(again)[checksum] as? [String: Any], "\(again.text)")
+        #expect(second["state"] as? String == "ok")
+        #expect((second["missingChunks"] as? [String] ?? []).isEmpty)
+        let files = try fixture.service.store.debugFiles()
+        #expect(files.count == 2)
+        #expect(Set(files.map(\.sha1)).count == 2)
+        #expect(!files.map(\.sha1).contains(checksum))
+    }
+
     @Test("A chunk whose bytes are not its name's SHA-1, a body that is not multipart, and a file that is no Mach-O are refused")
     func refusals() async throws {
         let fixture = try ServerFixture()

@@ -185,23 +185,8 @@ private struct Parser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
-        let start = position
-        do {
-            let (text, end) = try JSONString.read(bytes, from: position + 1)
-            position = end
-            return text
-        } catch {
-            switch error {
-            case .truncated(let inEscape):
-                throw self.error(
-                    .truncated, inEscape ? "the JSON text ends inside a \\u escape" : "the JSON text ends inside a string", at: start)
-            case .controlCharacter(let offset): throw self.error(.syntax, "unescaped control character in a string", at: offset)
-            case .invalidEscape(let offset, let byte):
-                throw self.error(.syntax, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: offset)
-            case .invalidHexDigit(let offset): throw self.error(.syntax, "invalid hex digit in a \\u escape", at: offset)
-            case .loneSurrogate(let offset, _): throw self.error(.invalidUnicode, "lone surrogate escape in a string", at: offset)
-            case .invalidUTF8: throw self.error(.invalidUnicode, "string is not valid UTF-8", at: start)
-            }
-        }
+        let (text, end) = try JSONString.parse(bytes, quoteAt: position)
+        position = end
+        return text
     }
 }

@@ -20,6 +20,17 @@ package enum JSONString {
         case invalidUTF8
     }
 
+    /// Reads the string whose opening quote is at `quote`, failing as the JSON readers fail.
+    /// - Returns: the string's text, and the index just past its closing quote.
+    /// - Throws: `JSONParseError` naming the problem, its line and byte.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, quoteAt quote: Int) throws(JSONParseError) -> (text: String, end: Int) {
+        do {
+            return try read(bytes, from: quote + 1)
+        } catch {
+            throw error.parseError(stringAt: quote, in: bytes)
+        }
+    }
+
     /// Reads the string whose content starts at `start`, just after its opening quote, up to its closing quote.
     /// - Parameters:
     ///   - bytes: the JSON text.
@@ -113,6 +124,24 @@ package enum JSONString {
             utf8.append(0x80 | UInt8(scalar >> 12 & 0x3F))
             utf8.append(0x80 | UInt8(scalar >> 6 & 0x3F))
             utf8.append(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+}
+
+extension JSONString.ReadError {
+    /// The problem as the JSON readers report it: a `JSONParseError` at its byte, or at the string's quote `start`.
+    package func parseError(stringAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONParseError {
+        switch self {
+        case .truncated(let inEscape):
+            JSONParseError(
+                .truncated, inEscape ? "the JSON text ends inside a \\u escape" : "the JSON text ends inside a string", at: start,
+                in: bytes)
+        case .controlCharacter(let offset): JSONParseError(.syntax, "unescaped control character in a string", at: offset, in: bytes)
+        case .invalidEscape(let offset, let byte):
+            JSONParseError(.syntax, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: offset, in: bytes)
+        case .invalidHexDigit(let offset): JSONParseError(.syntax, "invalid hex digit in a \\u escape", at: offset, in: bytes)
+        case .loneSurrogate(let offset, _): JSONParseError(.invalidUnicode, "lone surrogate escape in a string", at: offset, in: bytes)
+        case .invalidUTF8: JSONParseError(.invalidUnicode, "string is not valid UTF-8", at: start, in: bytes)
         }
     }
 }

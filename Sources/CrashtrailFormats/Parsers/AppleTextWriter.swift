@@ -22,18 +22,16 @@ package enum AppleTextWriter {
             guard let index = images.firstIndex(where: { $0.name == image }) else { return nil }
             return known(images[index].name)?.loadAddress ?? 0x1_0000_0000 + UInt64(index) << 28
         }
-        // A symbolicated frame reads `symbol + 0 (file:line)`, and a function inlined into the frame below shares its
-        // number and ends in `[inlined]`, as Apple's symbolicated reports write them.
+        // A symbolicated frame reads `symbol + offset-into-the-function (file:line)`, and a function inlined into the frame
+        // below shares its number and ends in `[inlined]`, as Apple's symbolicated reports write them.
         func frameLines(_ frames: [StackFrame]) -> [String] {
-            var index = 0
-            return frames.map { frame in
+            StackFrame.numbered(frames).map { index, frame in
                 let image = frame.image ?? "???"
                 let load = base(frame.image) ?? 0
                 let address = load &+ UInt64(max(0, frame.offset ?? 0))
-                var location = frame.symbol.map { "\($0) + 0" } ?? "0x\(hex(load)) + \(frame.offset ?? 0)"
-                if let file = frame.file { location += " (\((file as NSString).lastPathComponent)\(frame.line.map { ":\($0)" } ?? ""))" }
+                var location = frame.symbol.map { "\($0) + \(frame.functionOffset ?? 0)" } ?? "0x\(hex(load)) + \(frame.offset ?? 0)"
+                if let source = frame.sourceLocation { location += " (\(source))" }
                 if frame.inlined { location += " [inlined]" }
-                defer { if !frame.inlined { index += 1 } }
                 return pad(String(index), 4) + pad(image, 30) + "0x" + hex(address, width: 16) + " " + location
             }
         }

@@ -87,9 +87,14 @@ enum SentryEventParser {
             var debug_id: String?
             var uuid: String?
             var image_addr: String?
+            var image_size: LooseScalar?
 
-            /// The image's path, as a frame's `package` names it.
+            /// The image's path (`code_file`, or an `apple` image's `name`).
             var path: String? { code_file ?? name }
+            /// Where it was loaded, when `image_addr` is a hex address.
+            var start: UInt64? { image_addr.flatMap(SentryEventParser.hex).map { UInt64(bitPattern: $0) } }
+            /// How many bytes it covers, when given.
+            var size: UInt64? { image_size?.int.flatMap { $0 > 0 ? UInt64($0) : nil } }
         }
         var images: [Image] = []
     }
@@ -104,17 +109,20 @@ enum SentryEventParser {
         var extra: Lenient<Extra>?
         var breadcrumbs: Lenient<SentryBreadcrumbs>?
         var tags: Lenient<SentrySessionTag>?
-        /// The images the stack's frames name (by their `package`); the others (dozens) are skipped.
+        /// The images the stack's frames fall in (by address) or name (by their `package`); the others (hundreds) are
+        /// skipped.
         var debug_meta = DebugMeta()
 
         private enum CodingKeys: String, CodingKey {
             case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta, tags
         }
         private enum DebugMetaKeys: String, CodingKey { case images }
-        /// An image's path alone, to tell whether the image is wanted.
-        private struct CodeFile: Decodable {
+        /// An image's path and range alone, to tell whether the image is wanted.
+        private struct ImageProbe: Decodable {
             var code_file: String?
             var name: String?
+            var image_addr: String?
+            var image_size: LooseScalar?
         }
 
         init(from decoder: any Decoder) throws {
@@ -132,12 +140,21 @@ enum SentryEventParser {
             let stacks =
                 (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
                 + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
-            let wanted = Set(stacks.flatMap { $0 ?? [] }.compactMap { $0.value?.package })
-            guard !wanted.isEmpty, let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
+            let frames = stacks.flatMap { $0 ?? [] }.compactMap(\.value)
+            let packages = Set(frames.compactMap(\.package).flatMap { [$0, SystemImages.baseName($0)] })
+            let addresses = frames.compactMap { $0.instruction_addr.flatMap(SentryEventParser.hex) }.map { UInt64(bitPattern: $0) }.sorted()
+            guard !packages.isEmpty || !addresses.isEmpty,
+                let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
                 var images = try? meta.nestedUnkeyedContainer(forKey: .images)
             else { return }
-            debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: CodeFile.self) { image in
-                (image.code_file ?? image.name).map(wanted.contains) ?? false
+            debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: ImageProbe.self) { image in
+                if let path = image.code_file ?? image.name, packages.contains(path) || packages.contains(SystemImages.baseName(path)) {
+                    return true
+                }
+                guard let start = image.image_addr.flatMap(SentryEventParser.hex), let size = image.image_size?.int, size > 0 else {
+                    return false
+                }
+                return ImageAddressIndex<Never>.holdsAny(of: addresses, start: UInt64(bitPattern: start), size: UInt64(size))
             }
         }
     }
@@ -166,35 +183,18 @@ enum SentryEventParser {
         let threads = payload.threads?.value?.values.compactMap(\.value) ?? []
         let crashedThread = threads.first { $0.crashed == true }
         parsed.crashedThread = (crashedThread?.id?.int ?? exception?.thread_id?.int).map { Int(clamping: $0) }
-        // An image is named by its file's path, as a frame's `package` is.
-        parsed.binaryImages = payload.debug_meta.images.compactMap { image in
-            guard let path = image.path else { return nil }
-            // A Mach-O debug ID is the image's UUID; the prefix alone, should an appendix follow it.
-            let debugID = image.debug_id.map { $0.count > 36 ? String($0.prefix(36)) : $0 }
-            return BinaryImage(
-                name: SystemImages.baseName(path), uuid: debugID ?? image.uuid,
-                loadAddress: image.image_addr.flatMap(hex).map { UInt64(bitPattern: $0) })
-        }
-        // A frame without its own `image_addr` is placed by its image's, found by the path its `package` names.
-        var imageAddresses: [String: Int64] = [:]
-        for image in payload.debug_meta.images {
-            if let path = image.path, let address = image.image_addr.flatMap(hex), imageAddresses[path] == nil {
-                imageAddresses[path] = address
-            }
-        }
+        let images = payload.debug_meta.images
         let stack = exception?.stacktrace?.value?.frames ?? crashedThread?.stacktrace?.value?.frames ?? []
         // Sentry lists frames caller first; the normalized report lists the crashing frame first.
-        parsed.frames = stack.compactMap(\.value).reversed().map { frame in
-            let image = frame.package.map(SystemImages.baseName) ?? frame.module
-            var offset: Int64?
-            if let instruction = frame.instruction_addr.flatMap(hex),
-                let base = frame.image_addr.flatMap(hex) ?? frame.package.flatMap({ imageAddresses[$0] })
-            {
-                offset = instruction &- base
-            }
-            return StackFrame(
-                image: image, symbol: frame.function ?? frame.symbol, offset: offset,
-                inApp: frame.in_app ?? !SystemImages.isSystem(name: image, path: frame.package))
+        let lookup = ImageLookup(images)
+        parsed.frames = stack.compactMap(\.value).reversed().map { frame in frame.stackFrame(in: lookup) }
+        // The images the frames fall in, named as the frames name them: by the file name of their path.
+        let used = Set(parsed.frames.compactMap(\.image))
+        parsed.binaryImages = images.compactMap { image in
+            guard let path = image.path, used.contains(SystemImages.baseName(path)) else { return nil }
+            // A Mach-O debug ID is the image's UUID; the prefix alone, should an appendix follow it.
+            let debugID = image.debug_id.map { $0.count > 36 ? String($0.prefix(36)) : $0 }
+            return BinaryImage(name: SystemImages.baseName(path), uuid: debugID ?? image.uuid, loadAddress: image.start)
         }
         let trailValue = contexts?.crashtrail?.value?.trail?.value ?? payload.extra?.value?.crashtrail?.value
         parsed.trail = trailValue.flatMap(TrailCarrier.from(jsonValue:))
@@ -221,8 +221,52 @@ enum SentryEventParser {
         return (package, String(rest), nil)
     }
 
-    private static func hex(_ text: String) -> Int64? {
+    /// Finds a frame's image: by the address the frame executed at, else by the path or name its `package` gives.
+    struct ImageLookup {
+        let byAddress: ImageAddressIndex<DebugMeta.Image>
+        let byPath: [String: DebugMeta.Image]
+
+        init(_ images: [DebugMeta.Image]) {
+            byAddress = ImageAddressIndex(images.compactMap { image in image.start.map { ($0, image.size ?? 0, image) } })
+            var byPath: [String: DebugMeta.Image] = [:]
+            for image in images {
+                guard let path = image.path else { continue }
+                if byPath[path] == nil { byPath[path] = image }
+                if byPath[SystemImages.baseName(path)] == nil { byPath[SystemImages.baseName(path)] = image }
+            }
+            self.byPath = byPath
+        }
+
+        func image(of frame: Frame) -> DebugMeta.Image? {
+            if let address = frame.instruction_addr.flatMap(SentryEventParser.hex),
+                let image = byAddress.image(containing: UInt64(bitPattern: address))
+            {
+                return image
+            }
+            return frame.package.flatMap { byPath[$0] }
+        }
+    }
+
+    static func hex(_ text: String) -> Int64? {
         guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
         return UInt64(text.dropFirst(2), radix: 16).map { Int64(bitPattern: $0) }
+    }
+}
+
+extension SentryEventParser.Frame {
+    /// The normalized frame: its image named by the file name of the image it falls in (else of its `package`, else
+    /// its `module`), and its offset from that image's load address (the frame's own `image_addr` first).
+    func stackFrame(in lookup: SentryEventParser.ImageLookup) -> StackFrame {
+        let found = lookup.image(of: self)
+        let path = found?.path ?? package
+        let image = path.map(SystemImages.baseName) ?? module
+        var offset: Int64?
+        if let instruction = instruction_addr.flatMap(SentryEventParser.hex),
+            let base = image_addr.flatMap(SentryEventParser.hex) ?? found?.start.map({ Int64(bitPattern: $0) })
+        {
+            offset = instruction &- base
+        }
+        return StackFrame(
+            image: image, symbol: function ?? symbol, offset: offset, inApp: in_app ?? !SystemImages.isSystem(name: image, path: path))
     }
 }

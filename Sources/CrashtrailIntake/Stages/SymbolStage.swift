@@ -57,11 +57,17 @@ struct SymbolStage: Sendable {
                 named.append(Self.demangled([frame]))
                 continue
             }
+            // The instruction's own address (not the call's, a return address less one) against the function's start.
+            let address = Int64(bitPattern: lookups[lookup].address) &+ (all[index].1 ? 1 : 0)
             named.append(
                 found.map { symbol in
                     StackFrame(
                         image: frame.image, symbol: Demangler.demangle(symbol.rawSymbol) ?? symbol.rawSymbol, offset: frame.offset,
-                        inApp: frame.inApp, rawSymbol: symbol.rawSymbol, file: symbol.file, line: symbol.line, inlined: symbol.inlined)
+                        inApp: frame.inApp, rawSymbol: symbol.rawSymbol, file: symbol.file, line: symbol.line, inlined: symbol.inlined,
+                        functionOffset: symbol.startAddress.flatMap { start in
+                            let start = Int64(bitPattern: start)
+                            return start <= address ? address - start : nil
+                        })
                 })
         }
         return Frames(

@@ -50,7 +50,8 @@ extension BinaryImage {
 
 extension StackFrame {
     /// `image`, `symbol`, `offset`, each a value or null; and, only when known (SPEC section 16), `rawSymbol` (the
-    /// name as the payload or the debug file wrote it, when it was demangled), `file`, `line` and `inlined`.
+    /// name as the payload or the debug file wrote it, when it was demangled), `file`, `line`, `inlined` and
+    /// `functionOffset` (the offset into the function).
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "image": image.map(JSONValue.string) ?? .null,
@@ -61,6 +62,7 @@ extension StackFrame {
         if let file { object["file"] = .string(file) }
         if let line { object["line"] = .int(Int64(line)) }
         if inlined { object["inlined"] = .bool(true) }
+        if let functionOffset { object["functionOffset"] = .int(functionOffset) }
         return .object(object)
     }
 }

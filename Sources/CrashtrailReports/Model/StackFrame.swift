@@ -16,10 +16,13 @@ public struct StackFrame: Hashable, Sendable {
     public var line: Int?
     /// Whether the function was inlined into the next frame's at this address: a frame a debug file adds.
     public var inlined: Bool
+    /// The offset of the instruction into its function (Apple's `symbol + 52`), when a debug file gave the function's
+    /// start.
+    public var functionOffset: Int64?
 
     public init(
         image: String?, symbol: String?, offset: Int64?, inApp: Bool, rawSymbol: String? = nil, file: String? = nil,
-        line: Int? = nil, inlined: Bool = false
+        line: Int? = nil, inlined: Bool = false, functionOffset: Int64? = nil
     ) {
         self.image = image
         self.symbol = symbol
@@ -29,6 +32,7 @@ public struct StackFrame: Hashable, Sendable {
         self.file = file
         self.line = line
         self.inlined = inlined
+        self.functionOffset = functionOffset
     }
 
     /// Whether a debug file named the frame's function.

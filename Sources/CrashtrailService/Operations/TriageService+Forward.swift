@@ -59,7 +59,7 @@ extension TriageService {
     package func forwardEnrichment(of record: ReportRecord, manifests: [Manifest], publicURL: String?) -> ForwardEnrichment {
         let group = CrashGroup.id(ofSignature: record.signature)
         var enrichment = ForwardEnrichment(
-            source: record.trailSource.rawValue, steps: record.trailSteps ?? 0, crumbs: [], crashScreens: [], links: [],
+            source: record.trailSource, steps: record.trailSteps ?? 0, crumbs: [], crashScreens: [], links: [],
             replayURL: nil, group: group, signature: record.signature)
         guard record.trailSource.hasTrail, let trail = try? record.decodedTrail(),
             let selection = try? ManifestSelection(choosingFrom: manifests, forApp: trail.app.bundleID),

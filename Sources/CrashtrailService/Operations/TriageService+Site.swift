@@ -171,12 +171,9 @@ extension TriageService {
 
     /// The crashed thread's frames as the report page shows them.
     static func siteFrames(of report: CrashReport) -> [TriageSite.Frame] {
-        report.frames.map { frame in
+        StackFrame.numbered(report.frames).map { number, frame in
             TriageSite.Frame(
-                image: frame.image ?? "???", function: frame.symbol,
-                location: frame.file.map { file in
-                    ((file as NSString).lastPathComponent) + (frame.line.map { ":\($0)" } ?? "")
-                },
+                number: number, image: frame.image ?? "???", function: frame.symbol, location: frame.sourceLocation,
                 inlined: frame.inlined, offset: frame.offset)
         }
     }

@@ -48,14 +48,10 @@ package enum ShowText {
     /// symbol). A function inlined
     /// into the frame below it shares that frame's index and is marked `[inlined]`, as Apple's renderings list them.
     static func frameLines(_ frames: [StackFrame]) -> [String] {
-        var index = 0
-        var lines = frames.prefix(12).map { frame in
-            let location = frame.file.map { " (\(($0 as NSString).lastPathComponent)\(frame.line.map { ":\($0)" } ?? ""))" } ?? ""
-            let line =
-                "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24) + (frame.symbol ?? "???") + location
+        var lines = StackFrame.numbered(frames.prefix(12)).map { index, frame in
+            let location = frame.sourceLocation.map { " (\($0))" } ?? ""
+            return "  " + TextTable.pad(String(index), 3) + TextTable.pad(frame.image ?? "?", 24) + (frame.symbol ?? "???") + location
                 + (frame.inlined ? " [inlined]" : "") + (frame.offset.map { "  (image offset \($0))" } ?? "")
-            if !frame.inlined { index += 1 }
-            return line
         }
         if frames.count > 12 { lines.append("  … \(frames.count - 12) more") }
         return lines

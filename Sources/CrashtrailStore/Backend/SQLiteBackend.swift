@@ -306,6 +306,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v15: session joins and waiting trails") { db in
             try db.execute(sql: SessionJoinSchema.sqlite)
         }
+        // Which debug files each uploaded file held, so uploading it again sends nothing (UploadedFileSchema.swift).
+        migrator.registerMigration("v16: uploaded files") { db in
+            try db.execute(sql: UploadedFileSchema.sqlite)
+        }
         return migrator
     }
 }

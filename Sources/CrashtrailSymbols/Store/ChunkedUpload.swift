@@ -76,11 +76,13 @@ package struct ChunkedUpload: Sendable {
 
     private func assemble(_ file: File) throws -> State {
         let checksum = file.checksum.lowercased()
-        if let stored = try store.debugFile(sha1: checksum) {
-            return .ok([
-                DebugFileImport.Slice(
-                    uuid: stored.uuid, arch: stored.arch, name: stored.name, kind: stored.kind, isNew: false, source: file.name)
-            ])
+        // A thin file is stored under its own SHA-1; a universal one's slices are found by the file's.
+        if let stored = try store.debugFile(sha1: checksum).map({ [$0] }) ?? store.uploadedFile(checksum: checksum) {
+            return .ok(
+                stored.map { stored in
+                    DebugFileImport.Slice(
+                        uuid: stored.uuid, arch: stored.arch, name: stored.name, kind: stored.kind, isNew: false, source: file.name)
+                })
         }
         guard !file.chunks.isEmpty else { return .error("the file \(file.name) names no chunks") }
         guard Int64(file.chunks.count) * Int64(Self.chunkSize) <= Self.maximumFileSize + Int64(Self.chunkSize) else {
@@ -118,6 +120,7 @@ package struct ChunkedUpload: Sendable {
         } catch {
             return .error("\(error)")
         }
+        try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid))
         // Chunks of a stored file are forgotten, as are those of uploads abandoned a day ago.
         try store.removeUploadChunks(
             file.chunks.map { $0.lowercased() }, addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - 86_400_000))

@@ -116,7 +116,7 @@ package struct DebugFileImport: Sendable {
         let rederived = try store.deriveAgain(ids: waiting, with: deriving(symbolicator)) {
             progress(.rederived(done: $0, total: $1))
         }
-        return (rederived, symbolicator.lastFailure)
+        return (rederived, symbolicator.lastFailure?.description)
     }
 
     /// Stores each slice of the Mach-O file `candidate`, streamed from the file in chunks.
@@ -131,17 +131,11 @@ package struct DebugFileImport: Sendable {
                 guard offset < slice.size else { return nil }
                 return try source.read(at: slice.fileOffset + offset, count: Int(min(UInt64(chunkSize), slice.size - offset)))
             }
-            var hash = Insecure.SHA1()
-            var index = 0
-            while let bytes = try chunk(index) {
-                hash.update(data: bytes)
-                index += 1
-            }
+            // The store takes the slice's SHA-1 from the chunks as it stores them: the slice is read once.
             let file = DebugFile(
                 uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, textVMAddr: slice.textVMAddr,
-                size: Int64(slice.size), sha1: Hex.lowercase(hash.finalize()),
-                added: time.rfc3339())
-            let isNew = try store.addDebugFile(file, chunk: chunk)
+                size: Int64(slice.size), sha1: "", added: time.rfc3339())
+            let isNew = try store.addDebugFile(file, chunk: chunk).isNew
             return Slice(uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, isNew: isNew, source: candidate.name)
         }
     }

@@ -32,8 +32,9 @@ package final class Symbolicator: Sendable {
         var answers: [Lookup: [SymbolicatedFrame]?] = [:]
         /// Which process the next batch goes to.
         var next = 0
-        /// Why the last debug file could not be written out, for the notice.
-        var lastFailure: String?
+        /// Why the last lookup failed (a debug file that could not be written out, a symbolizer that failed), for the
+        /// notice.
+        var lastFailure: SymbolizerError?
         /// When the store's list of debug files was last read, on the monotonic clock.
         var refreshed: UInt64 = 0
     }
@@ -113,8 +114,8 @@ package final class Symbolicator: Sendable {
     /// How old the list of stored debug files may be before a UUID it does not name makes it read again.
     private static let refreshInterval: Double = 60
 
-    /// Why the last debug file could not be used, if one could not.
-    package var lastFailure: String? { state.withLock { $0.lastFailure } }
+    /// Why the last lookup failed, if one did: a debug file that could not be used, or a symbolizer that failed.
+    package var lastFailure: SymbolizerError? { state.withLock { $0.lastFailure } }
 
     /// The frames at each lookup, innermost first; nil where the debug file names nothing, or cannot be used.
     package func frames(at lookups: [Lookup]) -> [[SymbolicatedFrame]?] {
@@ -136,7 +137,13 @@ package final class Symbolicator: Sendable {
             queries.append((path, lookups[index].address))
             asked.append(index)
         }
-        guard let found = try? process.symbolicate(queries) else { return answers }
+        let found: [[SymbolicatedFrame]?]
+        do {
+            found = try process.symbolicate(queries)
+        } catch {
+            state.withLock { $0.lastFailure = error }
+            return answers
+        }
         state.withLock { state in
             if state.answers.count > Self.maximumAnswers { state.answers.removeAll(keepingCapacity: true) }
             for (index, frames) in zip(asked, found) {
@@ -157,7 +164,10 @@ package final class Symbolicator: Sendable {
             state.withLock { $0.paths[uuid] = path }
             return path
         } catch {
-            state.withLock { $0.lastFailure = "the debug file \(uuid) (\(file.name)) could not be written to \(folder.path): \(error)" }
+            let failure = SymbolizerError(
+                .debugFileUnwritable, "the debug file \(uuid) (\(file.name)) could not be written to \(folder.path): \(error)",
+                cause: error)
+            state.withLock { $0.lastFailure = failure }
             return nil
         }
     }

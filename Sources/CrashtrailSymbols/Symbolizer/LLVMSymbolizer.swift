@@ -120,7 +120,10 @@ package final class LLVMSymbolizer: Sendable {
             guard let name = symbol["FunctionName"]?.stringValue, !name.isEmpty, name != "??" else { return nil }
             let file = symbol["FileName"]?.stringValue.flatMap(Self.file)
             let line = symbol["Line"]?.intValue.flatMap { $0 > 0 ? Int($0) : nil }
-            return SymbolicatedFrame(rawSymbol: name, file: file, line: file == nil ? nil : line, inlined: true)
+            let start = symbol["StartAddress"]?.stringValue.flatMap { text in
+                text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
+            }
+            return SymbolicatedFrame(rawSymbol: name, file: file, line: file == nil ? nil : line, inlined: true, startAddress: start)
         }
         guard !frames.isEmpty else { return nil }
         // Innermost first: every frame but the last (the function the address is in) was inlined into the next.

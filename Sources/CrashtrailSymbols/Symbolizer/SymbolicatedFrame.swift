@@ -9,11 +9,14 @@ package struct SymbolicatedFrame: Hashable, Sendable {
     package var line: Int?
     /// Whether the function was inlined into the next frame's.
     package var inlined: Bool
+    /// Where the function (or the inlined call) starts, in the debug file's addresses, when the debug file says.
+    package var startAddress: UInt64?
 
-    package init(rawSymbol: String, file: String? = nil, line: Int? = nil, inlined: Bool = false) {
+    package init(rawSymbol: String, file: String? = nil, line: Int? = nil, inlined: Bool = false, startAddress: UInt64? = nil) {
         self.rawSymbol = rawSymbol
         self.file = file
         self.line = line
         self.inlined = inlined
+        self.startAddress = startAddress
     }
 }

@@ -13,6 +13,8 @@ package struct SymbolizerError: CrashtrailError, Hashable {
         package static let died = Code(name: "died")
         /// It answered something that is not its JSON.
         package static let unreadableAnswer = Code(name: "unreadable-answer")
+        /// A stored debug file could not be written out for it to read (the cache folder, or damaged chunks).
+        package static let debugFileUnwritable = Code(name: "debug-file-unwritable")
     }
 
     package var code: Code

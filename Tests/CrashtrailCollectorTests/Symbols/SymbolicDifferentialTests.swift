@@ -42,6 +42,7 @@ struct SymbolicDifferentialTests {
         let reference = try fixtures.reference()
         #expect(reference.slices.count == 7)
         var compared = 0
+        var startsCompared = 0
         var allowed: [String: Int] = [:]
         for slice in reference.slices {
             let folder = try TestFiles.temporaryFolder()
@@ -73,11 +74,19 @@ struct SymbolicDifferentialTests {
                 )
                 // Innermost first: all but the last were inlined.
                 #expect((ours ?? []).map(\.inlined) == expected.indices.map { $0 < expected.count - 1 })
+                // The function the address is in starts where symbolic says, so the offset into it (`symbol + 52`) agrees.
+                if let start = theirs.last?.symbolAddress, let ours = ours?.last, slice.kind == "dsym" {
+                    #expect(
+                        ours.startAddress == stored.textVMAddr + start,
+                        "\(slice.file) (\(slice.arch)) offset 0x\(String(lookup.offset, radix: 16)): function start")
+                    startsCompared += 1
+                }
                 compared += 1
             }
         }
         // Every lookup was compared but the few the test explains.
         #expect(compared > 1_500)
+        #expect(startsCompared > 1_000)
         #expect(allowed.values.reduce(0, +) <= 30, "\(allowed)")
     }
 

@@ -482,3 +482,11 @@ CREATE TABLE waitingTrail (
 );
 CREATE INDEX waitingTrail_launch ON waitingTrail(bundleID, pid, started);
 CREATE INDEX waitingTrail_received ON waitingTrail(received);
+
+-- v13: uploaded files
+CREATE TABLE uploadedFile (
+    checksum TEXT COLLATE "C" NOT NULL,
+    uuid TEXT COLLATE "C" NOT NULL REFERENCES debugFile(uuid) ON DELETE CASCADE,
+    PRIMARY KEY (checksum, uuid)
+);
+CREATE INDEX uploadedFile_uuid ON uploadedFile(uuid);

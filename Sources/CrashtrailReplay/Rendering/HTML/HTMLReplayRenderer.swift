@@ -15,12 +15,9 @@ enum HTMLReplayRenderer {
 
     static func render(_ replay: Replay, navigation: Navigation? = nil, frames: [TriageSite.Frame] = []) -> String {
         var context = context(of: replay, navigation: navigation)
-        // Frames inlined into the next share its number, as in Apple's reports.
-        var number = 0
         context["frames"] = frames.map { frame -> [String: Any] in
-            defer { if !frame.inlined { number += 1 } }
-            return [
-                "number": number, "image": frame.image, "function": frame.function ?? "???", "location": frame.location ?? "",
+            [
+                "number": frame.number, "image": frame.image, "function": frame.function ?? "???", "location": frame.location ?? "",
                 "hasLocation": frame.location != nil, "inlined": frame.inlined, "offset": frame.offset.map { "+ \($0)" } ?? "",
             ]
         }

@@ -91,6 +91,8 @@ package struct TriageSite: Sendable {
 
     /// A frame of the crashed thread as the report page shows it.
     package struct Frame: Hashable, Sendable {
+        /// The frame's number, as Apple's reports number them: a function inlined into the frame below shares its number.
+        package var number: Int
         /// The binary image's name; `???` when unknown.
         package var image: String
         /// The function, demangled; nil when nothing names it.
@@ -102,7 +104,8 @@ package struct TriageSite: Sendable {
         /// The offset into the image, when known.
         package var offset: Int64?
 
-        package init(image: String, function: String?, location: String?, inlined: Bool, offset: Int64?) {
+        package init(number: Int, image: String, function: String?, location: String?, inlined: Bool, offset: Int64?) {
+            self.number = number
             self.image = image
             self.function = function
             self.location = location
