@@ -507,7 +507,7 @@ let package = Package(
             name: "CrashtrailCollectorTests",
             dependencies: [
                 "CrashtrailIntake", "CrashtrailFormats", "CrashtrailReports", "CrashtrailSymbols", "CrashtrailStore", "CrashtrailCore",
-                "CrashtrailEncoding", "CrashtrailSymbols",
+                "CrashtrailEncoding",
                 "CrashtrailTestSupport", collector("GRDB", from: "GRDB.swift"),
                 // Reads other tools' YAML readings of crash files (AppleTextDifferentialTests).
                 .product(name: "Yams", package: "Yams"),

@@ -3,7 +3,7 @@ public import CrashtrailAdapters
 /// What a SwiftUI app's screen shows, in its own destination type: the selected tab, each tab's root and typed
 /// `NavigationStack` path, and the sheets and full-screen covers over them.
 ///
-/// ``View/recordingTrail(_:_:)`` reports it to a ``ScreenSettler`` when it appears and whenever it changes. Paths
+/// `View.recordingTrail(_:_:)` reports it to a `ScreenSettler` when it appears and whenever it changes. Paths
 /// must be typed (`[AppDestination]`, not `NavigationPath`), so each entry encodes as a destination.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
 public import CrashtrailAdapters
-import CrashtrailCore
+internal import CrashtrailCore
 
 #if canImport(UIKit)
 public import UIKit
@@ -15,7 +15,7 @@ extension ScreenTree {
     /// a stack of itself. Then the chain of `presentedViewController`s from `root`, each a modal stack in the same way
     /// (a tab bar controller presented modally gives the stack of its selected tab). Each view controller is mapped
     /// with ``TrailScreen``; one that does not adopt it is a nil entry (skipped), and a destination that does not
-    /// encode is named in ``ScreenTree/unencodable``, so ``ScreenSettler`` refuses the tree rather than drop a screen.
+    /// encode is named in `ScreenTree.unencodable`, so `ScreenSettler` refuses the tree rather than drop a screen.
     /// - Parameter root: the root view controller.
     @MainActor
     public init(walking root: UIViewController) {

@@ -8,7 +8,7 @@ public import UIKitStandIn
 ///
 /// Adopt it in each view controller that is a screen of the manifest, returning the app's own destination value
 /// (typically a case of its `@TrailManifest` enum). View controllers that do not adopt it (containers, alerts,
-/// activity sheets) or return nil are skipped, as ``ScreenTree`` skips entries that are no destination.
+/// activity sheets) or return nil are skipped, as `ScreenTree` skips entries that are no destination.
 ///
 /// ```swift
 /// final class ItemViewController: UIViewController, TrailScreen {
@@ -16,8 +16,7 @@ public import UIKitStandIn
 ///     var trailDestination: AppDestination? { .item(id: id) }
 /// }
 /// ```
-@MainActor
-public protocol TrailScreen: UIViewController {
+@MainActor public protocol TrailScreen: UIViewController {
     /// The app's destination type; encoded with `Destination(encoding:)`.
     associatedtype TrailDestination: Encodable
 

@@ -1,7 +1,7 @@
 #if canImport(UIKit)
-public import UIKit
+internal import UIKit
 #else
-public import UIKitStandIn
+internal import UIKitStandIn
 #endif
 
 extension UIViewController {

@@ -7,7 +7,7 @@ public import UIKit
 public import UIKitStandIn
 #endif
 
-/// The UIKit glue: the delegate that reports what the view controllers under a root show to a ``ScreenSettler``.
+/// The UIKit glue: the delegate that reports what the view controllers under a root show to a `ScreenSettler`.
 ///
 /// It reports as navigation, tab and presentation delegate callbacks come in (SPEC section 18). No method is
 /// swizzled; UIKit calls it as a delegate.

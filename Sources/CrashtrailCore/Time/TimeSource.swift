@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let time = TimeSource.fixed(milliseconds: 1_700_000_000_000)
 /// time.now()          // 1_700_000_000_000
-/// time.rfc3339()      // "2023-11-14T22:13:20.000Z"
+/// time.rfc3339()      // "2023-11-14T22:13:20Z"
 /// ```
 public struct TimeSource: Sendable {
     private let wall: @Sendable () -> Int64
@@ -39,7 +39,7 @@ public struct TimeSource: Sendable {
     /// Milliseconds since 1970 UTC, now.
     public func now() -> Int64 { wall() }
 
-    /// Now, as RFC 3339 UTC with milliseconds.
+    /// Now, as RFC 3339 UTC (with milliseconds unless they are zero).
     public func rfc3339() -> String { Timestamp.rfc3339(milliseconds: wall()) }
 
     /// A monotonic reading in nanoseconds, to measure a duration from with ``seconds(since:)``.

@@ -117,12 +117,30 @@ enum SentryEventParser {
             case event_id, timestamp, release, dist, exception, threads, contexts, extra, breadcrumbs, debug_meta, tags
         }
         private enum DebugMetaKeys: String, CodingKey { case images }
-        /// An image's path and range alone, to tell whether the image is wanted.
+        /// An image's path, and its range only when asked: what tells whether the image is wanted, read as little as
+        /// possible (an event lists hundreds of images, its frames fall in a few).
         private struct ImageProbe: Decodable {
-            var code_file: String?
-            var name: String?
-            var image_addr: String?
-            var image_size: LooseScalar?
+            private enum Keys: String, CodingKey { case code_file, name, image_addr, image_size }
+            let path: String?
+            private let container: KeyedDecodingContainer<Keys>?
+
+            init(from decoder: any Decoder) throws {
+                let container = try? decoder.container(keyedBy: Keys.self)
+                path =
+                    (try? container?.decodeIfPresent(String.self, forKey: .code_file))
+                    ?? (try? container?.decodeIfPresent(String.self, forKey: .name))
+                self.container = container
+            }
+
+            /// Whether the image covers one of `sortedAddresses`.
+            func holdsAny(of sortedAddresses: [UInt64]) -> Bool {
+                guard !sortedAddresses.isEmpty, let container,
+                    let text = try? container.decodeIfPresent(String.self, forKey: .image_addr),
+                    let start = SentryEventParser.hex(text),
+                    let size = try? container.decodeIfPresent(Int64.self, forKey: .image_size), size > 0
+                else { return false }
+                return ImageAddressIndex<Never>.holdsAny(of: sortedAddresses, start: UInt64(bitPattern: start), size: UInt64(size))
+            }
         }
 
         init(from decoder: any Decoder) throws {
@@ -141,20 +159,17 @@ enum SentryEventParser {
                 (exception?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
                 + (threads?.value?.values ?? []).map { $0.value?.stacktrace?.value?.frames }
             let frames = stacks.flatMap { $0 ?? [] }.compactMap(\.value)
-            let packages = Set(frames.compactMap(\.package).flatMap { [$0, SystemImages.baseName($0)] })
+            // A package is a path (sentry-cocoa writes code_file's), a file name, or absent.
+            let packages = Set(frames.compactMap(\.package))
             let addresses = frames.compactMap { $0.instruction_addr.flatMap(SentryEventParser.hex) }.map { UInt64(bitPattern: $0) }.sorted()
             guard !packages.isEmpty || !addresses.isEmpty,
                 let meta = try? container.nestedContainer(keyedBy: DebugMetaKeys.self, forKey: .debug_meta),
                 var images = try? meta.nestedUnkeyedContainer(forKey: .images)
             else { return }
             debug_meta.images = images.decodeElements(DebugMeta.Image.self, probing: ImageProbe.self) { image in
-                if let path = image.code_file ?? image.name, packages.contains(path) || packages.contains(SystemImages.baseName(path)) {
-                    return true
-                }
-                guard let start = image.image_addr.flatMap(SentryEventParser.hex), let size = image.image_size?.int, size > 0 else {
-                    return false
-                }
-                return ImageAddressIndex<Never>.holdsAny(of: addresses, start: UInt64(bitPattern: start), size: UInt64(size))
+                if let path = image.path, packages.contains(path) { return true }
+                if image.holdsAny(of: addresses) { return true }
+                return image.path.map { packages.contains(SystemImages.baseName($0)) } ?? false
             }
         }
     }
