@@ -1,3 +1,4 @@
+import CrashtrailFormats
 import CrashtrailIntake
 import CrashtrailStore
 import CrashtrailSymbols
@@ -77,7 +78,17 @@ struct LateDebugFileTests {
                 "\(crash.id)")
             #expect(frames.allSatisfy { $0.isSymbolicated })
             #expect(record.images.allSatisfy { $0.symbolicated })
+            // The offset into each function is the debug file's, and apple-text writes it (`divide + 0`, not always 0)
+            let text = AppleTextWriter.text(of: record.report)
+            for frame in frames where !frame.inlined {
+                let offset = try #require(frame.functionOffset, "\(crash.id): \(frame.symbol ?? "?")")
+                #expect(offset >= 0 && offset < 4096)
+                #expect(text.contains("\(frame.symbol ?? "?") + \(offset) ("), "\(crash.id)")
+            }
         }
+        #expect(
+            try crashes.flatMap { try #require(try store.record(id: $0.id)).report.frames }.contains { ($0.functionOffset ?? 0) > 0 },
+            "some frame is past its function's first instruction")
         // The null write in two builds is one group; the division, which the stripped name merged with it, its own
         let after = try store.groups()
         // (before, the stripped name had merged all three)
