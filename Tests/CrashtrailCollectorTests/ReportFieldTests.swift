@@ -156,6 +156,26 @@ struct ReportFieldTests {
             ])
     }
 
+    @Test("A Sentry image's size may be written as a string; a frame in no image's range keeps its package")
+    func sentryImageSizeAsString() throws {
+        let event = #"""
+            {"event_id":"9f3c2a10111122223333444455556666","platform":"cocoa",
+             "exception":{"values":[{"type":"EXC_BAD_ACCESS","stacktrace":{"frames":[
+               {"package":"/usr/lib/libfar.dylib","instruction_addr":"0x1a0000010"},
+               {"instruction_addr":"0x104000020"}]}}]},
+             "debug_meta":{"images":[
+               {"type":"macho","code_file":"/var/containers/Bundle/Application/X/App.app/App","debug_id":"99e112d2-0cb4-3f73-bda6-bcfc1f190724","image_addr":"0x104000000","image_size":"4096"}]}}
+            """#
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("event.json")
+        try Data(event.utf8).write(to: url)
+        let report = try Self.record(url).report
+        #expect(report.frames.map(\.image) == ["App", "libfar.dylib"])
+        #expect(report.frames.map(\.offset) == [0x20, nil])
+        #expect(report.binaryImages.map(\.name) == ["App"])
+    }
+
     @Test("show's JSON carries the fields; a report without them says null and []")
     func showJSON() throws {
         let report = try Self.record(Self.kscrash.appendingPathComponent("NSException.json")).report

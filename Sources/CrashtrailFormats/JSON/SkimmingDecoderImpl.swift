@@ -7,7 +7,8 @@ import CrashtrailCore
 ///
 /// It reads the caller's bytes in place, and its containers refer to it without retaining it (so that passing
 /// them around costs no reference counting): neither it nor its containers may outlive the `SkimmingDecoder`
-/// call that made them. No `Decodable` in crashtrail keeps a decoder or a container.
+/// call that made them. The one `Decodable` that keeps a container past its `init(from:)`, the Sentry parser's image
+/// probe, reads from it only in the same decode, before the next element is read.
 final class SkimmingDecoderImpl: Decoder {
     /// What changes while decoding, kept behind a pointer so that reaching it costs no exclusivity check.
     struct State {

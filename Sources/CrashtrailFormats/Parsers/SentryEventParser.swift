@@ -137,7 +137,7 @@ enum SentryEventParser {
                 guard !sortedAddresses.isEmpty, let container,
                     let text = try? container.decodeIfPresent(String.self, forKey: .image_addr),
                     let start = SentryEventParser.hex(text),
-                    let size = try? container.decodeIfPresent(Int64.self, forKey: .image_size), size > 0
+                    let size = (try? container.decodeIfPresent(LooseScalar.self, forKey: .image_size))?.int, size > 0
                 else { return false }
                 return ImageAddressIndex<Never>.holdsAny(of: sortedAddresses, start: UInt64(bitPattern: start), size: UInt64(size))
             }
@@ -245,9 +245,11 @@ enum SentryEventParser {
             byAddress = ImageAddressIndex(images.compactMap { image in image.start.map { ($0, image.size ?? 0, image) } })
             var byPath: [String: DebugMeta.Image] = [:]
             for image in images {
+                // The first image of a path, unless a later one of the same path says where it was loaded.
                 guard let path = image.path else { continue }
-                if byPath[path] == nil { byPath[path] = image }
-                if byPath[SystemImages.baseName(path)] == nil { byPath[SystemImages.baseName(path)] = image }
+                for key in [path, SystemImages.baseName(path)] where byPath[key] == nil || byPath[key]?.start == nil {
+                    byPath[key] = image
+                }
             }
             self.byPath = byPath
         }
