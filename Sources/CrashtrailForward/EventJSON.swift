@@ -84,11 +84,6 @@ package indirect enum EventJSON: Hashable, Sendable {
             JSONParseError(code, message, at: offset, in: bytes)
         }
 
-        /// The problem `message` at `offset`, with its line.
-        func error(_ code: JSONParseError.Code, at offset: Int, _ message: String) -> JSONParseError {
-            error(code, message, at: offset)
-        }
-
         mutating func skipWhitespace() {
             while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
         }
@@ -109,12 +104,12 @@ package indirect enum EventJSON: Hashable, Sendable {
                 while true {
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                        throw error(.syntax, at: index, "an object's key should be a string")
+                        throw error(.syntax, "an object's key should be a string", at: index)
                     }
                     let key = try string()
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                        throw error(.syntax, at: index, "a ':' should follow a key")
+                        throw error(.syntax, "a ':' should follow a key", at: index)
                     }
                     index += 1
                     object[key] = try value(depth: depth + 1)
@@ -126,7 +121,7 @@ package indirect enum EventJSON: Hashable, Sendable {
                         index += 1
                         return .object(object)
                     } else {
-                        throw error(.syntax, at: index, "',' or '}' should follow a member")
+                        throw error(.syntax, "',' or '}' should follow a member", at: index)
                     }
                 }
             case UInt8(ascii: "["):
@@ -147,7 +142,7 @@ package indirect enum EventJSON: Hashable, Sendable {
                         index += 1
                         return .array(values)
                     } else {
-                        throw error(.syntax, at: index, "',' or ']' should follow an element")
+                        throw error(.syntax, "',' or ']' should follow an element", at: index)
                     }
                 }
             case UInt8(ascii: "\""):
@@ -160,7 +155,7 @@ package indirect enum EventJSON: Hashable, Sendable {
                 while index < bytes.count, JSONBytes.isNumberByte(bytes[index]) { index += 1 }
                 guard index > start, let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
                     Double(text) != nil
-                else { throw error(.syntax, at: start, "\(JSONBytes.describe(bytes[start])) does not start a value") }
+                else { throw error(.syntax, "\(JSONBytes.describe(bytes[start])) does not start a value", at: start) }
                 return .number(text)
             }
         }
@@ -174,7 +169,7 @@ package indirect enum EventJSON: Hashable, Sendable {
         mutating func literal(_ word: String, _ value: EventJSON) throws(JSONParseError) -> EventJSON {
             let utf8 = Array(word.utf8)
             guard index + utf8.count <= bytes.count, Array(bytes[index..<(index + utf8.count)]) == utf8 else {
-                throw error(.syntax, at: index, "expected \(word)")
+                throw error(.syntax, "expected \(word)", at: index)
             }
             index += utf8.count
             return value
