@@ -23,8 +23,8 @@ struct ShowCommand: ParsableCommand {
 
               crashtrail show 4d1f
               crashtrail show 4d1fe12f9eee --format json
-              crashtrail show ab8bd8a8 --steps 20
-              crashtrail show ab8bd8a8 --limit 200
+              crashtrail show 5790f65c --steps 20
+              crashtrail show 5790f65c --limit 200
               crashtrail show 4d1f --format apple-text > 4d1f.crash
 
             `--format apple-text` writes a report as an Apple text crash report, as Console renders an `.ips`: \

@@ -11,9 +11,9 @@ struct ShowGroupTests {
 
     /// A store of the samples plus one crashtrail report whose ID starts like the `EXC_BAD_ACCESS/SIGSEGV` group's.
     static func store(_ runner: CommandRunner, in folder: TemporaryFolder) throws -> String {
-        let groupID = "ab8bd8a88e91"
+        let groupID = "5790f65c81bf"
         let lookalike =
-            #"{"crashtrail":1,"id":"ab8bd8a8ff","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
+            #"{"crashtrail":1,"id":"5790f65cff","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"3.2.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"}}"#
         _ = try folder.write(lookalike, to: "extra/lookalike.json")
         let ingest = try runner.run(
             [
@@ -82,12 +82,12 @@ struct ShowGroupTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let groupID = try Self.store(runner, in: folder)
-        let report = try runner.run(["show", "ab8bd8a8ff", "--format", "json"], directory: folder.url)
+        let report = try runner.run(["show", "5790f65cff", "--format", "json"], directory: folder.url)
         #expect(report.status == 0, "\(report.stderr)")
-        #expect(try JSONParser.parse(report.stdoutBytes)["id"]?.stringValue == "ab8bd8a8ff")
-        let both = try runner.run(["show", "AB8BD8A8"], directory: folder.url)
+        #expect(try JSONParser.parse(report.stdoutBytes)["id"]?.stringValue == "5790f65cff")
+        let both = try runner.run(["show", "5790F65C"], directory: folder.url)
         #expect(both.status == 1)
-        #expect(both.stderr.contains("starts both the group ID \(groupID) and the report ID ab8bd8a8ff"), "\(both.stderr)")
+        #expect(both.stderr.contains("starts both the group ID \(groupID) and the report ID 5790f65cff"), "\(both.stderr)")
         let group = try runner.run(["show", String(groupID.prefix(9))], directory: folder.url)
         #expect(group.status == 0, "\(group.stderr)")
         #expect(group.stdout.hasPrefix("Group      \(groupID)"))

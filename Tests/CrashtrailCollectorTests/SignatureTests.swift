@@ -88,12 +88,10 @@ struct SignatureTests {
         )
     }
 
-    @Test func appFramesComeFirstWithoutAddresses() {
+    @Test("The app's frames alone, without addresses: the system's around them differ from one OS version to another")
+    func appFramesWithoutAddresses() {
         let signature = CrashSignature.make(exception: Self.badAccess, frames: Self.frames(offsets: [20, 1412, 2204, 88]))
-        #expect(
-            signature
-                == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load() < objc_msgSend < UIApplicationMain"
-        )
+        #expect(signature == "EXC_BAD_ACCESS/SIGSEGV @ ListingCell.configure(with:) < MarketplaceViewController.load()")
     }
 
     /// The pairs of SPEC-equivalent exceptions (docs/INGEST.md, "Signatures"): each row's exceptions, as different

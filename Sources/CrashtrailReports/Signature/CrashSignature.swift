@@ -7,19 +7,22 @@
 /// or `EXC_BAD_ACCESS/SIGBUS`; `EXC_BREAKPOINT` and `SIGTRAP` are `EXC_BREAKPOINT/SIGTRAP`.
 ///
 /// Normalization drops addresses (`0x…`), `+ offset` suffixes, a block's number (`_block_invoke375`), a Swift
-/// function's `generic specialization <…> of` and, where a frame has a symbol, its offset (which moves from build to
-/// build); a frame without a symbol is named by its image and offset, which does not depend
-/// on the ASLR slide. Up to three of the app's own frames come first, then up to two others, so a crash in the
-/// app is grouped by the app code that led to it; `main`, though in the app's image, counts as another's.
+/// function's `generic specialization <…> of`, a system routine's CPU variant (`_platform_memmove$VARIANT$Haswell`)
+/// and, where a frame has a symbol, its offset (which moves from build to build); a frame without a symbol is named by
+/// its image and offset, which does not depend on the ASLR slide.
+///
+/// The frames named are the app's own (SPEC section 21): up to three of them, top first, and nothing of the system's
+/// around them, which differs from one OS version or device to another. Only a crash with no app frame at all is named
+/// by the system's frames, the named ones first (`<redacted>`, a private symbol iOS hides, names nothing), then the
+/// images of nameless ones. `main`, though in the app's image, is not the app's code.
 ///
 /// ```
-/// EXC_BAD_ACCESS/SIGSEGV @ ListingViewController.configure(_:) < PirateBay < objc_msgSend
+/// EXC_BAD_ACCESS/SIGSEGV @ ListingViewController.configure(_:) < MarketplaceViewController.tableView(_:cellForRowAt:)
+/// EXC_BAD_ACCESS/SIGSEGV @ objc_msgSend < CFRunLoopRunSpecific < GSEventRunModal
 /// ```
 package enum CrashSignature {
-    /// How many of the app's frames the signature names.
-    package static let appFrameCount = 3
-    /// How many other frames it names after them.
-    package static let otherFrameCount = 2
+    /// How many frames the signature names.
+    package static let frameCount = 3
 
     /// The signature of a crash with this exception and crashed-thread frames (top first).
     ///
@@ -29,29 +32,78 @@ package enum CrashSignature {
     ///
     /// An uncaught language exception is named by its name alone (`NSInvalidArgumentException`): reporters disagree on
     /// whether to name the abort it ended in, and the name is what identifies it.
-    package static func make(exception: ExceptionInfo, frames: [StackFrame], crashScreen: () -> String? = { nil }) -> String {
-        let language = exception.completed().language.map { clean($0.name) }.flatMap { $0.isEmpty ? nil : $0 }
-        let head = language ?? canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
-        // Inlined frames repeat the same symbol; one is enough. Keys are made once per frame, and the walk stops
-        // as soon as it has every frame the signature can name.
-        var app: [String] = []
-        var others: [String] = []
-        var lastKey: String?
-        for frame in frames where frame.symbol != nil || frame.image != nil {
-            let key = frameKey(frame)
-            if key == lastKey { continue }
-            lastKey = key
-            // `main` is in the app's image but is not the app's code: every crash of the main thread passes it.
-            if frame.inApp, key != "main" {
-                if app.count < appFrameCount { app.append(key) }
-            } else if others.count < appFrameCount {
-                others.append(key)
-            }
-            if app.count == appFrameCount, others.count >= otherFrameCount { break }
-        }
-        let parts = app + others.prefix(app.isEmpty ? appFrameCount : otherFrameCount)
+    /// - Parameters:
+    ///   - exception: the crash's exception.
+    ///   - frames: the crashed thread's frames, top first.
+    ///   - limit: the most frames to name (a stack-trace rule's `max-frames`).
+    ///   - crashScreen: the screen on top at the crash, asked only when no frame can be named.
+    /// - Returns: the signature.
+    package static func make(
+        exception: ExceptionInfo, frames: [StackFrame], limit: Int = frameCount, crashScreen: () -> String? = { nil }
+    ) -> String {
+        let parts = frameNames(frames, limit: limit)
+        return make(head: head(of: exception), frameNames: parts, crashScreen: crashScreen)
+    }
+
+    /// `head @ frame < frame`, or the stackless form when there are no frame names.
+    package static func make(head: String, frameNames parts: [String], crashScreen: () -> String?) -> String {
         guard !parts.isEmpty else { return StacklessSignature.make(head: head, crashScreen: crashScreen()) }
         return head + " @ " + parts.joined(separator: " < ")
+    }
+
+    /// A signature's head: the language exception's name, else the exception and signal as one pair.
+    package static func head(of exception: ExceptionInfo) -> String {
+        let language = exception.completed().language.map { clean($0.name) }.flatMap { $0.isEmpty ? nil : $0 }
+        return language ?? canonicalException(type: exception.type.map(clean), signal: exception.signal.map(clean))
+    }
+
+    /// The names a signature gives `frames` (top first).
+    ///
+    /// Up to three of the app's, else up to three named system frames, else the images of up to three nameless ones.
+    /// Inlined frames repeat the same symbol; one is enough.
+    package static func frameNames(_ frames: [StackFrame], limit: Int = frameCount) -> [String] {
+        var app: [String] = []
+        var system: [String] = []
+        var nameless: [String] = []
+        for frame in frames where frame.symbol != nil || frame.image != nil {
+            if frame.inApp {
+                let key = frameKey(frame)
+                // `main` is in the app's image but is not the app's code: every crash of the main thread passes it.
+                if key == "main" {
+                    appendOnce(key, to: &system, limit: limit)
+                    continue
+                }
+                appendOnce(key, to: &app, limit: limit)
+                if app.count == limit { break }
+            } else if app.isEmpty, system.count < limit {
+                // System frames are named only while no app frame has been seen; the walk goes on to find one.
+                if let name = systemName(frame) {
+                    appendOnce(name, to: &system, limit: limit)
+                } else if nameless.count < limit, let image = frame.image.map(clean), !image.isEmpty {
+                    appendOnce(image, to: &nameless, limit: limit)
+                }
+            }
+        }
+        if !app.isEmpty { return app }
+        return system.isEmpty ? nameless : system
+    }
+
+    /// Appends `key` unless it repeats the last one (an inlined frame, a recursion), up to `limit`.
+    private static func appendOnce(_ key: String, to keys: inout [String], limit: Int) {
+        guard keys.count < limit, keys.last != key else { return }
+        keys.append(key)
+    }
+
+    /// A system frame's name, or nil when it has none a signature can use: no symbol, `<redacted>` (a private
+    /// symbol iOS hides), `???`, or only an address.
+    static func systemName(_ frame: StackFrame) -> String? {
+        guard let symbol = frame.symbol, isName(clean(symbol)) else { return nil }
+        return frameKey(frame)
+    }
+
+    /// Whether a cleaned symbol names a function rather than standing in for a missing name.
+    static func isName(_ symbol: String) -> Bool {
+        !symbol.isEmpty && symbol != "<redacted>" && symbol != "???" && symbol != "<unknown>"
     }
 
     /// A Mach exception and the signal it implies, in the order the kernel raises them: each pair names one crash.
@@ -88,9 +140,14 @@ package enum CrashSignature {
 
     /// A frame's build-independent name.
     static func frameKey(_ frame: StackFrame) -> String {
-        if var symbol = frame.symbol.map(clean), !symbol.isEmpty {
+        // `<redacted>` and `???` stand in for a name: such a frame is named by its image and offset.
+        if var symbol = frame.symbol.map(clean), isName(symbol) {
             // `@objc App.Controller.crash() -> ()` is the Objective-C entry to the Swift function it calls.
             if symbol.hasPrefix("@objc ") { symbol.removeFirst("@objc ".count) }
+            // libplatform's routines come in CPU variants (`_platform_memmove$VARIANT$Haswell`): one routine.
+            if symbol.utf8.contains(UInt8(ascii: "$")), let variant = symbol.range(of: "$VARIANT$") {
+                symbol = String(symbol[..<variant.lowerBound])
+            }
             return withoutBlockNumber(unspecialized(symbol))
         }
         let image = frame.image.map(clean) ?? "?"
