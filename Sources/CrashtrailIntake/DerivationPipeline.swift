@@ -7,7 +7,7 @@ import CrashtrailSymbols
 /// The derive half of the intake path: from a parsed payload to the row the store keeps, one named stage a line.
 ///
 /// ```
-/// parsed payload ─► trail ─► symbols ─► signature ─► screen path ─► record
+/// parsed payload ─► trail ─► symbols ─► signature (grouping rules) ─► screen path ─► record
 /// ```
 ///
 /// A new stage is a type in `Intake/Stages` and one line here.
@@ -16,14 +16,18 @@ struct DerivationPipeline: Sendable {
     let trails: TrailStage
     /// Names the frames.
     let symbols: SymbolStage
+    /// The store's grouping rules and merges (SPEC section 21).
+    let grouping: GroupingRuleBook
 
     /// - Parameters:
     ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
     ///   - maximumTrailSteps: the most steps an embedded trail may have.
     ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
-    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?) {
+    ///   - grouping: the grouping rules and merges the signature follows.
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingRuleBook) {
         trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
         symbols = SymbolStage(symbolicator: symbolicator)
+        self.grouping = grouping
     }
 
     /// The stored row for `parsed`.
@@ -37,7 +41,13 @@ struct DerivationPipeline: Sendable {
         let trail = trails.trail(of: parsed, sessionID: identity.id)
         let frames = symbols.frames(of: parsed)
         let exception = parsed.exception.completed()
-        let signature = CrashSignature.make(exception: exception, frames: frames.signing, crashScreen: trail.crashScreen)
+        let signature =
+            grouping.isEmpty
+            ? CrashSignature.make(exception: exception, frames: frames.signing, crashScreen: trail.crashScreen)
+            : grouping.signature(
+                source: source, exception: exception, frames: frames.signing,
+                release: GroupingRuleBook.release(bundleID: parsed.app.bundleID, version: parsed.app.version, build: parsed.app.build),
+                crashScreen: trail.crashScreen)
         let screenPath = ScreenPathStage.screenPath(of: trail)
         return RecordStage.record(
             parsed, identity: identity, payload: payload, trail: trail, frames: frames, exception: exception, signature: signature,

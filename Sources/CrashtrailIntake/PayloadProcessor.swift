@@ -53,6 +53,8 @@ package struct PayloadProcessor: Sendable {
     let engine: ParseContext.Engine
     /// Looks frames up in the store's debug files, when there is a store.
     let symbolicator: Symbolicator?
+    /// The store's grouping rules and merges.
+    package let grouping: GroupingRuleBook
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
@@ -60,24 +62,28 @@ package struct PayloadProcessor: Sendable {
     ///   - maximumTrailSteps: The most steps an embedded trail may have.
     ///   - engine: The JSON decoder payloads are read with.
     ///   - symbolicator: Names frames with the store's debug files; none names nothing.
+    ///   - grouping: The store's grouping rules and merges; none groups by the default signature.
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
-        symbolicator: Symbolicator? = nil
+        symbolicator: Symbolicator? = nil, grouping: GroupingRuleBook = .none
     ) {
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
         self.engine = engine
         self.symbolicator = symbolicator
+        self.grouping = grouping
         readsBreadcrumbs = decoder.namesScreens
-        derivation = DerivationPipeline(decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator)
+        derivation = DerivationPipeline(
+            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping)
     }
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
         PayloadProcessor(
-            decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator)
+            decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
+            grouping: grouping)
     }
 
     /// Processes an input file's or line's bytes.

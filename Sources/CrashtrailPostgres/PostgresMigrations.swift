@@ -221,6 +221,8 @@ enum PostgresMigrations {
         ("v12: session joins and waiting trails", SessionJoinSchema.postgres),
         // Which debug files each uploaded file held (UploadedFileSchema.swift in CrashtrailStore).
         ("v13: uploaded files", UploadedFileSchema.postgres),
+        // Grouping rules and merges, per project (GroupingSchema.swift in CrashtrailStore).
+        ("v14: grouping rules", GroupingSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -61,6 +61,8 @@ public struct CollectorServer: Sendable {
     ) throws {
         for loaded in manifests { try service.store.addManifest(loaded.manifest, text: loaded.text) }
         let codec = try service.codec(given: manifests.map(\.manifest))
+        // The grouping rules and merges as they are at the start; `crashtrail grouping set` asks for a restart.
+        let grouping = try service.store.groupingRuleBook()
         let projects = options.projects.isEmpty ? try ProjectRegistry(store: service.store) : ProjectRegistry(fixed: options.projects)
         let metrics = ServerMetrics()
         var options = options
@@ -78,9 +80,10 @@ public struct CollectorServer: Sendable {
             )
         }
         let worker = SymbolicationWorker(
-            importer: DebugFileImport(store: service.store, decoder: codec), symbolicator: symbolicator, logger: logger)
+            importer: DebugFileImport(store: service.store, decoder: codec, grouping: grouping), symbolicator: symbolicator, logger: logger)
         debugFiles = DebugFileRoutes(
-            projects: projects, upload: ChunkedUpload(store: service.store, decoder: codec), symbolication: worker, logger: logger)
+            projects: projects, upload: ChunkedUpload(store: service.store, decoder: codec, grouping: grouping), symbolication: worker,
+            logger: logger)
         var policy = GroupCommitter.Policy.serve(backlog: options.backlog, batchSize: options.batchSize)
         let upstreams = try options.forward.map { dsn throws(ForwardError) in try UpstreamDSN(dsn) }
         policy.forwardTo = upstreams.map(\.identity)
@@ -104,7 +107,8 @@ public struct CollectorServer: Sendable {
         routes = IntakeRoutes(
             projects: projects,
             committer: GroupCommitter(store: service.store, policy: policy, time: service.time),
-            processor: PayloadProcessor(decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator),
+            processor: PayloadProcessor(
+                decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping),
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
             metrics: metrics, logger: logger)

@@ -18,6 +18,8 @@ package enum StoreCopy {
         package var manifestsCopied = 0
         /// Projects (of `crashtrail serve`) written.
         package var projectsCopied = 0
+        /// Grouping rules and merges written.
+        package var groupingRulesCopied = 0
         /// What the source holds, read after the copy.
         package var source = StoreDigest()
         /// What the destination holds, read after the copy.
@@ -43,6 +45,11 @@ package enum StoreCopy {
             to: destination)
         summary.projectsCopied = try copyRows(
             of: "project", columns: ["id", "name", "key", "revoked"], order: "id", from: source, to: destination)
+        summary.groupingRulesCopied =
+            try copyRows(of: "groupingRules", columns: ["project", "rules", "updated"], order: "project", from: source, to: destination)
+            + copyRows(
+                of: "groupMerge", columns: ["project", "signature", "mergedInto", "merged"], order: "project, signature", from: source,
+                to: destination)
         var batch: [ReportRecord] = []
         var read = 0
         func flush() throws(StoreError) {

@@ -23,6 +23,8 @@ struct Crashtrail: AsyncParsableCommand {
             PathsCommand.self,
             ReportCommand.self,
             ReprocessCommand.self,
+            GroupingCommand.self,
+            GroupCommand.self,
             TrailCommand.self,
             JournalCommand.self,
             ManifestCommand.self,

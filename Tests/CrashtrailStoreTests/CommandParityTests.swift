@@ -21,7 +21,7 @@ struct CommandParityTests {
         ["list", "--reports", "--format", "json", "--version", "3.1.0"],
         ["list", "--reports", "--since", "2026-11-02T08:20:00Z", "--until", "2026-11-02T08:30:00Z"],
         ["show", "2DCB"],
-        ["show", "ab8bd8a8"],
+        ["show", "5790f65c"],
         ["show", "no-such-report"],
         ["paths"],
         ["paths", "--format", "json", "--last", "2"],
@@ -34,7 +34,17 @@ struct CommandParityTests {
         ["reprocess", "--quiet"],
         ["report", "--html", "SITE", "--quiet"],
         ["list", "--reports"],
+        ["grouping", "set", "rules.txt"],
+        ["group", "merge", "25e57bce", "12362e30"],
+        ["reprocess"],
+        ["list", "--format", "json"],
     ]
+
+    /// The grouping rules `grouping set` keeps: one fingerprint rule, one stack-trace rule.
+    static let rules = """
+        error.type:EXC_BAD_ACCESS -> memory, {{ type }}
+        function:CheckoutView.body.getter -group
+        """
 
     @Test("Every command's output and exit status are the same on both stores")
     func sameOutput() throws {
@@ -47,6 +57,7 @@ struct CommandParityTests {
         // The SQLite file has the database's name, so the pages that name their store read the same.
         let database = try #require(postgres.split(separator: "/").last.map(String.init))
         let sqlite = folder.url.appendingPathComponent(database).path
+        try Self.rules.write(to: folder.url.appendingPathComponent("rules.txt"), atomically: true, encoding: .utf8)
         var ran = 0
         for command in Self.commands {
             var outputs: [CommandRunner.Result] = []

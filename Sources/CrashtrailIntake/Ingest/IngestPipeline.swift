@@ -1,6 +1,7 @@
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailFormats
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailSymbols
 import Dispatch
@@ -17,20 +18,25 @@ public struct IngestPipeline: Sendable {
     /// The clock the run is timed by and its transactions read.
     package let time: TimeSource
 
-    /// A job over `store`, decoding embedded trails with `decoder`; frames are named with the store's debug files.
-    public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) {
-        self.init(store: store, decoder: decoder, options: options, symbolicator: try? Symbolicator(store: store, workers: options.jobs))
+    /// A job over `store`, decoding embedded trails with `decoder`; frames are named with the store's debug files, and
+    /// crashes grouped by its grouping rules and merges.
+    /// - Throws: `StoreError` when the store's grouping rules cannot be read.
+    public init(store: ReportStore, decoder: any TrailDecoding, options: IngestOptions) throws(StoreError) {
+        self.init(
+            store: store, decoder: decoder, options: options, symbolicator: try? Symbolicator(store: store, workers: options.jobs),
+            grouping: try store.groupingRuleBook())
     }
 
-    /// A job that names frames with `symbolicator` and reads the time from `time`.
+    /// A job that names frames with `symbolicator`, groups by `grouping` and reads the time from `time`.
     package init(
-        store: ReportStore, decoder: any TrailDecoding, options: IngestOptions, symbolicator: Symbolicator?, time: TimeSource = .system
+        store: ReportStore, decoder: any TrailDecoding, options: IngestOptions, symbolicator: Symbolicator?,
+        grouping: GroupingRuleBook = .none, time: TimeSource = .system
     ) {
         self.store = store
         self.time = time
         self.processor = PayloadProcessor(
             decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil },
-            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator)
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping)
         self.options = options
     }
 

@@ -9,9 +9,9 @@ package struct PayloadDeriver: ReportDeriving {
     let processor: PayloadProcessor
 
     /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests) and names frames with
-    /// `symbolicator` (the store's debug files), when given.
-    package init(decoder: any TrailDecoding, symbolicator: Symbolicator? = nil) {
-        processor = PayloadProcessor(decoder: decoder, symbolicator: symbolicator)
+    /// `symbolicator` (the store's debug files), when given, and groups by `grouping` (the store's rules and merges).
+    package init(decoder: any TrailDecoding, symbolicator: Symbolicator? = nil, grouping: GroupingRuleBook = .none) {
+        processor = PayloadProcessor(decoder: decoder, symbolicator: symbolicator, grouping: grouping)
     }
 
     package func derive(_ stored: ReportRecord) -> ReportDerivation {
@@ -41,7 +41,8 @@ package struct PayloadDeriver: ReportDeriving {
             return derived.signature
         }
         let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
-        return StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
+        let renamed = StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
+        return processor.grouping.merged(renamed, project: GroupingRuleBook.project(ofSource: derived.source))
     }
 
     package func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {

@@ -34,7 +34,7 @@ extension TriageService {
         manifests: [LoadedManifest], progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ReprocessSummary {
         for loaded in manifests { try store.addManifest(loaded.manifest, text: loaded.text) }
-        return try store.reprocess(with: PayloadDeriver(decoder: try codec()), progress: progress)
+        return try store.reprocess(with: try deriver(), progress: progress)
     }
 
     /// How many trails wait for their crashes (SPEC section 18), their bytes, and when the oldest came.

@@ -2,6 +2,7 @@ import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailIntake
 import CrashtrailStore
+import CrashtrailSymbols
 
 /// What adding manifests to the store did.
 public struct ManifestAddition: Sendable {
@@ -40,7 +41,14 @@ extension TriageService {
     /// - Returns: how many reports have a trail now.
     /// - Throws: `StoreError`.
     public func decodePendingTrails() throws -> Int {
-        try store.decodePendingTrails(with: PayloadDeriver(decoder: try codec()))
+        try store.decodePendingTrails(with: try deriver())
+    }
+
+    /// Derives stored reports again as ingest derives new ones: trails decoded with the store's manifests, frames named
+    /// with its debug files, crashes grouped by its rules and merges.
+    /// - Throws: `StoreError` when the manifests or the grouping rules cannot be read.
+    package func deriver() throws -> PayloadDeriver {
+        PayloadDeriver(decoder: try codec(), symbolicator: try? Symbolicator(store: store), grouping: try store.groupingRuleBook())
     }
 
     /// A codec that knows `given` and, after them, the manifests the store keeps that `given` lacks.

@@ -310,6 +310,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v16: uploaded files") { db in
             try db.execute(sql: UploadedFileSchema.sqlite)
         }
+        // Grouping rules and merges, per project (GroupingSchema.swift, SPEC section 21).
+        migrator.registerMigration("v17: grouping rules") { db in
+            try db.execute(sql: GroupingSchema.sqlite)
+        }
         return migrator
     }
 }

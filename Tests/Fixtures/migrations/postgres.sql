@@ -490,3 +490,17 @@ CREATE TABLE uploadedFile (
     PRIMARY KEY (checksum, uuid)
 );
 CREATE INDEX uploadedFile_uuid ON uploadedFile(uuid);
+
+-- v14: grouping rules
+CREATE TABLE groupingRules (
+    project BIGINT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    updated TEXT COLLATE "C" NOT NULL
+);
+CREATE TABLE groupMerge (
+    project BIGINT NOT NULL,
+    signature TEXT COLLATE "C" NOT NULL,
+    mergedInto TEXT COLLATE "C" NOT NULL,
+    merged TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (project, signature)
+);

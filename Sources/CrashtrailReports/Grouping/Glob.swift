@@ -1,0 +1,277 @@
+/// A glob as Sentry's grouping rules match them: globset's syntax, anchored at both ends, on UTF-8 bytes.
+///
+/// - `?` one character, `*` any run of them, `[abc]`, `[a-z]`, `[!x]` or `[^x]` a class, `{a,b}` alternatives (nested
+///   too), `\x` the character `x`;
+/// - `**` as a whole path component: `**/` at the start is any leading folders or none, `/**` at the end anything
+///   below, `/**/` in the middle any folders between; elsewhere `**` is `*`.
+///
+/// A path glob (Sentry's `path` and `package`) compares without case (ASCII), reads `\` as `/` in the pattern and the
+/// value, lets `*` and `?` stop at `/` (only `**` crosses folders), and tries a value without a leading `/` once more
+/// with one. Other globs compare with case (``caseInsensitive`` makes them ignore it, as Sentry's `value` and
+/// `message` do) and let `*` cross `/`.
+///
+/// ```swift
+/// Glob("std::*")?.matches("std::terminate()")                          // true
+/// Glob("**/node_modules/**", path: true)?.matches("src/node_modules/a.js")  // true
+/// ```
+package struct Glob: Hashable, Sendable {
+    /// The pattern as written.
+    package let pattern: String
+    /// Whether `*` and `?` stop at `/` and `\` is a separator: Sentry's path matching.
+    let path: Bool
+    /// Whether ASCII letters compare without case.
+    let caseInsensitive: Bool
+    /// The pattern with its `{…}` alternatives expanded, each compiled.
+    private let alternatives: [[Token]]
+
+    private enum Token: Hashable, Sendable {
+        case byte(UInt8)
+        case any
+        case star
+        /// `**/` at the start: `(?:/?|.*/)`.
+        case leadingFolders
+        /// `/**` at the end: `/.*`.
+        case trailingFolders
+        /// `/**/` in the middle: `(?:/|/.*/)`.
+        case middleFolders
+        /// `**` alone: anything.
+        case everything
+        case set(negated: Bool, ranges: [ClosedRange<UInt8>])
+    }
+
+    /// Compiles `pattern`; nil when it is not a glob (an unclosed `[` or `{`, a `}` with no `{`), which Sentry's rules
+    /// treat as matching nothing.
+    /// - Parameters:
+    ///   - pattern: the glob.
+    ///   - path: whether it is a path glob.
+    ///   - caseInsensitive: whether letters compare without case; path globs always do.
+    package init?(_ pattern: String, path: Bool = false, caseInsensitive: Bool = false) {
+        self.pattern = pattern
+        self.path = path
+        self.caseInsensitive = caseInsensitive || path
+        var source = Array(pattern.utf8)
+        if path { source = source.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 } }
+        guard let expanded = Self.expand(source[...]) else { return nil }
+        var compiled: [[Token]] = []
+        for alternative in expanded {
+            guard let tokens = Self.compile(alternative, escapes: !path) else { return nil }
+            compiled.append(tokens)
+        }
+        alternatives = compiled
+    }
+
+    /// Whether `value` matches the whole glob.
+    package func matches(_ value: String) -> Bool {
+        var bytes = Array(value.utf8)
+        if path { bytes = bytes.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 } }
+        if matchesBytes(bytes) { return true }
+        // Sentry tries a relative path again as an absolute one.
+        if path, bytes.first != UInt8(ascii: "/") { return matchesBytes([UInt8(ascii: "/")] + bytes) }
+        return false
+    }
+
+    private func matchesBytes(_ value: [UInt8]) -> Bool {
+        alternatives.contains { tokens in
+            var failed = Set<Int>()
+            return match(tokens, 0, value, 0, &failed)
+        }
+    }
+
+    /// Whether `tokens[t...]` matches `value[i...]`; `failed` remembers the positions already tried (each pair once).
+    private func match(_ tokens: [Token], _ t: Int, _ value: [UInt8], _ i: Int, _ failed: inout Set<Int>) -> Bool {
+        if t == tokens.count { return i == value.count }
+        let key = t &* (value.count + 1) &+ i
+        if failed.contains(key) { return false }
+        let slash = UInt8(ascii: "/")
+        var matched = false
+        switch tokens[t] {
+        case .byte(let byte):
+            matched = i < value.count && same(value[i], byte) && match(tokens, t + 1, value, i + 1, &failed)
+        case .any:
+            matched = i < value.count && !(path && value[i] == slash) && match(tokens, t + 1, value, i + 1, &failed)
+        case .star:
+            var j = i
+            while true {
+                if match(tokens, t + 1, value, j, &failed) {
+                    matched = true
+                    break
+                }
+                guard j < value.count, !(path && value[j] == slash) else { break }
+                j += 1
+            }
+        case .everything:
+            matched = (i...value.count).contains { match(tokens, t + 1, value, $0, &failed) }
+        case .leadingFolders:
+            // Nothing, one `/`, or anything ending in `/`.
+            if match(tokens, t + 1, value, i, &failed) {
+                matched = true
+            } else if i < value.count {
+                matched = (i + 1...value.count).contains { j in value[j - 1] == slash && match(tokens, t + 1, value, j, &failed) }
+            }
+        case .trailingFolders:
+            matched = i < value.count && value[i] == slash && (i + 1...value.count).contains { match(tokens, t + 1, value, $0, &failed) }
+        case .middleFolders:
+            if i < value.count, value[i] == slash {
+                matched = (i + 1...value.count).contains { j in value[j - 1] == slash && match(tokens, t + 1, value, j, &failed) }
+            }
+        case .set(let negated, let ranges):
+            if i < value.count {
+                let byte = value[i]
+                let inSet = ranges.contains { $0.contains(byte) || (caseInsensitive && $0.contains(Self.otherCase(byte))) }
+                matched = inSet != negated && match(tokens, t + 1, value, i + 1, &failed)
+            }
+        }
+        if !matched { failed.insert(key) }
+        return matched
+    }
+
+    private func same(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (caseInsensitive && Self.otherCase(a) == b)
+    }
+
+    /// An ASCII letter in the other case; any other byte as it is.
+    private static func otherCase(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+        default: byte
+        }
+    }
+
+    /// Every pattern `{a,b}` alternatives make (`x{a,{b,c}}` is `xa`, `xb`, `xc`); nil for an unbalanced brace.
+    private static func expand(_ source: ArraySlice<UInt8>) -> [[UInt8]]? {
+        var index = source.startIndex
+        var escaped = false
+        while index < source.endIndex {
+            let byte = source[index]
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "}") {
+                return nil
+            } else if byte == UInt8(ascii: "{") {
+                // Find the matching `}` and the top-level commas between.
+                var depth = 0
+                var commas: [Int] = []
+                var close: Int?
+                var scan = index
+                var scanEscaped = false
+                while scan < source.endIndex {
+                    let b = source[scan]
+                    if scanEscaped {
+                        scanEscaped = false
+                    } else if b == UInt8(ascii: "\\") {
+                        scanEscaped = true
+                    } else if b == UInt8(ascii: "{") {
+                        depth += 1
+                    } else if b == UInt8(ascii: "}") {
+                        depth -= 1
+                        if depth == 0 {
+                            close = scan
+                            break
+                        }
+                    } else if b == UInt8(ascii: ","), depth == 1 {
+                        commas.append(scan)
+                    }
+                    scan += 1
+                }
+                guard let close else { return nil }
+                let bounds = [index] + commas + [close]
+                guard let rest = expand(source[(close + 1)...]) else { return nil }
+                var results: [[UInt8]] = []
+                for part in 0..<(bounds.count - 1) {
+                    guard let inner = expand(source[(bounds[part] + 1)..<bounds[part + 1]]) else { return nil }
+                    for middle in inner {
+                        for tail in rest { results.append(Array(source[source.startIndex..<index]) + middle + tail) }
+                    }
+                }
+                return results
+            }
+            index += 1
+        }
+        return [Array(source)]
+    }
+
+    /// The tokens of a pattern without braces; nil for an unclosed `[`.
+    private static func compile(_ source: [UInt8], escapes: Bool) -> [Token]? {
+        let slash = UInt8(ascii: "/")
+        let star = UInt8(ascii: "*")
+        var tokens: [Token] = []
+        var index = 0
+        while index < source.count {
+            let byte = source[index]
+            switch byte {
+            case UInt8(ascii: "\\") where escapes && index + 1 < source.count:
+                tokens.append(.byte(source[index + 1]))
+                index += 2
+                continue
+            case UInt8(ascii: "?"):
+                tokens.append(.any)
+            case star where index + 1 < source.count && source[index + 1] == star:
+                // `**` is special only as a whole path component.
+                let atStart = index == 0
+                let afterSlash = index > 0 && source[index - 1] == slash
+                let atEnd = index + 2 == source.count
+                let beforeSlash = index + 2 < source.count && source[index + 2] == slash
+                if atStart, atEnd {
+                    tokens.append(.everything)
+                    index += 2
+                } else if atStart, beforeSlash {
+                    tokens.append(.leadingFolders)
+                    index += 3
+                } else if afterSlash, atEnd {
+                    tokens.removeLast()
+                    tokens.append(.trailingFolders)
+                    index += 2
+                } else if afterSlash, beforeSlash {
+                    tokens.removeLast()
+                    tokens.append(.middleFolders)
+                    index += 3
+                } else {
+                    tokens.append(.star)
+                    index += 2
+                }
+                continue
+            case star:
+                tokens.append(.star)
+            case UInt8(ascii: "["):
+                guard let (set, end) = compileSet(source, from: index + 1) else { return nil }
+                tokens.append(set)
+                index = end + 1
+                continue
+            default:
+                tokens.append(.byte(byte))
+            }
+            index += 1
+        }
+        return tokens
+    }
+
+    /// The class starting after a `[` at `start`, and the index of its `]`.
+    private static func compileSet(_ source: [UInt8], from start: Int) -> (Token, Int)? {
+        var index = start
+        var negated = false
+        if index < source.count, source[index] == UInt8(ascii: "!") || source[index] == UInt8(ascii: "^") {
+            negated = true
+            index += 1
+        }
+        var ranges: [ClosedRange<UInt8>] = []
+        var first = true
+        while index < source.count {
+            let byte = source[index]
+            if byte == UInt8(ascii: "]"), !first { return (.set(negated: negated, ranges: ranges), index) }
+            first = false
+            if index + 2 < source.count, source[index + 1] == UInt8(ascii: "-"), source[index + 2] != UInt8(ascii: "]") {
+                let upper = source[index + 2]
+                guard byte <= upper else { return nil }
+                ranges.append(byte...upper)
+                index += 3
+            } else {
+                ranges.append(byte...byte)
+                index += 1
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,433 @@
+/// Reads grouping rules as Sentry's two grammars do (its fingerprinting and stack-trace-rule parsers): a line is a
+/// comment (`#` first), empty, or one rule; spaces separate (a tab is a mistake, as in Sentry); an unquoted argument
+/// runs to the next space; a line with `->` is a fingerprint rule, any other rule a stack-trace rule.
+///
+/// Where Sentry says only `Invalid syntax near "…" (line L, column C)` at the start of the line, this parser names the
+/// column where the line stops being a rule and what it expected there.
+struct GroupingRulesParser {
+    let file: String?
+    private(set) var fingerprintRules: [FingerprintRule] = []
+    private(set) var stackTraceRules: [StackTraceRule] = []
+    private(set) var notes: [GroupingRulesError] = []
+
+    /// The line being read, its number and the position in it.
+    private var characters: [Character] = []
+    private var lineNumber = 0
+    private var position = 0
+
+    init(file: String?) {
+        self.file = file
+    }
+
+    mutating func parse(_ text: String) throws(GroupingRulesError) {
+        var number = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = Substring(line)
+            if line.last == "\r" { line = line.dropLast() }
+            characters = Array(line)
+            lineNumber = number
+            position = 0
+            try parseLine()
+        }
+    }
+
+    // MARK: Lines
+
+    private mutating func parseLine() throws(GroupingRulesError) {
+        skipSpaces()
+        guard position < characters.count, characters[position] != "#" else { return }
+        // Sentry's stack-trace grammar reads `a:b -app c:d +app` as two rules; a fingerprint runs to the line's end.
+        while try parseRule() {}
+    }
+
+    /// Reads one rule from the position; true when another rule follows on the same line.
+    private mutating func parseRule() throws(GroupingRulesError) -> Bool {
+        let caller = try parseCaller()
+        var matchers: [GroupingMatcher] = []
+        var callee: GroupingMatcher?
+        var keys: [(key: String, column: Int)] = []
+        while true {
+            skipSpaces()
+            guard position < characters.count else {
+                throw mistake(
+                    matchers.isEmpty ? "a rule needs at least one matcher, such as function:crash" : "the rule has no `->` and no action",
+                    hint: "a fingerprint rule is `MATCHERS -> FINGERPRINT`, a stack-trace rule `MATCHERS ACTIONS` (+app, -group, …)")
+            }
+            if characters[position] == "\t" { throw mistake("a tab: Sentry's rules separate with spaces only") }
+            if looking(at: "->") {
+                guard !matchers.isEmpty else { throw mistake("`->` needs a matcher before it, such as error.type:ConnectionError") }
+                position += 2
+                let (fingerprint, title) = try parseFingerprint()
+                try check(keys, fingerprint: true)
+                fingerprintRules.append(
+                    FingerprintRule(
+                        matchers: resolve(matchers, fingerprint: true), caller: caller.map { resolve($0, fingerprint: true) },
+                        callee: callee.map { resolve($0, fingerprint: true) }, fingerprint: fingerprint, title: title, line: lineNumber))
+                return false
+            }
+            if callee == nil, characters[position] == "|" {
+                guard !matchers.isEmpty else { throw mistake("`| [ … ]` follows a rule's matchers, not its start") }
+                callee = try parseCallee()
+                continue
+            }
+            if !matchers.isEmpty, let actions = try parseActionsIfAny() {
+                try check(keys, fingerprint: false)
+                stackTraceRules.append(
+                    StackTraceRule(
+                        matchers: resolve(matchers, fingerprint: false), caller: caller.map { resolve($0, fingerprint: false) },
+                        callee: callee.map { resolve($0, fingerprint: false) }, actions: actions, line: lineNumber))
+                skipSpaces()
+                return position < characters.count && characters[position] != "#"
+            }
+            guard callee == nil else { throw mistake("after `| [ … ]` come the rule's actions or `->`") }
+            let column = position + 1
+            let matcher = try parseMatcher()
+            keys.append((key: matcher.key, column: column))
+            matchers.append(matcher)
+        }
+    }
+
+    /// Checks the keys against the rule kind's matchers (known only once the rule's kind is), and notes those that
+    /// match nothing in crashtrail's reports.
+    private mutating func check(_ keys: [(key: String, column: Int)], fingerprint: Bool) throws(GroupingRulesError) {
+        for (key, column) in keys {
+            let field = fingerprint ? GroupingMatcher.fingerprintField(key) : GroupingMatcher.stackTraceField(key)
+            guard let field else {
+                let kind = fingerprint ? "fingerprint rules" : "stack-trace rules"
+                let known =
+                    fingerprint
+                    ? "type, value, message, function, module, path, package, app, family, level, release, logger, sdk, tags.NAME"
+                    : "type, value, mechanism, function, module, path, package, app, family, category"
+                throw GroupingRulesError(
+                    .unknownMatcher, "Unknown matcher '\(key)': \(kind) match \(known)", file: file, line: lineNumber, column: column)
+            }
+            switch field {
+            case .absent, .mechanism, .module:
+                notes.append(
+                    GroupingRulesError(
+                        .noEffect, "'\(key)' matches nothing in crashtrail: its native reports have no such field", file: file,
+                        line: lineNumber, column: column))
+            default: break
+            }
+        }
+    }
+
+    /// The matchers with their fields, for the rule's kind.
+    private func resolve(_ matchers: [GroupingMatcher], fingerprint: Bool) -> [GroupingMatcher] {
+        matchers.map { resolve($0, fingerprint: fingerprint) }
+    }
+
+    private func resolve(_ matcher: GroupingMatcher, fingerprint: Bool) -> GroupingMatcher {
+        let field =
+            (fingerprint ? GroupingMatcher.fingerprintField(matcher.key) : GroupingMatcher.stackTraceField(matcher.key))
+            ?? .absent(matcher.key)
+        return GroupingMatcher(key: matcher.key, field: field, negated: matcher.negated, argument: matcher.argument)
+    }
+
+    // MARK: Matchers
+
+    /// `[ matcher ] |` at the start of a rule, if there.
+    private mutating func parseCaller() throws(GroupingRulesError) -> GroupingMatcher? {
+        guard position < characters.count, characters[position] == "[" else { return nil }
+        position += 1
+        skipSpaces()
+        let matcher = try parseMatcher()
+        skipSpaces()
+        guard take("]") else {
+            throw mistake("expected ` ]` to close `[ \(matcher.key):… `", hint: "an unquoted value runs to the next space")
+        }
+        skipSpaces()
+        guard take("|") else { throw mistake("expected `|` after `[ … ]`: the caller's matcher comes before the frame's") }
+        return matcher
+    }
+
+    /// `| [ matcher ]` after a rule's matchers.
+    private mutating func parseCallee() throws(GroupingRulesError) -> GroupingMatcher {
+        position += 1
+        skipSpaces()
+        guard take("[") else { throw mistake("expected `[` after `|`") }
+        skipSpaces()
+        let matcher = try parseMatcher()
+        skipSpaces()
+        guard take("]") else {
+            throw mistake("expected ` ]` to close `[ \(matcher.key):… `", hint: "an unquoted value runs to the next space")
+        }
+        return matcher
+    }
+
+    /// `!`? `key` `:` `argument`, its field left to be resolved once the rule's kind is known.
+    private mutating func parseMatcher() throws(GroupingRulesError) -> GroupingMatcher {
+        let negated = take("!")
+        let key: String
+        if take("\"") {
+            let start = position
+            while position < characters.count, isKeyCharacter(characters[position]) || characters[position] == ":" { position += 1 }
+            key = String(characters[start..<position])
+            guard !key.isEmpty, take("\"") else { throw mistake("expected a quoted matcher name, such as \"path\"") }
+        } else {
+            let start = position
+            while position < characters.count, isKeyCharacter(characters[position]) { position += 1 }
+            key = String(characters[start..<position])
+            guard !key.isEmpty else {
+                throw mistake(
+                    "expected a matcher (`key:value`), `->` or an action",
+                    hint: "for example function:crash, error.type:\"Connection*\", -app")
+            }
+        }
+        guard take(":") else { throw mistake("expected `:` after the matcher name '\(key)'", hint: "a matcher is `key:value`") }
+        let argument = try parseArgument(stopAtComma: false)
+        guard !argument.isEmpty else { throw mistake("the matcher '\(key)' needs a value after `:`") }
+        return GroupingMatcher(key: key, field: .absent(key), negated: negated, argument: argument)
+    }
+
+    /// A quoted string (unescaped) or an unquoted run of non-space characters (up to a comma when `stopAtComma`).
+    private mutating func parseArgument(stopAtComma: Bool) throws(GroupingRulesError) -> String {
+        if position < characters.count, characters[position] == "\"" { return try parseQuoted() }
+        let start = position
+        while position < characters.count, characters[position] != " " {
+            if characters[position] == "\t" { throw mistake("a tab: Sentry's rules separate with spaces only") }
+            if stopAtComma, characters[position] == "," || characters[position] == "{" { break }
+            position += 1
+        }
+        return String(characters[start..<position])
+    }
+
+    /// A `"…"` string, with Sentry's escapes (`\"`, `\\`, `\n`, `\t`, `\r`, `\xHH`, `\uHHHH`; any other backslash
+    /// stays).
+    private mutating func parseQuoted() throws(GroupingRulesError) -> String {
+        let open = position
+        position += 1
+        var result = ""
+        while position < characters.count {
+            let character = characters[position]
+            if character == "\"" {
+                position += 1
+                return result
+            }
+            if character == "\\", position + 1 < characters.count {
+                let next = characters[position + 1]
+                position += 2
+                switch next {
+                case "\\": result.append("\\")
+                case "\"": result.append("\"")
+                case "'": result.append("'")
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "r": result.append("\r")
+                case "x", "u":
+                    let digits = next == "x" ? 2 : 4
+                    let hex = String(characters[position..<min(characters.count, position + digits)])
+                    if hex.count == digits, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                        result.unicodeScalars.append(scalar)
+                        position += digits
+                    } else {
+                        result.append("\\")
+                        result.append(next)
+                    }
+                default:
+                    result.append("\\")
+                    result.append(next)
+                }
+                continue
+            }
+            result.append(character)
+            position += 1
+        }
+        position = open
+        throw mistake("this quoted value has no closing `\"`")
+    }
+
+    // MARK: Fingerprints
+
+    /// The values after `->` and the `title="…"` attribute: values are separated by spaces and one optional comma;
+    /// `{{ name }}` is a variable.
+    private mutating func parseFingerprint() throws(GroupingRulesError) -> ([String], String?) {
+        var values: [String] = []
+        var title: String?
+        while true {
+            skipSpaces()
+            guard position < characters.count else { break }
+            if characters[position] == "\t" { throw mistake("a tab: Sentry's rules separate with spaces only") }
+            if characters[position] == "," { throw mistake("an empty fingerprint value: two commas, or a comma first") }
+            let start = position
+            if let (key, value) = try parseAttributeIfAny() {
+                guard key == "title" else {
+                    position = start
+                    throw mistake("Unknown attribute '\(key)': a fingerprint takes only title=\"…\"", code: .unknownAttribute)
+                }
+                title = value
+            } else if characters[position] == "\"" {
+                values.append(try parseQuoted())
+            } else if looking(at: "{{") {
+                values.append(try parseVariable())
+            } else if characters[position] == "{" {
+                throw mistake("a lone `{`: a variable is written {{ name }}")
+            } else {
+                values.append(try parseArgument(stopAtComma: true))
+            }
+            skipSpaces()
+            _ = take(",")
+        }
+        guard !values.isEmpty else { throw mistake("a fingerprint needs at least one value after `->`, such as {{ default }}") }
+        return (values, title)
+    }
+
+    /// `key="value"` at the position, if there.
+    private mutating func parseAttributeIfAny() throws(GroupingRulesError) -> (String, String)? {
+        var end = position
+        while end < characters.count, isKeyCharacter(characters[end]) { end += 1 }
+        guard end > position, end + 1 < characters.count, characters[end] == "=", characters[end + 1] == "\"" else { return nil }
+        let key = String(characters[position..<end])
+        position = end + 1
+        return (key, try parseQuoted())
+    }
+
+    /// `{{ name }}`, written back as `{{ name }}` with one space each side.
+    private mutating func parseVariable() throws(GroupingRulesError) -> String {
+        let start = position
+        position += 2
+        skipSpaces()
+        let nameStart = position
+        while position < characters.count, characters[position] != " ", !looking(at: "}}") { position += 1 }
+        let name = String(characters[nameStart..<position])
+        skipSpaces()
+        guard !name.isEmpty, take("}"), take("}") else {
+            position = start
+            throw mistake("a variable is written {{ name }}, such as {{ default }} or {{ function }}")
+        }
+        return "{{ \(name) }}"
+    }
+
+    // MARK: Actions
+
+    /// The actions from the position to the end of the line, when the position starts one; nil when it starts a
+    /// matcher instead.
+    private mutating func parseActionsIfAny() throws(GroupingRulesError) -> [StackTraceAction]? {
+        guard actionStarts() else { return nil }
+        var actions: [StackTraceAction] = []
+        while true {
+            skipSpaces()
+            guard position < characters.count else { break }
+            if characters[position] == "#" {
+                // Sentry's stack-trace grammar ends a rule's line at a comment.
+                break
+            }
+            guard actionStarts() else {
+                // A matcher after actions starts the line's next rule, as in Sentry.
+                guard !actions.isEmpty else {
+                    throw mistake(
+                        "expected an action (+app, -app, +group, -group, ^-group, v+app, max-frames=N, min-frames=N, category=NAME)")
+                }
+                break
+            }
+            actions.append(try parseAction())
+        }
+        return actions
+    }
+
+    private func actionStarts() -> Bool {
+        var index = position
+        if index < characters.count, characters[index] == "^" || characters[index] == "v" { index += 1 }
+        if index < characters.count, characters[index] == "+" || characters[index] == "-" { return true }
+        for name in Self.variables {
+            var end = position
+            for character in name {
+                guard end < characters.count, characters[end] == character else { break }
+                end += 1
+            }
+            guard end - position == name.count else { continue }
+            while end < characters.count, characters[end] == " " { end += 1 }
+            if end < characters.count, characters[end] == "=" { return true }
+        }
+        return false
+    }
+
+    private static let variables = ["max-frames", "min-frames", "category", "invert-stacktrace"]
+
+    private mutating func parseAction() throws(GroupingRulesError) -> StackTraceAction {
+        let start = position
+        if let name = Self.variables.first(where: { looking(at: $0) }) {
+            position += name.count
+            skipSpaces()
+            _ = take("=")
+            skipSpaces()
+            let valueStart = position
+            while position < characters.count, isKeyCharacter(characters[position]) { position += 1 }
+            let value = String(characters[valueStart..<position])
+            guard !value.isEmpty else { throw mistake("\(name)= needs a value") }
+            switch name {
+            case "max-frames", "min-frames":
+                guard let count = Int(value), count >= 0 else {
+                    position = valueStart
+                    throw mistake("Invalid value '\(value)' for '\(name)': a number of frames", code: .invalidValue)
+                }
+                return name == "max-frames" ? .maxFrames(count) : .minFrames(count)
+            case "category": return .category(value)
+            default:
+                notes.append(
+                    GroupingRulesError(
+                        .noEffect, "invert-stacktrace has no effect in crashtrail: its frames are always top first", file: file,
+                        line: lineNumber, column: start + 1))
+                return .invertStacktrace
+            }
+        }
+        var range = StackTraceAction.Range.this
+        if take("^") {
+            range = .above
+        } else if take("v") {
+            range = .below
+        }
+        let on = take("+")
+        if !on { _ = take("-") }
+        let kind: String
+        if looking(at: "app") {
+            kind = "app"
+        } else if looking(at: "group") {
+            kind = "group"
+        } else {
+            position = start
+            throw mistake("expected +app, -app, +group or -group (with ^ or v before for the frames above or below)")
+        }
+        position += kind.count
+        guard position == characters.count || characters[position] == " " else {
+            throw mistake("expected a space or the end of the line after `\(String(characters[start..<position]))`")
+        }
+        return kind == "app" ? .app(on, range) : .group(on, range)
+    }
+
+    // MARK: Characters
+
+    private func isKeyCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "_" || character == "." || character == "-")
+    }
+
+    private mutating func skipSpaces() {
+        while position < characters.count, characters[position] == " " { position += 1 }
+    }
+
+    private func looking(at text: String) -> Bool {
+        var index = position
+        for character in text {
+            guard index < characters.count, characters[index] == character else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private mutating func take(_ character: Character) -> Bool {
+        guard position < characters.count, characters[position] == character else { return false }
+        position += 1
+        return true
+    }
+
+    private func mistake(_ message: String, hint: String? = nil, code: GroupingRulesError.Code = .syntax) -> GroupingRulesError {
+        var text = message
+        if position < characters.count, code == .syntax {
+            let near = String(characters[position..<min(characters.count, position + 32)])
+            text += " (near \"\(near)\(characters.count > position + 32 ? "…" : "")\")"
+        }
+        if let hint { text += "; \(hint)" }
+        return GroupingRulesError(code, text, file: file, line: lineNumber, column: position + 1)
+    }
+}
