@@ -374,7 +374,7 @@ let package = Package(
         // Only tests and tools use this: conformance-suite loading, seeded generators, temporary folders.
         .target(
             name: "CrashtrailTestSupport",
-            dependencies: ["CrashtrailCore", "CrashtrailRecording"]
+            dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailRecording"]
         ),
         // Trail-encoding benchmark: crashtrail against gzip, xz, zstd and zstd with a trained dictionary.
         .executableTarget(

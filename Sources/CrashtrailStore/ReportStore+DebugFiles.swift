@@ -102,6 +102,30 @@ extension ReportStore {
         }
     }
 
+    /// The app's images each report names that no stored debug file describes, for the reports with `signature` (one
+    /// group) or the one report `reportID`: what a report's page lists as missing.
+    /// - Returns: by report ID, each image's name and UUID, by name.
+    /// - Throws: `StoreError` (`database`).
+    package func imagesWithoutDebugFiles(
+        signature: String? = nil, reportID: String? = nil
+    ) throws(StoreError) -> [String: [(name: String, uuid: String)]] {
+        let (condition, value) = reportID.map { ("i.reportID = ?", $0) } ?? ("r.signature = ?", signature ?? "")
+        return try read { db in
+            var images: [String: [(name: String, uuid: String)]] = [:]
+            try db.forEachRow(
+                """
+                SELECT i.reportID, i.uuid, i.name FROM reportImage i JOIN report r ON r.id = i.reportID
+                WHERE \(condition) AND i.inApp = 1 AND NOT EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid)
+                ORDER BY i.reportID, i.name, i.uuid
+                """, [.text(value)]
+            ) { row in
+                images[try row.requiredString("reportID"), default: []].append(
+                    (try row.requiredString("name"), try row.requiredString("uuid")))
+            }
+            return images
+        }
+    }
+
     /// The IDs of the stored reports whose frames name an image that has a debug file they were not derived with: what
     /// `symbols add` and `serve` derive again, and what a job killed midway left to do.
     /// - Throws: `StoreError` (`database`).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashtrailCore
 import CrashtrailService
 import Foundation
 
@@ -10,8 +11,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             DIR/index.html lists the crash groups (reports, reports per day, versions, share with a trail, the top \
             path); DIR/groups/ has a page per group (its paths ranked, a chart of where they converge on the crash \
-            screen, its reports); DIR/reports/ has the replay page of every report with a trail. The pages are \
-            self-contained (no network), and the same store gives the same bytes, so a CI job can publish them. \
+            screen, its reports); DIR/reports/ has a page for every report: its crashed thread as symbolicated, \
+            the app's images without a debug file, and its replay when its trail has one. A manifest is needed only \
+            when a report has a trail to replay. The pages are self-contained (no network), and the same store gives the same bytes, so a CI job can publish them. \
             Run again into the same folder, it writes only the pages whose inputs changed (DIR/.crashtrail-site.json \
             remembers them) and removes those of reports that left the selection.
 
@@ -36,7 +38,7 @@ struct ReportCommand: ParsableCommand {
         let quiet = quietOptions.quiet
         let summary = try reportingFailure {
             let service = try TriageService(location: storeOptions.location, creating: false)
-            let manifests = try service.manifests(given: try self.manifests.load(), for: "report")
+            let manifests = try service.siteManifests(given: try self.manifests.load(), filter: filterOptions.filter)
             return try service.writeSite(
                 to: URL(fileURLWithPath: folder), filter: filterOptions.filter, since: filterOptions.since, screens: screens.count,
                 manifests: manifests
@@ -56,7 +58,7 @@ struct ReportCommand: ParsableCommand {
         if summary.removed > 0 { kept.append("\(summary.removed) removed") }
         let more = kept.isEmpty ? "" : " (\(kept.joined(separator: ", ")))"
         print(
-            "Wrote \(summary.pages) pages\(more) to \(folder) (\(summary.groups) groups, \(summary.reports) reports) in \(seconds) s; open \(index)"
+            "Wrote \(counted(summary.pages, "page"))\(more) to \(folder) (\(counted(summary.groups, "group")), \(counted(summary.reports, "report"))) in \(seconds) s; open \(index)"
         )
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashtrailCore
 import CrashtrailService
 
 /// `crashtrail reprocess`: every stored report derived again from its payload, after an upgrade.
@@ -35,7 +36,7 @@ struct ReprocessCommand: ParsableCommand {
             printError("Note: report \(id) was left as it was: \(why)")
         }
         guard !quietOptions.quiet else { return }
-        let reports = summary.examined == 1 ? "1 report" : "\(summary.examined) reports"
+        let reports = counted(summary.examined, "report")
         var line = "Reprocessed \(reports)\(summary.resumed ? " (resuming a run that had stopped)" : ""): \(summary.changed) changed"
         if !summary.unreadable.isEmpty { line += ", \(summary.unreadable.count) left as they were (see the notes above)" }
         print(line + ".")

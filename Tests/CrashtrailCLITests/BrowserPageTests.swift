@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -58,6 +59,44 @@ struct BrowserPageTests {
         let reports = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/reports").path).sorted()
         let reportDOM = try browser.dom(of: folder.url.appendingPathComponent("site/reports/\(reports[0])"))
         #expect(reportDOM.contains("Shortest links") && reportDOM.contains("href=\"../groups/"))
+    }
+
+    @Test(
+        "A report without a trail has a page: its crashed thread as symbolicated, the app's images without a debug file; no manifest needed",
+        .enabled(
+            if: SymbolizerLocator.locate() != nil || ConformanceSuite.isRequired, "llvm-symbolizer was not found (apt-get install llvm)"))
+    func trailLessReportPage() throws {
+        let browser = try #require(Browser.located, "CI needs Chromium to test the pages: apt-get install chromium")
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("browser")
+        defer { folder.remove() }
+        let debug = try CrashProbeFixtures.unpack(into: folder.url.appendingPathComponent("crashes"))
+        let symbols = try runner.run(["symbols", "add", debug.path, "--quiet"], directory: folder.url)
+        #expect(symbols.status == 0, "\(symbols.stderr)")
+        let ingest = try runner.run(["ingest", "crashes", "--quiet"], directory: folder.url)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+
+        // No manifest anywhere: no report has a trail, so none is needed
+        let site = try runner.run(["report", "--html", "site"], directory: folder.url)
+        #expect(site.status == 0, "\(site.stderr)")
+        #expect(site.stdout.hasPrefix("Wrote 9 pages to site (2 groups, 6 reports)"), "\(site.stdout)")
+
+        let reports = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/reports").path)
+        #expect(reports.count == 6, "every report has a page")
+        var sawMissing = false
+        for name in reports {
+            let dom = try browser.dom(of: folder.url.appendingPathComponent("site/reports/\(name)"))
+            #expect(dom.contains("Crashed thread") && dom.contains("-[CRLDetailViewController doCrash]"), "\(name)")
+            #expect(dom.contains("-[CRLCrashNULL crash]") || dom.contains("-[CRLCrashROPage crash]"), "\(name)")
+            #expect(dom.contains("It carries no trail"))
+            if dom.contains("No debug file for 2 images of the app") { sawMissing = true }
+        }
+        #expect(sawMissing, "the simulator's build has no debug file in the fixtures")
+        let groups = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/groups").path)
+        let groupDOM = try browser.dom(of: folder.url.appendingPathComponent("site/groups/\(groups.sorted()[0])"))
+        #expect(groupDOM.contains("3 reports, 0% with a trail") && groupDOM.contains("href=\"../reports/"))
+        try browser.screenshot(
+            of: folder.url.appendingPathComponent("site/reports/\(reports.sorted()[0])"), named: "site-report-without-trail")
     }
 
     @Test("Hostile values in a trail stay text in the browser: no script of theirs runs, no element of theirs appears")

@@ -67,6 +67,15 @@ struct GroupingRulesCommandTests {
         #expect(afterMerge.first { $0.key.hasPrefix("EXC_CRASH/SIGABRT") }?.value == 4)
         let showMerges = try runner.run(["grouping", "show", "--store", "s.sqlite"], directory: folder.url)
         #expect(showMerges.stdout.contains("# merged: \(trap) into \(abort)"))
+        // The merged group's page says what was merged into it
+        #expect(try runner.run(["report", "--html", "site", "--store", "s.sqlite", "--quiet"], directory: folder.url).status == 0)
+        let page = try String(
+            contentsOf: folder.url.appendingPathComponent("site/groups").appendingPathComponent(
+                try #require(
+                    FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/groups").path).first {
+                        $0.hasPrefix(abort)
+                    })), encoding: .utf8)
+        #expect(page.contains("Merged into it by hand") && page.contains("EXC_BREAKPOINT/SIGTRAP @ ProfileViewController.viewDidLoad()"))
 
         // When the rules are removed
         try "".write(to: folder.url.appendingPathComponent("none.txt"), atomically: true, encoding: .utf8)

@@ -21,7 +21,7 @@ struct ReportCommandTests {
         return files
     }
 
-    @Test("The same store gives the same bytes; every report with a trail has a page; --app and --since filter")
+    @Test("The same store gives the same bytes; every report has a page, a replay when it has a trail; --app and --since filter")
     func deterministicSite() throws {
         let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
         let folder = try TemporaryFolder("report")
@@ -43,7 +43,10 @@ struct ReportCommandTests {
         }
         let reportPages = one.keys.filter { $0.hasPrefix("/reports/") }
         #expect(!withTrail.isEmpty)
-        #expect(reportPages.count == withTrail.count, "\(reportPages.count) pages for \(withTrail.count) reports with a trail")
+        #expect(reportPages.count == listed.arrayValue?.count, "every report has a page")
+        // A replay page for each report with a trail, the page of a report without one for the rest
+        let replays = reportPages.filter { String(decoding: one[$0] ?? Data(), as: UTF8.self).contains("<h1>Replay of ") }
+        #expect(replays.count == withTrail.count, "\(replays.count) replay pages for \(withTrail.count) reports with a trail")
         #expect(one.keys.contains("/index.html"))
         // --app of an app with no crashes gives an index that says so
         let other = try runner.run(["report", "--html", "none", "--app", "org.example.nothing", "--quiet"], directory: folder.url)
@@ -54,6 +57,24 @@ struct ReportCommandTests {
         let late = try runner.run(["report", "--html", "late", "--since", "2030-01-01", "--quiet"], directory: folder.url)
         #expect(late.status == 0)
         #expect(try Self.files(in: folder.url.appendingPathComponent("late")).keys.sorted() == ["/.crashtrail-site.json", "/index.html"])
+    }
+
+    @Test("Without a manifest, a store of reports without trails gets its site: a page per report with its frames")
+    func noManifestNeeded() throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("report")
+        defer { folder.remove() }
+        let report =
+            #"{"crashtrail":1,"id":"lone","time":"2026-11-03T10:00:00Z","app":{"bundleID":"com.example.piratebay","version":"1.0"},"exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV"},"frames":[{"image":"PirateBay","symbol":"ListingCell.configure(with:)","offset":4096,"inApp":true}]}"#
+        _ = try folder.write(report, to: "in/lone.json")
+        #expect(try runner.run(["ingest", "in", "--quiet"], directory: folder.url).status == 0)
+        let site = try runner.run(["report", "--html", "site"], directory: folder.url)
+        #expect(site.status == 0, "\(site.stderr)")
+        #expect(site.stdout.hasPrefix("Wrote 3 pages to site (1 group, 1 report)"), "\(site.stdout)")
+        let pages = try Self.files(in: folder.url.appendingPathComponent("site")).filter { $0.key.hasPrefix("/reports/") }
+        let page = String(decoding: try #require(pages.values.first), as: UTF8.self)
+        #expect(page.contains("<h1>Report <span class=\"mono\">lone</span></h1>") && page.contains("ListingCell.configure(with:)"))
+        #expect(page.contains("It carries no trail"))
     }
 
     /// The N of "Wrote N pages".

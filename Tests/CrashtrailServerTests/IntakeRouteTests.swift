@@ -158,6 +158,34 @@ struct IntakeRouteTests {
         #expect(try fixture.service.store.allRecords().isEmpty)
     }
 
+    @Test("serve groups by the grouping rules of the event's project, else the store's")
+    func groupingRulesPerProject() async throws {
+        // Given rules for project 1 and for the store, none for project 2
+        let fixture = try ServerFixture { service in
+            _ = try service.store.addProject(name: "ios")
+            _ = try service.setGroupingRules("type:* -> project-one, {{ type }}", file: nil, project: "1")
+            _ = try service.setGroupingRules("type:* -> store-wide", file: nil, project: nil)
+        }
+        defer { fixture.remove() }
+        let contexts = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+        let extra = try ServerFixture.sample("reports/sentry-event-extra-object.json")
+
+        // When
+        let statuses = try await fixture.test { client in
+            [
+                try await client.post("/api/1/store/", contexts, headers: sentryAuth(ServerFixture.key)),
+                try await client.post("/api/2/store/", extra, headers: sentryAuth(ServerFixture.otherKey)),
+            ].map(\.status)
+        }
+
+        // Then
+        #expect(statuses == [.ok, .ok])
+        let records = try fixture.service.store.allRecords().sorted { $0.source < $1.source }
+        #expect(records.map { $0.source.prefix(6) } == ["api/1/", "api/2/"])
+        #expect(records.first?.signature.hasPrefix("project-one | ") == true, "\(records.map(\.signature))")
+        #expect(records.last?.signature == "store-wide")
+    }
+
     @Test("Bodies over Sentry's limits are 413: an event item, a declared length, a decompression bomb stopped at the limit")
     func limits() async throws {
         // Given limits small enough to pass in a test

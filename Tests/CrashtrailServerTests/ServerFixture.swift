@@ -21,11 +21,12 @@ struct ServerFixture {
 
     init(
         readToken: String? = nil, limits: ServeOptions.Limits = ServeOptions.Limits(), backlog: Int = 4096,
-        maximumWaitingTrails: Int = 10_000
+        maximumWaitingTrails: Int = 10_000, preparing: (TriageService) throws -> Void = { _ in }
     ) throws {
         folder = try TemporaryFolder("crashtrail-serve")
         let location = StoreLocation(folder.url.appendingPathComponent("store.sqlite").path)
         service = try TriageService(location: location, creating: true)
+        try preparing(service)
         let manifests = try LoadedManifest.load([
             Self.samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml").path
         ])

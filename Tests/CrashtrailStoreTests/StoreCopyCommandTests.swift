@@ -28,7 +28,7 @@ struct StoreCopyCommandTests {
         defer { folder.remove() }
         let up = try runner.run(["store", "copy", "samples.sqlite", postgres], directory: folder.url)
         #expect(up.status == 0, "\(up.stderr)")
-        #expect(up.stdout.contains("Copied 11 of 11 reports, 1 joined trails and 1 manifests"), "\(up.stdout)")
+        #expect(up.stdout.contains("Copied 11 of 11 reports, 1 joined trail and 1 manifest"), "\(up.stdout)")
         #expect(up.stdout.contains("Verified: both hold 11 reports, 1 joined trail, 1 manifest"), "\(up.stdout)")
         let again = try runner.run(["store", "copy", "samples.sqlite", postgres], directory: folder.url)
         #expect(again.status == 0 && again.stdout.contains("Copied 0 of 11 reports"), "\(again.stdout)\(again.stderr)")

@@ -5,7 +5,7 @@ extension PathTable {
     /// - Parameter title: what the table is of (`group 3f2a…` or `all reports`).
     /// - Returns: the title line, the column heads and a line per row.
     package func text(title: String) -> String {
-        let reports = reportsWithTrail == 1 ? "1 report" : "\(reportsWithTrail) reports"
+        let reports = counted(reportsWithTrail, "report")
         let screens = last == 1 ? "the last screen" : "the last \(last) screens"
         var lines = ["Paths to the crash, \(title): \(screens) of \(reports) with a trail"]
         if inferred > 0 {

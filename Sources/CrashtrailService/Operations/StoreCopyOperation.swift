@@ -13,8 +13,9 @@ public enum StoreCopyOperation {
 
         /// The summary for people.
         public func text(seconds: Double) -> String {
-            "Copied \(summary.reportsCopied) of \(summary.source.reports) reports, \(summary.trailsCopied) joined trails and \(summary.manifestsCopied) manifests "
-                + (summary.projectsCopied > 0 ? "(and \(summary.projectsCopied) projects) " : "")
+            "Copied \(summary.reportsCopied) of \(counted(summary.source.reports, "report")), \(counted(summary.trailsCopied, "joined trail")) and \(counted(summary.manifestsCopied, "manifest")) "
+                + (summary.projectsCopied > 0 ? "(and \(counted(summary.projectsCopied, "project"))) " : "")
+                + (summary.groupingRulesCopied > 0 ? "(and \(counted(summary.groupingRulesCopied, "grouping rule"))) " : "")
                 + "from \(source) to \(destination) in \(String(format: "%.1f", seconds)) s.\nVerified: both hold \(summary.destination)."
         }
     }

@@ -13,7 +13,7 @@ extension TriageService {
     ///   - path: the page's path in the site.
     ///   - screens: how many screens of each path the pages count.
     /// - Returns: the page, or nil when no group or report has that name.
-    /// - Throws: `StoreError`, or a `ReplayError` when a report's trail cannot be replayed.
+    /// - Throws: `StoreError`. A report whose trail does not replay gets the page of a report without a replay.
     public func sitePage(_ path: String, screens: Int = 5) throws -> String? {
         let manifests = try store.storedManifests()
         if path.isEmpty || path == "index.html" {
@@ -36,10 +36,23 @@ extension TriageService {
             return site.groupPage(site.groups[0])
         case "reports":
             guard let record = try? store.record(matchingPrefix: prefix), TriageSite.fileName(for: record.id) == name else { return nil }
-            let outcome = try ReplayOperation.replay(storedReport: record.id, service: self)
+            let report = record.report
+            let groupID = CrashGroup.id(ofSignature: record.signature)
+            let missing = (try store.imagesWithoutDebugFiles(reportID: record.id)[record.id] ?? []).map {
+                TriageSite.MissingImage(name: $0.name, uuid: $0.uuid)
+            }
+            var byApp = ManifestsByApp(manifests)
+            let manifestKnown = report.app.bundleID.flatMap { byApp.manifest(for: $0) } != nil
+            // Every report has a page: the replay when its trail replays, else its crashed thread and why not.
+            guard report.trailInfo.source.hasTrail, let outcome = try? ReplayOperation.replay(storedReport: record.id, service: self)
+            else {
+                return TriageSite.reportPage(
+                    Self.siteSummary(of: report, manifestKnown: manifestKnown), groupID: groupID, frames: Self.siteFrames(of: report),
+                    missingImages: missing, source: location.siteName
+                ).html
+            }
             return TriageSite.reportPage(
-                outcome.replay, reportID: record.id, groupID: CrashGroup.id(ofSignature: record.signature),
-                frames: Self.siteFrames(of: record.report)
+                outcome.replay, reportID: record.id, groupID: groupID, frames: Self.siteFrames(of: report), missingImages: missing
             ).html
         default:
             return nil
@@ -50,16 +63,14 @@ extension TriageService {
     private func siteGroup(_ group: CrashGroup, screens: Int, manifests: [Manifest], listed: Int) throws -> TriageSite.Group {
         let detail = try store.groupDetail(matchingPrefix: group.id, reportLimit: listed)
         let paths = try self.paths(group: group.id, screens: screens, manifests: manifests)
-        var byApp = ManifestsByApp(manifests)
         let reports = detail.reports.map { report in
             TriageSite.Report(
                 id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
-                trail: report.trailInfo.source.rawValue,
-                hasPage: report.trailInfo.source.hasTrail && report.app.bundleID.flatMap { byApp.manifest(for: $0) } != nil)
+                trail: report.trailInfo.source.rawValue, hasPage: true)
         }
         return TriageSite.Group(
             id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen, lastSeen: group.lastSeen,
             versions: group.versions, withTrail: group.withTrail, byDay: detail.byDay, paths: paths.table, reports: reports,
-            moreReports: detail.moreReports)
+            moreReports: detail.moreReports, merged: Self.merged(into: group.signature, try store.groupMerges()))
     }
 }

@@ -61,7 +61,7 @@ extension TriageService {
         }
         var notes = manifestsByApp.warnings
         for (why, count) in skipped.sorted(by: { $0.key < $1.key }) {
-            notes.append("Note: \(count == 1 ? "1 report" : "\(count) reports") with a trail left out of the table: \(why)")
+            notes.append("Note: \(counted(count, "report")) with a trail left out of the table: \(why)")
         }
         return PathsResult(
             table: counter.table(reportsWithTrail: withTrail),

@@ -74,6 +74,7 @@ extension TriageService {
         }
         var groups: [TriageSite.Group] = []
         let stored = try store.groups(filter)
+        let merges = try store.groupMerges()
         for (index, group) in stored.enumerated() {
             var groupFilter = filter
             groupFilter.signature = group.signature
@@ -82,20 +83,25 @@ extension TriageService {
             var moreReports = 0
             var days: [String: Int] = [:]
             var failure: (any Error)?
+            let missingByReport = try store.imagesWithoutDebugFiles(signature: group.signature)
             try store.forEachRecord(groupFilter) { record in
                 guard failure == nil else { return }
                 let report = record.report
                 days[CrashGroupDetail.day(of: report), default: 0] += 1
                 var hasPage = false
+                let frames = Self.siteFrames(of: report)
+                let missing = (missingByReport[report.id] ?? []).map { TriageSite.MissingImage(name: $0.name, uuid: $0.uuid) }
+                var manifestKnown = false
                 if report.trailInfo.source.hasTrail, let json = record.trail,
                     let app = Self.trailApp(json) ?? (try? Trail(json: Array(json.utf8)))?.app.bundleID,
                     let manifest = manifestsByApp.manifest(for: app)
                 {
+                    manifestKnown = true
                     let path = "reports/\(TriageSite.fileName(for: report.id)).html"
-                    let frames = Self.siteFrames(of: report)
                     let inputs =
                         "\u{0}\(report.id)\u{0}\(group.id)\u{0}\(manifest.fingerprint)\u{0}\(TriageSite.rendererFingerprint)"
                         + frames.map(\.fingerprint).joined(separator: "\u{2}")
+                        + missing.map { "\u{3}\($0.name)\u{1}\($0.uuid)" }.joined()
                     let fingerprint = TriageSite.fnv1a(json, inputs)
                     var trail: Trail?
                     if previous.pages[path] == fingerprint, FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
@@ -106,7 +112,12 @@ extension TriageService {
                         trail = parsed
                         let replay = Replayer(manifest: manifest).replay(parsed, report: report.id)
                         do {
-                            try write(path, TriageSite.reportPage(replay, reportID: report.id, groupID: group.id, frames: frames).html)
+                            try write(
+                                path,
+                                TriageSite.reportPage(
+                                    replay, reportID: report.id, groupID: group.id, frames: frames, missingImages: missing
+                                )
+                                .html)
                         } catch {
                             failure = failure ?? error
                             return
@@ -126,6 +137,19 @@ extension TriageService {
                         }
                     }
                 }
+                // Every report has a page: without a replay, its crashed thread as symbolicated and why there is none.
+                if !hasPage {
+                    let page = TriageSite.reportPage(
+                        Self.siteSummary(of: report, manifestKnown: manifestKnown), groupID: group.id, frames: frames,
+                        missingImages: missing, source: location.siteName)
+                    do {
+                        try writeIfChanged(page)
+                    } catch {
+                        failure = failure ?? error
+                        return
+                    }
+                    hasPage = true
+                }
                 guard siteReports.count < TriageSite.listedReports else {
                     moreReports += 1
                     return
@@ -142,7 +166,7 @@ extension TriageService {
                     id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen,
                     lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: byDay,
                     paths: PathTable(paths: paths, last: screens, reportsWithTrail: group.withTrail), reports: siteReports,
-                    moreReports: moreReports))
+                    moreReports: moreReports, merged: Self.merged(into: group.signature, merges)))
             if stored.count > 20, (index + 1) % 20 == 0 { progress?(.groups(done: index + 1, of: stored.count)) }
         }
         let site = TriageSite(groups: groups, app: filter.bundleID, since: since, source: location.siteName)
@@ -158,6 +182,17 @@ extension TriageService {
         return summary
     }
 
+    /// The manifests the site of the reports `filter` takes is written with: those given, else the store's; none when
+    /// no report there has a trail, since only a replay needs one.
+    /// - Throws: `ManifestError` when a report has a trail and no manifest is given or kept; `StoreError`.
+    public func siteManifests(given: [LoadedManifest], filter: ReportFilter) throws -> [Manifest] {
+        if !given.isEmpty { return given.map(\.manifest) }
+        let stored = try store.storedManifests()
+        guard stored.isEmpty else { return stored }
+        guard try store.groups(filter).contains(where: { $0.withTrail > 0 }) else { return [] }
+        throw Self.noManifest(for: "report --html (a report's trail to replay)", location: location)
+    }
+
     /// The app of a stored trail, read from its canonical JSON without parsing it: `app` is its first key, and
     /// `bundleID` the first of those that holds text.
     static func trailApp(_ json: String) -> String? {
@@ -167,6 +202,36 @@ extension TriageService {
         guard let end = value.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }), head[end] == UInt8(ascii: "\"")
         else { return nil }
         return String(decoding: value[..<end], as: UTF8.self)
+    }
+
+    /// The signatures merged into `signature` by hand, in any project, in code point order.
+    static func merged(into signature: String, _ merges: [GroupMerge]) -> [String] {
+        Set(merges.filter { $0.into == signature }.map(\.signature)).sorted(by: CanonicalJSON.codePointPrecedes)
+    }
+
+    /// What the page of a report without a replay says of it, and why it has no replay.
+    static func siteSummary(of report: CrashReport, manifestKnown: Bool) -> TriageSite.ReportSummary {
+        let app = [report.app.bundleID ?? "unknown app", report.app.version ?? "", report.app.build.map { "(\($0))" } ?? ""]
+        let os = [report.os.name ?? "unknown OS", report.os.version ?? ""]
+        let noReplay: String
+        switch report.trailInfo.source {
+        case .undecodable:
+            noReplay = "Its trail could not be decoded\(report.trailInfo.error.map { ": \($0)" } ?? ".")"
+        case .missing:
+            noReplay =
+                "It carries no trail and none joined it, so there is no replay: the app records one with CrashtrailRecording (docs/RECORDING.md)."
+        default:
+            noReplay =
+                manifestKnown
+                ? "Its trail could not be read again from the store; crashtrail replay \(report.id) says why."
+                : "Its trail needs the manifest of \(report.app.bundleID ?? "its app"), which the store does not keep: add it with crashtrail manifest add FILE, then write the site again."
+        }
+        return TriageSite.ReportSummary(
+            id: report.id, exception: CrashSignature.head(of: report.exception),
+            reason: report.exception.completed().language?.reason ?? report.exception.reason,
+            app: app.filter { !$0.isEmpty }.joined(separator: " "), os: os.filter { !$0.isEmpty }.joined(separator: " "),
+            device: report.device ?? "unknown device", time: report.time ?? "unknown time", format: report.format.rawValue,
+            noReplay: noReplay)
     }
 
     /// The crashed thread's frames as the report page shows them.

@@ -21,7 +21,7 @@ package enum ShowText {
     /// A group for people: its counts by version and day, and its reports.
     package static func text(of detail: CrashGroupDetail) -> String {
         let group = detail.group
-        func reports(_ count: Int) -> String { count == 1 ? "1 report" : "\(count) reports" }
+        func reports(_ count: Int) -> String { counted(count, "report") }
         var lines = [
             TextTable.pad("Group", 11) + group.id,
             TextTable.pad("Signature", 11) + group.signature,
@@ -112,7 +112,7 @@ package enum ShowText {
             }
         }
         var trailLine = report.trailInfo.source.rawValue
-        if let steps = report.trailInfo.steps { trailLine += ", \(steps) steps" }
+        if let steps = report.trailInfo.steps { trailLine += ", \(counted(steps, "step"))" }
         if let error = report.trailInfo.error { trailLine += ": \(error)" }
         add("Trail", trailLine)
         if let trail {

@@ -1,4 +1,3 @@
-import CrashtrailEncoding
 import CrashtrailIntake
 import CrashtrailStore
 import CrashtrailSymbols
@@ -11,21 +10,12 @@ import Testing
 /// must not (SPEC section 21).
 @Suite("CrashProbe's crashes on three devices")
 struct CrashProbeGroupingTests {
-    static let folder = PackageRoot.url.appendingPathComponent("Tests/Fixtures/crashprobe")
     static let symbolizerFound = SymbolizerLocator.locate() != nil
 
     /// The fixtures, gunzipped into a temporary folder: crash files in it, debug files in `debug/`.
     static func unpack() throws -> URL {
         let target = try TestFiles.temporaryFolder()
-        let debug = target.appendingPathComponent("debug")
-        try FileManager.default.createDirectory(at: debug, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".gz") {
-            let bytes = try ZlibStream.inflated(
-                [UInt8](Data(contentsOf: folder.appendingPathComponent(name))), wrapper: .gzip, cap: 16 << 20)
-            let plain = String(name.dropLast(3))
-            let destination = plain.hasSuffix(".json") ? target.appendingPathComponent(plain) : debug.appendingPathComponent(plain)
-            try Data(bytes).write(to: destination)
-        }
+        try CrashProbeFixtures.unpack(into: target)
         return target
     }
 

@@ -13,16 +13,29 @@ enum HTMLReplayRenderer {
         var label: String
     }
 
-    static func render(_ replay: Replay, navigation: Navigation? = nil, frames: [TriageSite.Frame] = []) -> String {
+    static func render(
+        _ replay: Replay, navigation: Navigation? = nil, frames: [TriageSite.Frame] = [], missingImages: [TriageSite.MissingImage] = []
+    ) -> String {
         var context = context(of: replay, navigation: navigation)
-        context["frames"] = frames.map { frame -> [String: Any] in
-            [
-                "number": frame.number, "image": frame.image, "function": frame.function ?? "???", "location": frame.location ?? "",
-                "hasLocation": frame.location != nil, "inlined": frame.inlined, "offset": frame.offset.map { "+ \($0)" } ?? "",
-            ]
-        }
-        context["hasFrames"] = !frames.isEmpty
+        context.merge(framesContext(frames, missingImages: missingImages)) { _, new in new }
         return PageTemplates.render("replay", context)
+    }
+
+    /// What the `frames` partial shows: the crashed thread's frames and the app's images without a debug file.
+    static func framesContext(_ frames: [TriageSite.Frame], missingImages: [TriageSite.MissingImage]) -> [String: Any] {
+        [
+            "frames": frames.map { frame -> [String: Any] in
+                [
+                    "number": frame.number, "image": frame.image, "function": frame.function ?? "???", "location": frame.location ?? "",
+                    "hasLocation": frame.location != nil, "inlined": frame.inlined, "offset": frame.offset.map { "+ \($0)" } ?? "",
+                ]
+            },
+            "hasFrames": !frames.isEmpty,
+            "missingImages": missingImages.enumerated().map { index, image -> [String: Any] in
+                ["name": image.name, "uuid": image.uuid, "sep": index + 1 < missingImages.count ? ", " : ""]
+            },
+            "hasMissingImages": !missingImages.isEmpty, "missingImageWords": counted(missingImages.count, "image"),
+        ]
     }
 
     static func context(of replay: Replay, navigation: Navigation?) -> [String: Any] {

@@ -11,7 +11,10 @@ enum PageTemplates {
     static let library: MustacheLibrary = {
         _ = ScalarHTMLContentType.registered
         var library = MustacheLibrary()
-        let templates = ["head": head, "foot": foot, "screens": screens, "bars": bars, "replay": replay, "index": index, "group": group]
+        let templates = [
+            "head": head, "foot": foot, "screens": screens, "bars": bars, "frames": frames, "replay": replay, "report": report,
+            "index": index, "group": group,
+        ]
         for (name, text) in templates {
             do {
                 try library.register(contentType + text, named: name)
@@ -74,6 +77,42 @@ enum PageTemplates {
 
         """
 
+    /// The crashed thread's frames, and the app's images that had no debug file.
+    static let frames = """
+        {{#hasFrames}}<section aria-labelledby="frames-title">
+        <h2 id="frames-title">Crashed thread</h2>
+        <table>
+        <caption>The crashed thread's frames, top first: the function, and its file and line where a debug file gave them; a function inlined into the frame below shares its number.</caption>
+        <thead><tr><th class="num" scope="col">#</th><th scope="col">image</th><th scope="col">function</th><th scope="col">file:line</th><th scope="col">offset</th></tr></thead>
+        <tbody>
+        {{#frames}}<tr><td class="num">{{number}}</td><td>{{image}}</td><td class="mono">{{function}}{{#inlined}} <span class="badge">inlined</span>{{/inlined}}</td><td class="mono">{{location}}</td><td class="mono">{{offset}}</td></tr>
+        {{/frames}}</tbody>
+        </table>
+        {{#hasMissingImages}}<p class="bad">No debug file for {{missingImageWords}} of the app: {{#missingImages}}<span class="mono">{{name}}</span> <span class="muted mono">{{uuid}}</span>{{sep}}{{/missingImages}}. Until <span class="mono">crashtrail symbols add</span> stores the matching dSYM, frames there are named by their offset.</p>{{/hasMissingImages}}
+        </section>
+        {{/hasFrames}}
+        """
+
+    /// The page of a report without a replay: what it is, its crashed thread, and why there is no replay.
+    static let report = """
+        {{> head}}
+        <header role="banner">
+        <p><a href="{{up}}">{{upLabel}}</a></p>
+        <h1>Report <span class="mono">{{report}}</span></h1>
+        <p class="mono">{{exception}}</p>
+        {{#hasReason}}<p>{{reason}}</p>{{/hasReason}}
+        <p class="muted">{{app}} · {{os}} · {{device}} · {{time}} · {{format}}</p>
+        </header>
+        <main id="main">
+        {{> frames}}{{^hasFrames}}<section aria-labelledby="frames-title"><h2 id="frames-title">Crashed thread</h2><p>The report names no frames.</p></section>{{/hasFrames}}
+        <section aria-labelledby="trail-title">
+        <h2 id="trail-title">Trail</h2>
+        <p>{{noReplay}}</p>
+        </section>
+        </main>
+        {{> foot}}
+        """
+
     static let replay = """
         {{> head}}
         <header role="banner">
@@ -111,17 +150,7 @@ enum PageTemplates {
         {{#screenSets}}{{> screens}}{{/screenSets}}
         </div>
         </section>
-        {{#hasFrames}}<section aria-labelledby="frames-title">
-        <h2 id="frames-title">Crashed thread</h2>
-        <table>
-        <caption>The crashed thread's frames, top first: the function, and its file and line where a debug file gave them; a function inlined into the frame below shares its number.</caption>
-        <thead><tr><th class="num" scope="col">#</th><th scope="col">image</th><th scope="col">function</th><th scope="col">file:line</th><th scope="col">offset</th></tr></thead>
-        <tbody>
-        {{#frames}}<tr><td class="num">{{number}}</td><td>{{image}}</td><td class="mono">{{function}}{{#inlined}} <span class="badge">inlined</span>{{/inlined}}</td><td class="mono">{{location}}</td><td class="mono">{{offset}}</td></tr>
-        {{/frames}}</tbody>
-        </table>
-        </section>
-        {{/hasFrames}}<section aria-labelledby="links-title">
+        {{> frames}}<section aria-labelledby="links-title">
         <h2 id="links-title">Shortest links</h2>
         <p>{{linkCount}} links; {{#reproduces}}<span class="good">they reproduce the final screens</span>{{/reproduces}}{{^reproduces}}<span class="bad">they do not reproduce the final screens</span>{{/reproduces}}. Preconditions: {{preconditions}}.</p>
         {{#hasLinks}}<p><button type="button" data-copy="all" aria-controls="link-list">Copy all links</button></p>{{/hasLinks}}
@@ -143,7 +172,7 @@ enum PageTemplates {
         {{> head}}
         <header role="banner">
         <h1>Crashes{{#hasApp}} of {{app}}{{/hasApp}}</h1>
-        <p class="muted">{{reportCount}} reports in {{groupCount}} groups{{#hasSince}}, since {{since}}{{/hasSince}}. Each group is one crash: its signature, how often it happened by day, its versions, how many reports carry a trail, and the path that most often led to it.</p>
+        <p class="muted">{{reportWords}} in {{groupWords}}{{#hasSince}}, since {{since}}{{/hasSince}}. Each group is one crash: its signature, how often it happened by day, its versions, how many reports carry a trail, and the path that most often led to it.</p>
         </header>
         <main id="main">
         <table>
@@ -165,7 +194,8 @@ enum PageTemplates {
         <p><a href="{{up}}">All crash groups</a></p>
         <h1>Crash group <span class="mono">{{id}}</span></h1>
         <p class="mono">{{signature}}</p>
-        <p class="muted">{{count}} reports, {{withTrail}}% with a trail; first {{firstSeen}}, last {{lastSeen}}; versions {{versions}}</p>
+        {{#hasMerged}}<p class="muted">Merged into it by hand (<span class="mono">crashtrail group merge</span>): {{#merged}}<span class="mono">{{text}}</span>{{sep}}{{/merged}}</p>{{/hasMerged}}
+        <p class="muted">{{countWords}}, {{withTrail}}% with a trail; first {{firstSeen}}, last {{lastSeen}}; versions {{versions}}</p>
         </header>
         <main id="main">
         <section aria-labelledby="days-title">
@@ -191,11 +221,11 @@ enum PageTemplates {
         </section>
         <section aria-labelledby="reports-title">
         <h2 id="reports-title">Reports</h2>
-        {{#hasMore}}<p class="muted">The newest {{listed}} of {{count}} reports; the {{moreReports}} others have their pages too, and <span class="mono">crashtrail list --group {{id}}</span> lists them all.</p>{{/hasMore}}
+        {{#hasMore}}<p class="muted">The newest {{listed}} of {{countWords}}; every report has its page, and <span class="mono">crashtrail list --group {{id}}</span> lists them all.</p>{{/hasMore}}
         <table>
         <thead><tr><th scope="col">report</th><th scope="col">time</th><th scope="col">version</th><th scope="col">format</th><th scope="col">trail</th></tr></thead>
         <tbody>
-        {{#reports}}<tr><td>{{#hasHref}}<a href="{{href}}"><span class="mono">{{id}}</span></a>{{/hasHref}}{{^hasHref}}<span class="mono">{{id}}</span>{{/hasHref}}</td><td>{{time}}</td><td>{{version}}</td><td>{{format}}</td><td>{{trail}}</td></tr>
+        {{#reports}}<tr><td><a href="{{href}}"><span class="mono">{{id}}</span></a></td><td>{{time}}</td><td>{{version}}</td><td>{{format}}</td><td>{{trail}}</td></tr>
         {{/reports}}
         </tbody>
         </table>

@@ -26,12 +26,15 @@ package struct TriageSite: Sendable {
         package var reports: [Report]
         /// Reports of the group beyond those listed; they still have their pages.
         package var moreReports: Int
+        /// The signatures merged into the group by hand (`crashtrail group merge`).
+        package var merged: [String] = []
 
         package init(
             id: String, signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int,
-            byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report], moreReports: Int = 0
+            byDay: [(day: String, count: Int)], paths: PathTable, reports: [Report], moreReports: Int = 0, merged: [String] = []
         ) {
             self.moreReports = moreReports
+            self.merged = merged
             self.id = id
             self.signature = signature
             self.count = count
@@ -120,13 +123,74 @@ package struct TriageSite: Sendable {
         }
     }
 
+    /// An image of the app that the report names and the store has no debug file for.
+    package struct MissingImage: Hashable, Sendable {
+        package var name: String
+        package var uuid: String
+
+        package init(name: String, uuid: String) {
+            self.name = name
+            self.uuid = uuid
+        }
+    }
+
+    /// What a report's page says of a report without a replay.
+    package struct ReportSummary: Hashable, Sendable {
+        package var id: String
+        /// The exception as the signature heads it (`EXC_BAD_ACCESS/SIGSEGV`).
+        package var exception: String
+        package var reason: String?
+        /// The app, its version and build, in words.
+        package var app: String
+        package var os: String
+        package var device: String
+        package var time: String
+        package var format: String
+        /// Why there is no replay, in a sentence.
+        package var noReplay: String
+
+        package init(
+            id: String, exception: String, reason: String?, app: String, os: String, device: String, time: String, format: String,
+            noReplay: String
+        ) {
+            self.id = id
+            self.exception = exception
+            self.reason = reason
+            self.app = app
+            self.os = os
+            self.device = device
+            self.time = time
+            self.format = format
+            self.noReplay = noReplay
+        }
+    }
+
     /// The replay page of a report of the group `groupID`, at `reports/ID-HASH.html`, linking back to its group, with
-    /// the crashed thread's `frames`.
+    /// the crashed thread's `frames` and the app's images without a debug file.
     package static func reportPage(
-        _ replay: Replay, reportID: String, groupID: String, frames: [Frame] = []
+        _ replay: Replay, reportID: String, groupID: String, frames: [Frame] = [], missingImages: [MissingImage] = []
     ) -> (path: String, html: String) {
         let navigation = HTMLReplayRenderer.Navigation(up: "../groups/\(fileName(for: groupID)).html", label: "Crash group \(groupID)")
-        return ("reports/\(fileName(for: reportID)).html", HTMLReplayRenderer.render(replay, navigation: navigation, frames: frames))
+        return (
+            "reports/\(fileName(for: reportID)).html",
+            HTMLReplayRenderer.render(replay, navigation: navigation, frames: frames, missingImages: missingImages)
+        )
+    }
+
+    /// The page of a report without a replay (no trail, or no manifest for its app's): what it is, its crashed thread as
+    /// symbolicated, the app's images without a debug file, and why there is no replay; at `reports/ID-HASH.html`.
+    package static func reportPage(
+        _ report: ReportSummary, groupID: String, frames: [Frame], missingImages: [MissingImage], source: String
+    ) -> (path: String, html: String) {
+        var context = HTMLReplayRenderer.framesContext(frames, missingImages: missingImages)
+        let fields: [String: Any] = [
+            "title": "Report \(report.id)", "up": "../groups/\(fileName(for: groupID)).html", "upLabel": "Crash group \(groupID)",
+            "report": report.id, "exception": report.exception, "reason": report.reason ?? "", "hasReason": report.reason != nil,
+            "app": report.app, "os": report.os, "device": report.device, "time": report.time, "format": report.format,
+            "noReplay": report.noReplay, "source": source,
+        ]
+        context.merge(fields) { _, new in new }
+        return ("reports/\(fileName(for: report.id)).html", PageTemplates.render("report", context))
     }
 
     /// The index page: every group, its counts, its most common path and its reports per day.
@@ -146,7 +210,8 @@ package struct TriageSite: Sendable {
             [
                 "title": "Crashes" + (app.map { " of \($0)" } ?? ""), "app": app ?? "", "hasApp": app != nil, "since": since ?? "",
                 "hasSince": since != nil,
-                "reportCount": self.groups.reduce(0) { $0 + $1.count }, "groupCount": self.groups.count, "groups": groups,
+                "reportWords": counted(self.groups.reduce(0) { $0 + $1.count }, "report"),
+                "groupWords": counted(self.groups.count, "group"), "groups": groups,
                 "source": source,
             ])
     }
@@ -170,7 +235,12 @@ package struct TriageSite: Sendable {
             "group",
             [
                 "title": "Crash group \(group.id)", "up": "../index.html", "id": group.id, "signature": group.signature,
-                "count": group.count, "withTrail": PathTable.percentage(group.withTrail, of: group.count),
+                "count": group.count, "countWords": counted(group.count, "report"),
+                "withTrail": PathTable.percentage(group.withTrail, of: group.count),
+                "merged": group.merged.enumerated().map { index, signature -> [String: Any] in
+                    ["text": signature, "sep": index + 1 < group.merged.count ? "; " : ""]
+                },
+                "hasMerged": !group.merged.isEmpty,
                 "firstSeen": group.firstSeen ?? "unknown", "lastSeen": group.lastSeen ?? "unknown",
                 "versions": group.versions.isEmpty ? "unknown" : group.versions.joined(separator: ", "),
                 "bars": Self.bars(group.byDay, width: 600, label: "Reports per day"),
@@ -236,9 +306,10 @@ package struct TriageSite: Sendable {
     ///
     /// `report --html` keeps a page written by another renderer from being kept as it is.
     package static let rendererFingerprint: String = {
-        let revision = "html-2"
+        let revision = "html-3"
         let text = [
-            revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.replay,
+            revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.frames, PageTemplates.report,
+            PageTemplates.replay,
             PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageStyle.css,
         ].joined(separator: "\u{0}")
         return fnv1a(text)
