@@ -12,7 +12,7 @@ extension ReportStore {
 
     /// Keeps `text` as the rules of `project` (nil: store-wide), replacing any; an empty text removes them.
     ///
-    /// The caller checks the text first (``GroupingRules/init(parsing:file:)``).
+    /// The caller checks the text first (`GroupingRules(parsing:file:)`).
     /// - Throws: `StoreError` (`database`).
     package func setGroupingRules(_ text: String, project: Int?, at time: String) throws(StoreError) {
         try write { db in

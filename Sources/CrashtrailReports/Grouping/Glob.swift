@@ -7,7 +7,7 @@
 ///
 /// A path glob (Sentry's `path` and `package`) compares without case (ASCII), reads `\` as `/` in the pattern and the
 /// value, lets `*` and `?` stop at `/` (only `**` crosses folders), and tries a value without a leading `/` once more
-/// with one. Other globs compare with case (``caseInsensitive`` makes them ignore it, as Sentry's `value` and
+/// with one. Other globs compare with case (`caseInsensitive` makes them ignore it, as Sentry's `value` and
 /// `message` do) and let `*` cross `/`.
 ///
 /// ```swift

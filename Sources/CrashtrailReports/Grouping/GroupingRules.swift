@@ -12,7 +12,7 @@
 ///
 /// Parsed as Sentry parses them (its grammars, its matcher names and its globs); a mistake is a
 /// ``GroupingRulesError`` naming its line and column. What the rules do to a report is
-/// ``signature(of:defaultFrameCount:crashScreen:)``.
+/// ``signature(exception:frames:release:crashScreen:)``.
 package struct GroupingRules: Hashable, Sendable {
     /// The text as given.
     package let text: String
