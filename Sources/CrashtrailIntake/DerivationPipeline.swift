@@ -17,14 +17,14 @@ struct DerivationPipeline: Sendable {
     /// Names the frames.
     let symbols: SymbolStage
     /// The store's grouping rules and merges (SPEC section 21).
-    let grouping: GroupingRuleBook
+    let grouping: GroupingSource
 
     /// - Parameters:
     ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
     ///   - maximumTrailSteps: the most steps an embedded trail may have.
     ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
     ///   - grouping: the grouping rules and merges the signature follows.
-    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingRuleBook) {
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingSource) {
         trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
         symbols = SymbolStage(symbolicator: symbolicator)
         self.grouping = grouping
@@ -41,6 +41,7 @@ struct DerivationPipeline: Sendable {
         let trail = trails.trail(of: parsed, sessionID: identity.id)
         let frames = symbols.frames(of: parsed)
         let exception = parsed.exception.completed()
+        let grouping = grouping.current
         let signature =
             grouping.isEmpty
             ? CrashSignature.make(exception: exception, frames: frames.signing, crashScreen: trail.crashScreen)

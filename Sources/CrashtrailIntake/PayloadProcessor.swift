@@ -54,7 +54,7 @@ package struct PayloadProcessor: Sendable {
     /// Looks frames up in the store's debug files, when there is a store.
     let symbolicator: Symbolicator?
     /// The store's grouping rules and merges.
-    package let grouping: GroupingRuleBook
+    package let grouping: GroupingSource
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
@@ -62,11 +62,12 @@ package struct PayloadProcessor: Sendable {
     ///   - maximumTrailSteps: The most steps an embedded trail may have.
     ///   - engine: The JSON decoder payloads are read with.
     ///   - symbolicator: Names frames with the store's debug files; none names nothing.
-    ///   - grouping: The store's grouping rules and merges; none groups by the default signature.
+    ///   - grouping: The store's grouping rules and merges, read once or kept current; none groups by the default
+    ///     signature.
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
-        symbolicator: Symbolicator? = nil, grouping: GroupingRuleBook = .none
+        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none)
     ) {
         self.decoder = decoder
         self.storedID = storedID

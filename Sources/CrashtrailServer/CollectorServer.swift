@@ -61,8 +61,9 @@ public struct CollectorServer: Sendable {
     ) throws {
         for loaded in manifests { try service.store.addManifest(loaded.manifest, text: loaded.text) }
         let codec = try service.codec(given: manifests.map(\.manifest))
-        // The grouping rules and merges as they are at the start; `crashtrail grouping set` asks for a restart.
-        let grouping = try service.store.groupingRuleBook()
+        // The grouping rules and merges, read again every few seconds: `crashtrail grouping set` and `group merge`
+        // need no restart.
+        let grouping = GroupingSource.live(try LiveGroupingRules(store: service.store, time: service.time))
         let projects = options.projects.isEmpty ? try ProjectRegistry(store: service.store) : ProjectRegistry(fixed: options.projects)
         let metrics = ServerMetrics()
         var options = options

@@ -54,7 +54,7 @@ struct GroupingSetCommand: ParsableCommand {
         discussion: """
             The file is checked first: a mistake is named by line and column, and nothing is kept. An empty file \
             removes the rules. The stored reports the rules apply to are derived again and move to their new \
-            groups; a running crashtrail serve applies the new rules once restarted. Examples:
+            groups; a running crashtrail serve applies the new rules within 5 seconds, without a restart. Examples:
 
               crashtrail grouping set rules.txt
               crashtrail grouping set rules.txt --project ios-app

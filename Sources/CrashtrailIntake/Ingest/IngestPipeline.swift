@@ -36,7 +36,7 @@ public struct IngestPipeline: Sendable {
         self.time = time
         self.processor = PayloadProcessor(
             decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil },
-            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping)
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping))
         self.options = options
     }
 

@@ -10,7 +10,7 @@ package struct PayloadDeriver: ReportDeriving {
 
     /// A deriver that decodes embedded trails with `decoder` (a codec with the store's manifests) and names frames with
     /// `symbolicator` (the store's debug files), when given, and groups by `grouping` (the store's rules and merges).
-    package init(decoder: any TrailDecoding, symbolicator: Symbolicator? = nil, grouping: GroupingRuleBook = .none) {
+    package init(decoder: any TrailDecoding, symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none)) {
         processor = PayloadProcessor(decoder: decoder, symbolicator: symbolicator, grouping: grouping)
     }
 
@@ -42,7 +42,7 @@ package struct PayloadDeriver: ReportDeriving {
         }
         let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
         let renamed = StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
-        return processor.grouping.merged(renamed, project: GroupingRuleBook.project(ofSource: derived.source))
+        return processor.grouping.current.merged(renamed, project: GroupingRuleBook.project(ofSource: derived.source))
     }
 
     package func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {

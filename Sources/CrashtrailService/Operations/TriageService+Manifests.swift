@@ -48,7 +48,7 @@ extension TriageService {
     /// with its debug files, crashes grouped by its rules and merges.
     /// - Throws: `StoreError` when the manifests or the grouping rules cannot be read.
     package func deriver() throws -> PayloadDeriver {
-        PayloadDeriver(decoder: try codec(), symbolicator: try? Symbolicator(store: store), grouping: try store.groupingRuleBook())
+        PayloadDeriver(decoder: try codec(), symbolicator: try? Symbolicator(store: store), grouping: .fixed(try store.groupingRuleBook()))
     }
 
     /// A codec that knows `given` and, after them, the manifests the store keeps that `given` lacks.

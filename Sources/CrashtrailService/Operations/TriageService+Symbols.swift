@@ -14,7 +14,8 @@ extension TriageService {
     package func addSymbols(
         _ paths: [String], progress: @escaping (DebugFileImport.Progress) -> Void = { _ in }
     ) throws -> DebugFileImport.Result {
-        try DebugFileImport(store: store, decoder: try codec(), grouping: try store.groupingRuleBook()).add(paths, progress: progress)
+        try DebugFileImport(store: store, decoder: try codec(), grouping: .fixed(try store.groupingRuleBook())).add(
+            paths, progress: progress)
     }
 
     /// The stored debug files, by name, then architecture.
