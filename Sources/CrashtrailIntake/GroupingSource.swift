@@ -24,7 +24,9 @@ package enum GroupingSource: Sendable {
 
 /// A store's grouping rules and merges, read again when they are older than the refresh interval.
 ///
-/// What `serve` derives with. A read that fails keeps the rules read before (the next request tries again).
+/// What `serve` derives with. One payload's derivation reads them while the others go on with the rules read before;
+/// a read that fails keeps those, and is tried again after the interval. (`GroupingRuleBook` fails only on a
+/// database error, or on rules a later crashtrail kept.)
 package final class LiveGroupingRules: Sendable {
     private struct Known {
         var book: GroupingRuleBook
@@ -52,14 +54,17 @@ package final class LiveGroupingRules: Sendable {
 
     /// The rules and merges, read again first when they are older than the refresh interval.
     package var current: GroupingRuleBook {
-        let (book, due) = known.withLock { ($0.book, time.seconds(since: $0.readAt) >= refreshInterval) }
-        guard due else { return book }
-        // Read outside the lock; another payload may read at the same time, and either result is the store's.
-        guard let fresh = try? store.groupingRuleBook() else {
-            known.withLock { $0.readAt = time.uptimeNanoseconds() }
-            return book
+        // The first payload to find them due claims the read (readAt moves on), so one payload reads at a time.
+        let (book, claimed) = known.withLock { known -> (GroupingRuleBook, UInt64?) in
+            guard time.seconds(since: known.readAt) >= refreshInterval else { return (known.book, nil) }
+            known.readAt = time.uptimeNanoseconds()
+            return (known.book, known.readAt)
         }
-        known.withLock { $0 = Known(book: fresh, readAt: time.uptimeNanoseconds()) }
+        guard let claimed, let fresh = try? store.groupingRuleBook() else { return book }
+        known.withLock { known in
+            // A read claimed later has the newer rules.
+            if known.readAt == claimed { known.book = fresh }
+        }
         return fresh
     }
 }

@@ -41,6 +41,10 @@ struct GlobTests {
         Case(pattern: "a/**/b", path: true, value: "a/b", matches: true),
         Case(pattern: "a/**/b", path: true, value: "a/x/y/b", matches: true),
         Case(pattern: "**", value: "anything at all", matches: true),
+        Case(pattern: "a[{]b", value: "a{b", matches: true),
+        Case(pattern: "{[,;]x,y}", value: ";x", matches: true),
+        Case(pattern: "{[,;]x,y}", value: "y", matches: true),
+        Case(pattern: "**/**", value: "abc", matches: true),
     ]
 
     @Test("Each glob matches as globset does", arguments: cases)
@@ -49,7 +53,9 @@ struct GlobTests {
         #expect(glob.matches(test.value) == test.matches)
     }
 
-    @Test("An unbalanced bracket or brace is no glob", arguments: ["[abc", "{a,b", "a}b"])
+    @Test(
+        "An unbalanced bracket or brace is no glob, nor one of more than 1,024 alternatives",
+        arguments: ["[abc", "{a,b", "a}b", String(repeating: "{a,b}", count: 11)])
     func invalid(_ pattern: String) {
         #expect(Glob(pattern) == nil)
     }

@@ -51,7 +51,7 @@ package struct Glob: Hashable, Sendable {
         self.caseInsensitive = caseInsensitive || path
         var source = Array(pattern.utf8)
         if path { source = source.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 } }
-        guard let expanded = Self.expand(source[...]) else { return nil }
+        guard let expanded = Self.expand(source[...]), expanded.count <= Self.maximumAlternatives else { return nil }
         var compiled: [[Token]] = []
         for alternative in expanded {
             guard let tokens = Self.compile(alternative, escapes: !path) else { return nil }
@@ -138,7 +138,25 @@ package struct Glob: Hashable, Sendable {
         }
     }
 
-    /// Every pattern `{a,b}` alternatives make (`x{a,{b,c}}` is `xa`, `xb`, `xc`); nil for an unbalanced brace.
+    /// The most patterns a glob's `{…}` alternatives may make; more is no glob (twenty `{a,b}` would make a million).
+    static let maximumAlternatives = 1_024
+
+    /// The index after the `]` closing a class that starts at `start` (a `[`), or nil when it is not closed; inside a
+    /// class, `{`, `}` and `,` are themselves.
+    private static func classEnd(_ source: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var index = start + 1
+        if index < source.endIndex, source[index] == UInt8(ascii: "!") || source[index] == UInt8(ascii: "^") { index += 1 }
+        // A `]` first is part of the class.
+        if index < source.endIndex, source[index] == UInt8(ascii: "]") { index += 1 }
+        while index < source.endIndex {
+            if source[index] == UInt8(ascii: "]") { return index + 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Every pattern `{a,b}` alternatives make (`x{a,{b,c}}` is `xa`, `xb`, `xc`); nil for an unbalanced brace or more
+    /// than ``maximumAlternatives``.
     private static func expand(_ source: ArraySlice<UInt8>) -> [[UInt8]]? {
         var index = source.startIndex
         var escaped = false
@@ -148,6 +166,10 @@ package struct Glob: Hashable, Sendable {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {
                 escaped = true
+            } else if byte == UInt8(ascii: "[") {
+                guard let end = classEnd(source, from: index) else { return nil }
+                index = end
+                continue
             } else if byte == UInt8(ascii: "}") {
                 return nil
             } else if byte == UInt8(ascii: "{") {
@@ -163,6 +185,10 @@ package struct Glob: Hashable, Sendable {
                         scanEscaped = false
                     } else if b == UInt8(ascii: "\\") {
                         scanEscaped = true
+                    } else if b == UInt8(ascii: "[") {
+                        guard let end = classEnd(source, from: scan) else { return nil }
+                        scan = end
+                        continue
                     } else if b == UInt8(ascii: "{") {
                         depth += 1
                     } else if b == UInt8(ascii: "}") {
@@ -185,6 +211,7 @@ package struct Glob: Hashable, Sendable {
                     for middle in inner {
                         for tail in rest { results.append(Array(source[source.startIndex..<index]) + middle + tail) }
                     }
+                    guard results.count <= maximumAlternatives else { return nil }
                 }
                 return results
             }
@@ -211,7 +238,8 @@ package struct Glob: Hashable, Sendable {
             case star where index + 1 < source.count && source[index + 1] == star:
                 // `**` is special only as a whole path component.
                 let atStart = index == 0
-                let afterSlash = index > 0 && source[index - 1] == slash
+                // The `/` before must still be a `/` of its own, not one a `**/` before took in.
+                let afterSlash = index > 0 && source[index - 1] == slash && tokens.last == .byte(slash)
                 let atEnd = index + 2 == source.count
                 let beforeSlash = index + 2 < source.count && source[index + 2] == slash
                 if atStart, atEnd {

@@ -27,9 +27,10 @@ extension GroupingRules {
         var contributes = [Bool?](repeating: nil, count: frames.count)
         var maxFrames: Int?
         var minFrames: Int?
-        // Classifiers first, then what groups: Sentry's two passes.
+        // Classifiers first, then what groups: Sentry's two passes. Sentry applies a rule's matches from the outermost
+        // frame to the crash, so a `^` or `v` action of one match can be undone by the next: here, from the last index.
         for rule in stackTraceRules where rule.actions.contains(where: \.classifies) && rule.exceptionMatches(event) {
-            for index in rule.frameIndices(in: working) {
+            for index in rule.frameIndices(in: working).reversed() {
                 for action in rule.actions {
                     switch action {
                     case .app(let on, let range):
@@ -43,15 +44,15 @@ extension GroupingRules {
         }
         for rule in stackTraceRules where rule.actions.contains(where: { !$0.classifies }) && rule.exceptionMatches(event) {
             let hits = rule.frameIndices(in: working)
-            for action in rule.actions {
-                switch action {
-                case .group(let on, let range):
-                    for index in hits {
+            for index in hits.reversed() {
+                for action in rule.actions {
+                    switch action {
+                    case .group(let on, let range):
                         for target in Self.indices(range, of: index, count: working.count) { contributes[target] = on }
+                    case .maxFrames(let count): maxFrames = count
+                    case .minFrames(let count): minFrames = count
+                    default: break
                     }
-                case .maxFrames(let count) where !hits.isEmpty: maxFrames = count
-                case .minFrames(let count) where !hits.isEmpty: minFrames = count
-                default: break
                 }
             }
         }
@@ -66,7 +67,9 @@ extension GroupingRules {
         if let minFrames, !names.isEmpty, CrashSignature.frameNames(signing, limit: minFrames).count < minFrames { names = [] }
         let defaultSignature = CrashSignature.make(head: CrashSignature.head(of: exception), frameNames: names, crashScreen: crashScreen)
         guard let rule = fingerprintRules.first(where: { $0.matches(event, frames: working) }) else { return defaultSignature }
-        return rule.signature(default: defaultSignature, exception: exception, frames: frames)
+        // `{{ function }}` and the other frame variables name the top app frame, else the top frame, as Sentry's do.
+        let crashFrame = working.indices.first { working[$0].inApp }.map { frames[$0] } ?? frames.first
+        return rule.signature(default: defaultSignature, exception: exception, crashFrame: crashFrame)
     }
 
     /// The frames an action with `range` applies to, for a rule that matched the frame at `index` (top first: above is
@@ -127,9 +130,11 @@ extension FingerprintRule {
 
     /// The signature the fingerprint gives: its values, variables resolved, joined with ` | `; the default alone when
     /// the fingerprint is `{{ default }}`.
-    func signature(default defaultSignature: String, exception: ExceptionInfo, frames: [StackFrame]) -> String {
+    func signature(default defaultSignature: String, exception: ExceptionInfo, crashFrame top: StackFrame?) -> String {
         let completed = exception.completed()
-        let top = frames.first
+        // Named as a signature names it: no addresses, offsets, block numbers or specializations; nothing for `<redacted>`.
+        var function: String?
+        if let top, let symbol = top.symbol, CrashSignature.isName(CrashSignature.clean(symbol)) { function = CrashSignature.frameKey(top) }
         let values = fingerprint.map { value -> String in
             guard value.hasPrefix("{{ "), value.hasSuffix(" }}") else { return value }
             let name = String(value.dropFirst(3).dropLast(3))
@@ -138,7 +143,7 @@ extension FingerprintRule {
             case "type", "error.type": return completed.language?.name ?? completed.type ?? "<no-type>"
             case "value", "error.value": return completed.language?.reason ?? completed.reason ?? "<no-value>"
             case "message": return completed.language?.reason ?? completed.reason ?? "<no-message>"
-            case "function", "stack.function": return top?.symbol ?? "<no-function>"
+            case "function", "stack.function": return function ?? "<no-function>"
             case "path", "stack.abs_path": return top?.file ?? "<no-abs-path>"
             case "stack.filename": return top?.file.map { String($0.split(separator: "/").last ?? "") } ?? "<no-filename>"
             case "module", "stack.module": return "<no-module>"

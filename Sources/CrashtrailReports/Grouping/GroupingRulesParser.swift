@@ -21,10 +21,9 @@ struct GroupingRulesParser {
 
     mutating func parse(_ text: String) throws(GroupingRulesError) {
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `\r\n` is one Character: a file with Windows line ends splits there too.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             number += 1
-            var line = Substring(line)
-            if line.last == "\r" { line = line.dropLast() }
             characters = Array(line)
             lineNumber = number
             position = 0
@@ -43,10 +42,11 @@ struct GroupingRulesParser {
 
     /// Reads one rule from the position; true when another rule follows on the same line.
     private mutating func parseRule() throws(GroupingRulesError) -> Bool {
+        var keys: [(key: String, column: Int, neighbour: Bool)] = []
         let caller = try parseCaller()
+        if let caller { keys.append((caller.matcher.key, caller.column, true)) }
         var matchers: [GroupingMatcher] = []
         var callee: GroupingMatcher?
-        var keys: [(key: String, column: Int)] = []
         while true {
             skipSpaces()
             guard position < characters.count else {
@@ -62,20 +62,22 @@ struct GroupingRulesParser {
                 try check(keys, fingerprint: true)
                 fingerprintRules.append(
                     FingerprintRule(
-                        matchers: resolve(matchers, fingerprint: true), caller: caller.map { resolve($0, fingerprint: true) },
+                        matchers: resolve(matchers, fingerprint: true), caller: caller.map { resolve($0.matcher, fingerprint: true) },
                         callee: callee.map { resolve($0, fingerprint: true) }, fingerprint: fingerprint, title: title, line: lineNumber))
                 return false
             }
             if callee == nil, characters[position] == "|" {
                 guard !matchers.isEmpty else { throw mistake("`| [ … ]` follows a rule's matchers, not its start") }
-                callee = try parseCallee()
+                let parsed = try parseCallee()
+                callee = parsed.matcher
+                keys.append((parsed.matcher.key, parsed.column, true))
                 continue
             }
             if !matchers.isEmpty, let actions = try parseActionsIfAny() {
                 try check(keys, fingerprint: false)
                 stackTraceRules.append(
                     StackTraceRule(
-                        matchers: resolve(matchers, fingerprint: false), caller: caller.map { resolve($0, fingerprint: false) },
+                        matchers: resolve(matchers, fingerprint: false), caller: caller.map { resolve($0.matcher, fingerprint: false) },
                         callee: callee.map { resolve($0, fingerprint: false) }, actions: actions, line: lineNumber))
                 skipSpaces()
                 return position < characters.count && characters[position] != "#"
@@ -83,15 +85,15 @@ struct GroupingRulesParser {
             guard callee == nil else { throw mistake("after `| [ … ]` come the rule's actions or `->`") }
             let column = position + 1
             let matcher = try parseMatcher()
-            keys.append((key: matcher.key, column: column))
+            keys.append((key: matcher.key, column: column, neighbour: false))
             matchers.append(matcher)
         }
     }
 
     /// Checks the keys against the rule kind's matchers (known only once the rule's kind is), and notes those that
     /// match nothing in crashtrail's reports.
-    private mutating func check(_ keys: [(key: String, column: Int)], fingerprint: Bool) throws(GroupingRulesError) {
-        for (key, column) in keys {
+    private mutating func check(_ keys: [(key: String, column: Int, neighbour: Bool)], fingerprint: Bool) throws(GroupingRulesError) {
+        for (key, column, neighbour) in keys {
             let field = fingerprint ? GroupingMatcher.fingerprintField(key) : GroupingMatcher.stackTraceField(key)
             guard let field else {
                 let kind = fingerprint ? "fingerprint rules" : "stack-trace rules"
@@ -101,6 +103,12 @@ struct GroupingRulesParser {
                     : "type, value, mechanism, function, module, path, package, app, family, category"
                 throw GroupingRulesError(
                     .unknownMatcher, "Unknown matcher '\(key)': \(kind) match \(known)", file: file, line: lineNumber, column: column)
+            }
+            if neighbour, !field.isFrameField, field != .family {
+                throw GroupingRulesError(
+                    .syntax,
+                    "'\(key)' is no frame's field: a caller's or callee's matcher in `[ … ]` takes function, module, path, package, app, family or category",
+                    file: file, line: lineNumber, column: column)
             }
             switch field {
             case .absent, .mechanism, .module:
@@ -128,10 +136,11 @@ struct GroupingRulesParser {
     // MARK: Matchers
 
     /// `[ matcher ] |` at the start of a rule, if there.
-    private mutating func parseCaller() throws(GroupingRulesError) -> GroupingMatcher? {
+    private mutating func parseCaller() throws(GroupingRulesError) -> (matcher: GroupingMatcher, column: Int)? {
         guard position < characters.count, characters[position] == "[" else { return nil }
         position += 1
         skipSpaces()
+        let column = position + 1
         let matcher = try parseMatcher()
         skipSpaces()
         guard take("]") else {
@@ -139,21 +148,22 @@ struct GroupingRulesParser {
         }
         skipSpaces()
         guard take("|") else { throw mistake("expected `|` after `[ … ]`: the caller's matcher comes before the frame's") }
-        return matcher
+        return (matcher, column)
     }
 
     /// `| [ matcher ]` after a rule's matchers.
-    private mutating func parseCallee() throws(GroupingRulesError) -> GroupingMatcher {
+    private mutating func parseCallee() throws(GroupingRulesError) -> (matcher: GroupingMatcher, column: Int) {
         position += 1
         skipSpaces()
         guard take("[") else { throw mistake("expected `[` after `|`") }
         skipSpaces()
+        let column = position + 1
         let matcher = try parseMatcher()
         skipSpaces()
         guard take("]") else {
             throw mistake("expected ` ]` to close `[ \(matcher.key):… `", hint: "an unquoted value runs to the next space")
         }
-        return matcher
+        return (matcher, column)
     }
 
     /// `!`? `key` `:` `argument`, its field left to be resolved once the rule's kind is known.

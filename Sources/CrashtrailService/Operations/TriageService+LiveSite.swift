@@ -17,7 +17,10 @@ extension TriageService {
     public func sitePage(_ path: String, screens: Int = 5) throws -> String? {
         let manifests = try store.storedManifests()
         if path.isEmpty || path == "index.html" {
-            let groups = try store.groups(.all).map { try siteGroup($0, screens: screens, manifests: manifests, listed: 0) }
+            let merges = try store.groupMerges()
+            let groups = try store.groups(.all).map {
+                try siteGroup($0, screens: screens, manifests: manifests, listed: 0, merges: merges)
+            }
             return TriageSite(groups: groups, source: location.siteName).indexPage()
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -31,7 +34,10 @@ extension TriageService {
         case "groups":
             guard let group = try? store.group(matchingPrefix: prefix), TriageSite.fileName(for: group.id) == name else { return nil }
             let site = TriageSite(
-                groups: [try siteGroup(group, screens: screens, manifests: manifests, listed: TriageSite.listedReports)],
+                groups: [
+                    try siteGroup(
+                        group, screens: screens, manifests: manifests, listed: TriageSite.listedReports, merges: try store.groupMerges())
+                ],
                 source: location.siteName)
             return site.groupPage(site.groups[0])
         case "reports":
@@ -41,8 +47,10 @@ extension TriageService {
             let missing = (try store.imagesWithoutDebugFiles(reportID: record.id)[record.id] ?? []).map {
                 TriageSite.MissingImage(name: $0.name, uuid: $0.uuid)
             }
+            // The trail names its app, as the written site reads it.
             var byApp = ManifestsByApp(manifests)
-            let manifestKnown = report.app.bundleID.flatMap { byApp.manifest(for: $0) } != nil
+            let app = record.trail.flatMap { Self.trailApp($0) } ?? report.app.bundleID
+            let manifestKnown = app.flatMap { byApp.manifest(for: $0) } != nil
             // Every report has a page: the replay when its trail replays, else its crashed thread and why not.
             guard report.trailInfo.source.hasTrail, let outcome = try? ReplayOperation.replay(storedReport: record.id, service: self)
             else {
@@ -60,7 +68,9 @@ extension TriageService {
     }
 
     /// What the site shows of a group, with its newest `listed` reports.
-    private func siteGroup(_ group: CrashGroup, screens: Int, manifests: [Manifest], listed: Int) throws -> TriageSite.Group {
+    private func siteGroup(
+        _ group: CrashGroup, screens: Int, manifests: [Manifest], listed: Int, merges: [GroupMerge]
+    ) throws -> TriageSite.Group {
         let detail = try store.groupDetail(matchingPrefix: group.id, reportLimit: listed)
         let paths = try self.paths(group: group.id, screens: screens, manifests: manifests)
         let reports = detail.reports.map { report in
@@ -71,6 +81,6 @@ extension TriageService {
         return TriageSite.Group(
             id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen, lastSeen: group.lastSeen,
             versions: group.versions, withTrail: group.withTrail, byDay: detail.byDay, paths: paths.table, reports: reports,
-            moreReports: detail.moreReports, merged: Self.merged(into: group.signature, try store.groupMerges()))
+            moreReports: detail.moreReports, merged: Self.merged(into: group.signature, merges))
     }
 }
