@@ -78,7 +78,12 @@ struct ServeProcessTests {
         for cycle in 0..<20 {
             let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
             let stop = LockedFlag()
+            let before = acknowledged.count
             let loaders = Self.load(serve, seed: UInt64(cycle * 10 + 1), until: stop, into: acknowledged)
+            // The random moment is counted from the first answer, so a machine slowed by other work still kills a
+            // service that is taking load, not one that has answered nothing yet.
+            let deadline = Date().addingTimeInterval(30)
+            while acknowledged.count == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
             Thread.sleep(forTimeInterval: 0.05 + Double(random.next() % 300) / 1000)
             serve.stop(SIGKILL)
             stop.set()
