@@ -37,16 +37,23 @@ extension ReportStore {
         }
     }
 
-    /// Revokes a project, named by its ID or its name: its key is refused from now on.
-    /// - Returns: the project, revoked.
+    /// The project named by its ID or its name, revoked ones too.
     /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
-    public func revokeProject(_ idOrName: String) throws(StoreError) -> Project {
+    package func project(idOrName: String) throws(StoreError) -> Project {
         let all = try projects()
-        guard var project = all.first(where: { String($0.id) == idOrName || $0.name == idOrName }) else {
+        guard let project = all.first(where: { String($0.id) == idOrName || $0.name == idOrName }) else {
             let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
             throw StoreError(
                 .notFound, "no project has the ID or name \(idOrName); the store has \(known.isEmpty ? "no projects" : known)")
         }
+        return project
+    }
+
+    /// Revokes a project, named by its ID or its name: its key is refused from now on.
+    /// - Returns: the project, revoked.
+    /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
+    public func revokeProject(_ idOrName: String) throws(StoreError) -> Project {
+        var project = try project(idOrName: idOrName)
         try write { db in try db.execute("UPDATE project SET revoked = 1 WHERE id = ?", [.integer(Int64(project.id))]) }
         project.revoked = true
         return project

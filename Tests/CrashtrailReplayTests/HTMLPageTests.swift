@@ -82,8 +82,8 @@ struct HTMLPageTests {
         let manifest = try TestManifests.piratebay()
         let replay = Replayer(manifest: manifest).replay(Self.hostileTrail(), report: Self.hostile[0])
         let report = TriageSite.Report(
-            id: "../../../etc/passwd", time: nil, version: "1", format: "crashtrail", trail: "embedded", hasPage: true)
-        let other = TriageSite.Report(id: Self.hostile[1], time: nil, version: nil, format: "ips", trail: "missing", hasPage: false)
+            id: "../../../etc/passwd", time: nil, version: "1", format: "crashtrail", trail: "embedded")
+        let other = TriageSite.Report(id: Self.hostile[1], time: nil, version: nil, format: "ips", trail: "missing")
         let group = TriageSite.Group(
             id: "ab8bd8a88e91", signature: Self.hostile[0], count: 2, firstSeen: nil, lastSeen: nil, versions: ["1"], withTrail: 1,
             byDay: [(day: "2026-11-02", count: 2)], paths: PathTable(paths: [["home", Self.hostile[0]]], last: 5), reports: [report, other])

@@ -60,7 +60,7 @@ package struct GroupingMatcher: Hashable, Sendable {
         self.argument = argument
         switch field {
         case .path, .package, .release: glob = Glob(argument, path: true)
-        case .value, .message: glob = Glob(argument, caseInsensitive: true)
+        case .value, .message, .level: glob = Glob(argument, caseInsensitive: true)
         case .app, .family, .threadCrashed, .absent: glob = nil
         default: glob = Glob(argument)
         }
@@ -132,7 +132,7 @@ package struct GroupingMatcher: Hashable, Sendable {
             result = names.contains { glob?.matches($0) ?? false }
         case .value, .message: result = (event.reason ?? missing).map { reason in glob?.matches(reason) ?? false } ?? false
         case .mechanism: result = missing.map { glob?.matches($0) ?? false } ?? false
-        case .level: result = Glob(argument, caseInsensitive: true)?.matches("fatal") ?? false
+        case .level: result = glob?.matches("fatal") ?? false
         case .release: result = event.release.map { release in glob?.matches(release) ?? false } ?? false
         case .family: result = Self.family(argument)
         case .threadCrashed: result = Self.bool(argument) == true

@@ -18,13 +18,7 @@ extension TriageService {
     /// The project `idOrName` names, or nil (store-wide) when none is given.
     /// - Throws: `StoreError` (`notFound`) naming the projects there are.
     package func project(named idOrName: String?) throws(StoreError) -> Project? {
-        guard let idOrName else { return nil }
-        let all = try store.projects()
-        guard let project = all.first(where: { String($0.id) == idOrName || $0.name == idOrName }) else {
-            let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
-            throw StoreError(.notFound, "no project has the ID or name \(idOrName); the store has \(known.isEmpty ? "no projects" : known)")
-        }
-        return project
+        try idOrName.map { name throws(StoreError) in try store.project(idOrName: name) }
     }
 
     /// Keeps `text` as the grouping rules of `project` (store-wide when nil), then derives again the stored reports

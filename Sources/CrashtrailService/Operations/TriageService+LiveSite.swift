@@ -76,7 +76,7 @@ extension TriageService {
         let reports = detail.reports.map { report in
             TriageSite.Report(
                 id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
-                trail: report.trailInfo.source.rawValue, hasPage: true)
+                trail: report.trailInfo.source.rawValue)
         }
         return TriageSite.Group(
             id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen, lastSeen: group.lastSeen,

@@ -148,7 +148,6 @@ extension TriageService {
                         failure = failure ?? error
                         return
                     }
-                    hasPage = true
                 }
                 guard siteReports.count < TriageSite.listedReports else {
                     moreReports += 1
@@ -157,7 +156,7 @@ extension TriageService {
                 siteReports.append(
                     TriageSite.Report(
                         id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
-                        trail: report.trailInfo.source.rawValue, hasPage: hasPage))
+                        trail: report.trailInfo.source.rawValue))
             }
             if let failure { throw failure }
             let byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { (day: $0.key, count: $0.value) }

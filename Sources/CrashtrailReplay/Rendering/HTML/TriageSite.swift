@@ -56,16 +56,13 @@ package struct TriageSite: Sendable {
         package var format: String
         /// How its trail came (embedded, joined, missing, undecodable), in words.
         package var trail: String
-        /// Whether the site has its replay page (it had a trail that could be replayed).
-        package var hasPage: Bool
 
-        package init(id: String, time: String?, version: String?, format: String, trail: String, hasPage: Bool) {
+        package init(id: String, time: String?, version: String?, format: String, trail: String) {
             self.id = id
             self.time = time
             self.version = version
             self.format = format
             self.trail = trail
-            self.hasPage = hasPage
         }
     }
 
@@ -222,7 +219,7 @@ package struct TriageSite: Sendable {
             [
                 "id": report.id, "time": report.time ?? "", "version": report.version ?? "", "format": report.format,
                 "trail": report.trail,
-                "href": "../reports/\(Self.fileName(for: report.id)).html", "hasHref": report.hasPage,
+                "href": "../reports/\(Self.fileName(for: report.id)).html",
             ]
         }
         let paths: [[String: Any]] = group.paths.rows.map { row in
