@@ -72,7 +72,7 @@ extension TrailCodec {
         case UInt8(ascii: "{"):
             let value: JSONValue
             do {
-                value = try JSONParser.parse(bytes)
+                value = try JSONParser.parse(bytes, decimalKeys: Trail.decimalKeys)
             } catch {
                 throw TrailCodecError(
                     .invalidTrail, "the input is not valid trail JSON: \(error.description)",

@@ -116,6 +116,9 @@ public struct TrailCodec: Sendable {
             throw TrailCodecError(.invalidTrail, "the trail cannot be encoded: \(error.description)", trailError: error)
         }
         let dictionary = dictionary(for: trail)
+        // Version 3 is version 2 with how the session ended: written only for a trail that says so, so every other
+        // trail keeps the bytes it had.
+        let formatVersion = formatVersion >= 2 && trail.session.ended != nil ? TrailHeader.endedVersion : formatVersion
         var encoder = TrailBodyEncoder(dictionary: dictionary, formatVersion: formatVersion)
         let body = encoder.encode(trail)
         // Version 2 deflates the structure and stores the raw column after the stream: its bytes are close to
@@ -242,7 +245,7 @@ public struct TrailCodec: Sendable {
             ? TrailBodyDecoder(version1Body: body, dictionary: dictionary, maximumSteps: limits.maximumSteps)
             : TrailBodyDecoder(
                 structure: body, raw: Array(bytes[(bodyStart + consumed)...]), dictionary: dictionary,
-                maximumSteps: limits.maximumSteps)
+                maximumSteps: limits.maximumSteps, formatVersion: header.version)
         var decoded: DecodedTrail
         do {
             decoded = try decoder.decode()

@@ -139,6 +139,21 @@ public final class TrailRecorder {
         lastObservation = t
     }
 
+    /// Ends the session: writes to the journal that the app ended it (it went to the background for good, or
+    /// terminates), then stops recording.
+    ///
+    /// At the next launch, ``RecoveredJournal/ending(crashReported:)`` tells this `exited` from a session the OS killed
+    /// (SPEC section 20). Call it where the app's session ends, as Sentry's SDK ends its own session
+    /// (`applicationWillTerminate`, or `sceneDidEnterBackground` once the app may be ended there).
+    /// - Throws: ``JournalError`` (`write-failed`) when the end cannot be written; the session then reads as killed.
+    public func endSession() throws(JournalError) {
+        stop()
+        guard let journal else { return }
+        try journal.appendEnd()
+        self.journal = nil
+        journalTarget = nil
+    }
+
     /// Stops recording; the trail so far stays available.
     public func stop() {
         observation?.cancel()

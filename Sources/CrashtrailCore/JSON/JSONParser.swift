@@ -11,14 +11,17 @@ public struct JSONParser {
     /// - Parameters:
     ///   - bytes: UTF-8 JSON text.
     ///   - maximumDepth: the deepest nesting of arrays and objects accepted.
+    ///   - decimalKeys: object keys whose number values may have a fraction: such a value is read as a fixed-point
+    ///   number, as an integer of billionths (`0.25` and `0.250` as 250000000, `1` as 1000000000); more than nine
+    ///   fraction digits, or an exponent, is refused. Every other number must be an integer.
     /// - Returns: the parsed value.
     /// - Throws: `JSONParseError` naming the line and problem.
-    public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
-        -> JSONValue
-    {
+    public static func parse(
+        _ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth, decimalKeys: Set<String> = []
+    ) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth)
+            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, decimalKeys: decimalKeys)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -38,11 +41,13 @@ public struct JSONParser {
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    let decimalKeys: Set<String>
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, decimalKeys: Set<String>) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.decimalKeys = decimalKeys
     }
 
     func error(_ code: JSONParseError.Code, _ message: String, at offset: Int? = nil) -> JSONParseError {
@@ -107,7 +112,14 @@ private struct Parser {
             guard bytes[position] == UInt8(ascii: ":") else { throw error(.syntax, "expected ':' after key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value =
+                if !decimalKeys.isEmpty, decimalKeys.contains(key), position < bytes.count,
+                    bytes[position] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+                {
+                    JSONValue.int(try parseDecimal())
+                } else {
+                    try parseValue(depth: depth)
+                }
             if object.updateValue(value, forKey: key) != nil {
                 throw error(.duplicateKey, "duplicate key \"\(key)\"", at: keyOffset)
             }
@@ -145,6 +157,47 @@ private struct Parser {
             default: throw error(.syntax, "expected ',' or ']' in an array, found \(describe(bytes[position]))")
             }
         }
+    }
+
+    /// A number of at most nine fraction digits, as an integer of billionths (`JSONParser.parse`'s `decimalKeys`).
+    mutating func parseDecimal() throws(JSONParseError) -> Int64 {
+        let start = position
+        var negative = false
+        if bytes[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var seenPoint = false
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                digits.append(byte &- UInt8(ascii: "0"))
+                if seenPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                throw error(.fractionalNumber, "exponent numbers are not allowed; write a decimal such as 0.25", at: start)
+            } else {
+                break
+            }
+            position += 1
+        }
+        let integerDigits = digits.count - fractionDigits
+        guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { throw error(.syntax, "a number needs digits", at: start) }
+        if integerDigits > 1, digits[0] == 0 { throw error(.syntax, "a number must not have leading zeros", at: start) }
+        guard fractionDigits <= 9 else {
+            throw error(.fractionalNumber, "at most nine digits may follow the decimal point", at: start)
+        }
+        var value: Int64 = 0
+        for digit in digits + Array(repeating: 0, count: 9 - fractionDigits) {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.addingReportingOverflow(Int64(digit))
+            if overflow1 || overflow2 { throw error(.integerOutOfRange, "number too large", at: start) }
+            value = next
+        }
+        return negative ? -value : value
     }
 
     mutating func parseNumber() throws(JSONParseError) -> Int64 {

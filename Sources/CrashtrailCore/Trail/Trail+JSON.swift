@@ -4,7 +4,7 @@ extension Trail {
         var object: [String: JSONValue] = [
             "version": .int(version),
             "app": .object(["bundleID": .string(app.bundleID), "version": .string(app.version), "build": .string(app.build)]),
-            "session": .object(["id": .string(session.id), "started": .string(session.started), "pid": .int(session.pid)]),
+            "session": .object(sessionObject),
             "dropped": .int(dropped),
             "steps": .array(steps.map(\.jsonValue)),
         ]
@@ -12,6 +12,17 @@ extension Trail {
         if let final { object["final"] = final.jsonValue }
         return .object(object)
     }
+
+    /// The session's fields; `sampleRate` in billionths, as `JSONParser.parse(_:maximumDepth:decimalKeys:)` reads it.
+    private var sessionObject: [String: JSONValue] {
+        var object: [String: JSONValue] = ["id": .string(session.id), "started": .string(session.started), "pid": .int(session.pid)]
+        if let ended = session.ended { object["ended"] = .string(ended.rawValue) }
+        if let rate = session.sampleRate { object["sampleRate"] = .int(rate.billionths) }
+        return object
+    }
+
+    /// The keys whose numbers a trail may write as decimals (SPEC section 20), for `JSONParser.parse`.
+    public static let decimalKeys: Set<String> = ["sampleRate"]
 
     /// The canonical JSON bytes: equal trails give equal bytes.
     public var canonicalJSON: [UInt8] { TrailCanonicalWriter.bytes(of: self) }
@@ -24,14 +35,14 @@ extension Trail {
     public init(json bytes: some Collection<UInt8>) throws(TrailError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, decimalKeys: Trail.decimalKeys)
         } catch {
             throw TrailError(.invalidJSON, at: "", "not a valid trail JSON document: \(error.description)")
         }
         try self.init(jsonValue: value)
     }
 
-    /// Validates a parsed trail.
+    /// Validates a parsed trail: parsed with ``decimalKeys``, so that `session.sampleRate` reads as billionths.
     /// - Throws: `TrailError` naming the step and field.
     public init(jsonValue: JSONValue) throws(TrailError) {
         let fields = try JSONFields(
@@ -49,11 +60,7 @@ extension Trail {
             bundleID: try appFields.required("bundleID").string(),
             version: try appFields.required("version").string(),
             build: try appFields.required("build").string())
-        let sessionFields = try JSONFields(try fields.required("session").value, path: "session", allowed: ["id", "started", "pid"])
-        let session = Session(
-            id: try sessionFields.required("id").string(),
-            started: try sessionFields.required("started").string(),
-            pid: try sessionFields.required("pid").int())
+        let session = try Self.session(try fields.required("session").value)
         let base = try fields.optional("base").map { (field) throws(TrailError) in
             try NavigationState(jsonValue: field.value, path: "base")
         }
@@ -70,6 +77,34 @@ extension Trail {
         }
         self.init(version: version, app: app, session: session, base: base, dropped: dropped, steps: steps, final: final)
         try validateTimes()
+    }
+
+    /// The `session` object: `ended` one of the endings, `sampleRate` only with `ended`, above 0 and at most 1.
+    private static func session(_ value: JSONValue) throws(TrailError) -> Session {
+        let fields = try JSONFields(value, path: "session", allowed: ["id", "started", "pid", "ended", "sampleRate"])
+        var session = Session(
+            id: try fields.required("id").string(), started: try fields.required("started").string(), pid: try fields.required("pid").int())
+        if let field = fields.optional("ended") {
+            let text = try field.string()
+            guard let ended = Session.Ending(rawValue: text) else {
+                throw TrailError(
+                    .wrongType, at: "session.ended",
+                    "session.ended is \"\(text)\"; it must be \(Session.Ending.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"
+                )
+            }
+            session.ended = ended
+        }
+        if let field = fields.optional("sampleRate") {
+            let billionths = try field.int()
+            guard session.ended != nil else {
+                throw TrailError(.wrongType, at: "session.sampleRate", "session.sampleRate is given without session.ended")
+            }
+            guard let rate = SampleRate(billionths: billionths) else {
+                throw TrailError(.wrongType, at: "session.sampleRate", "session.sampleRate must be above 0 and at most 1")
+            }
+            session.sampleRate = rate
+        }
+        return session
     }
 
     /// Checks that `t` never decreases and is never negative.

@@ -44,10 +44,20 @@ package enum TrailCanonicalWriter {
             out.append(contentsOf: #","final":"#.utf8)
             write(final, into: &out)
         }
-        out.append(contentsOf: #","session":{"id":"#.utf8)
+        out.append(contentsOf: #","session":{"#.utf8)
+        if let ended = trail.session.ended {
+            out.append(contentsOf: #""ended":"#.utf8)
+            CanonicalJSON.writeString(ended.rawValue, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""id":"#.utf8)
         CanonicalJSON.writeString(trail.session.id, into: &out)
         out.append(contentsOf: #","pid":"#.utf8)
         CanonicalJSON.writeInt(trail.session.pid, into: &out)
+        if let rate = trail.session.sampleRate {
+            out.append(contentsOf: #","sampleRate":"#.utf8)
+            out.append(contentsOf: rate.description.utf8)
+        }
         out.append(contentsOf: #","started":"#.utf8)
         CanonicalJSON.writeString(trail.session.started, into: &out)
         out.append(contentsOf: #"},"steps":["#.utf8)

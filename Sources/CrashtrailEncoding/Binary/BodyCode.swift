@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// The numbers of the body's grammar (docs/ENCODING.md, "Body").
 enum BodyCode {
     /// Bits of the body's first byte.
@@ -94,6 +96,27 @@ enum BodyCode {
     /// Tags `numberedStringBase + n` (n = 1…64): a new string that ends in n decimal digits, followed by its
     /// prefix (interned) and the digits packed (``DecimalDigits``).
     static let numberedStringBase: UInt8 = 16
+
+    /// Version 3's ending byte, after the process ID: 0 none, then crashed, killed, exited.
+    static func ending(_ ending: Trail.Session.Ending?) -> UInt8 {
+        switch ending {
+        case nil: 0
+        case .crashed: 1
+        case .killed: 2
+        case .exited: 3
+        }
+    }
+
+    /// The ending a version 3 ending byte names; nil for 0; throws for a byte no encoder writes.
+    static func ending(byte: UInt8) -> Trail.Session.Ending?? {
+        switch byte {
+        case 0: .some(nil)
+        case 1: .crashed
+        case 2: .killed
+        case 3: .exited
+        default: nil
+        }
+    }
 
     /// Pending destination modes in a state.
     static let noPending: UInt8 = 0

@@ -55,11 +55,27 @@ extension TrailBodyDecoder {
         let sessionID = try readSessionID(fields: fields)
         let started = formatVersion >= 2 ? try readVersion2Start(forms: forms) : try readVersion1Start(fields: fields)
         let pid = try reader.signed("the process ID")
+        var session = Trail.Session(id: sessionID, started: started, pid: pid)
+        if formatVersion >= TrailHeader.endedVersion {
+            let byte = try reader.byte("how the session ended")
+            guard let ended = BodyCode.ending(byte: byte) else {
+                throw .invalid("the session's ending is \(byte), which no encoder writes")
+            }
+            let rate = try reader.varint("the sample rate")
+            guard ended != nil || rate == 0 else { throw .invalid("a sample rate is given for a session that does not say how it ended") }
+            if rate != 0 {
+                guard rate <= UInt64(Trail.SampleRate.one), let sampleRate = Trail.SampleRate(billionths: Int64(rate)) else {
+                    throw .invalid("the sample rate is \(rate) billionths, above 1")
+                }
+                session.sampleRate = sampleRate
+            }
+            session.ended = ended
+        }
         let droppedRaw = try reader.varint("the dropped count")
         guard droppedRaw <= UInt64(Int64.max) else { throw .invalid("the dropped count does not fit in 64 bits") }
         return Head(
             app: Trail.AppInfo(bundleID: bundleID, version: version, build: build),
-            session: Trail.Session(id: sessionID, started: started, pid: pid), dropped: Int64(droppedRaw),
+            session: session, dropped: Int64(droppedRaw),
             base: try readBase(fields: fields))
     }
 

@@ -47,11 +47,12 @@ struct TrailBodyDecoder {
     /// out of it means a corrupt body rather than a cut input.
     var rawIsDeflated = false
 
-    /// A decoder of a format version 2 body: the inflated structure and the raw column that followed the stream.
+    /// A decoder of a format version 2 (or 3) body: the inflated structure and the raw column that followed the stream.
     init(
-        structure: [UInt8], raw: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps
+        structure: [UInt8], raw: [UInt8], dictionary: ManifestDictionary?, maximumSteps: Int = TrailCodec.Limits().maximumSteps,
+        formatVersion: UInt8 = 2
     ) {
-        self.init(formatVersion: 2, reader: ByteReader(structure), dictionary: dictionary, maximumSteps: maximumSteps)
+        self.init(formatVersion: formatVersion, reader: ByteReader(structure), dictionary: dictionary, maximumSteps: maximumSteps)
         self.raw = ByteReader(raw)
     }
 

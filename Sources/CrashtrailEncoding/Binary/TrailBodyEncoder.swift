@@ -132,6 +132,10 @@ struct TrailBodyEncoder {
             if let started { out.varint(started.value) } else { out.string(trail.session.started) }
         }
         out.signed(trail.session.pid)
+        if formatVersion >= TrailHeader.endedVersion {
+            out.byte(BodyCode.ending(trail.session.ended))
+            out.varint(UInt64(trail.session.sampleRate?.billionths ?? 0))
+        }
         out.varint(UInt64(max(trail.dropped, 0)))
         if let base = trail.base, fields & BodyCode.Field.baseIsLaunchState == 0 { writeState(base, into: &out) }
 

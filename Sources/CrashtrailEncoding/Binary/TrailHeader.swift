@@ -2,12 +2,16 @@
 /// when the body needs a manifest, the inflated length of the deflated part, and the CRC-32 of the trail's
 /// canonical JSON.
 ///
-/// Version 2 is written; version 1, whose trails apps may still send, is read too.
+/// Version 2 is written (3 for a trail that says how its session ended); version 1, whose trails apps may still send,
+/// is read too.
 struct TrailHeader: Equatable {
     static let magic: [UInt8] = [0xC7, 0x54]
     static let currentVersion: UInt8 = 2
     /// The versions this build reads.
-    static let readableVersions: ClosedRange<UInt8> = 1...2
+    static let readableVersions: ClosedRange<UInt8> = 1...3
+    /// Version 2 with the session's ending and sample rate after the process ID (SPEC section 20): written only for the
+    /// trail of a session sent after it ended.
+    static let endedVersion: UInt8 = 3
     /// Version 1's flag bit: a 4-byte dictionary id follows.
     static let hasDictionary: UInt8 = 0x01
 

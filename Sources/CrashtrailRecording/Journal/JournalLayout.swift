@@ -13,7 +13,14 @@ import CrashtrailEncoding
 /// The header JSON holds the app, the session, the limits, the state before the first record's step (`base`), how
 /// many steps were let go before it (`dropped`) and the manifest document. Each record holds one step's canonical
 /// JSON; `sequence` counts every step of the session, let go or kept, so a record out of place is seen.
+///
+/// A session the app ends itself (`TrailRecorder.endSession()`) gets one last record numbered ``endSequence`` holding
+/// `{"ended":"exited"}`: a journal without it ended by a crash or a kill (SPEC section 20).
 enum JournalLayout {
+    /// The sequence number of the record that says the app ended the session.
+    static let endSequence = UInt64.max
+    /// The JSON of that record.
+    static let endJSON = Array(#"{"ended":"exited"}"#.utf8)
     static let magic: [UInt8] = Array("CTJL".utf8)
     static let version: UInt16 = 1
     /// Magic, version, flags, length and checksum.

@@ -70,6 +70,14 @@ final class JournalWriter {
         return length
     }
 
+    /// Appends the record that says the app ended the session (``JournalLayout/endSequence``); nothing follows it.
+    func appendEnd() throws(JournalError) {
+        buffer.removeAll(keepingCapacity: true)
+        JournalLayout.appendRecord(sequence: JournalLayout.endSequence, to: &buffer) { $0 += JournalLayout.endJSON }
+        try Self.write(buffer, to: descriptor, path: path)
+        if synchronizes, fsync(descriptor) != 0 { throw Self.failure(path: path, doing: "could not flush the journal to disk") }
+    }
+
     /// Writes all of `bytes`, going on after a partial write or an interrupted call.
     private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalError) {
         var failure: JournalError?

@@ -30,4 +30,62 @@ public struct RecoveredJournal: Sendable {
     public var fileSize: Int
     /// What was dropped, or nil when every byte of the file was recovered.
     public var damage: Damage?
+    /// Whether the app ended the session itself (`TrailRecorder.endSession()`): false after a crash or a kill.
+    public var endedByApp: Bool
+
+    /// How the session ended (SPEC section 20): `crashed` when the crash reporter says the last run crashed (Sentry's
+    /// `SentrySDK.crashedLastRun`, Crashlytics' `didCrashDuringPreviousExecution()`), else `exited` when the app ended
+    /// it, else `killed` (the journal has no end and no crash was reported: the OS or the user ended the process).
+    /// - Parameter crashReported: what the crash reporter says of the previous run.
+    /// - Returns: the ending the trail of a session that did not crash says in `session.ended`.
+    public func ending(crashReported: Bool) -> Trail.Session.Ending {
+        if crashReported { return .crashed }
+        return endedByApp ? .exited : .killed
+    }
+
+    /// The trail to send for a session that did not crash, when it falls in the sampled share (SPEC section 20).
+    ///
+    /// Send it the way the trails of crashed sessions go (`POST /api/ID/trails`): the collector adds it to the counts
+    /// `crashtrail paths --rate` reads and keeps no report for it. Its steps are redacted as they were recorded.
+    ///
+    /// ```swift
+    /// let previous = try TrailJournal.recover(at: journalURL)
+    /// if let trail = previous.sessionTrail(crashReported: SentrySDK.crashedLastRun, sampleRate: 0.1) {
+    ///     upload(try codec.encodeBinary(trail))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - crashReported: what the crash reporter says of the previous run; a crashed session's trail joins its crash.
+    ///   - sampleRate: the share of sessions that did not crash to send, 0 (none) … 1 (all); the same session is
+    ///     always in or out of the share (``SessionSampling``).
+    /// - Returns: the trail with `session.ended` and `session.sampleRate` set, or nil when the session crashed, the
+    ///   rate is 0, or the session is not in the share.
+    public func sessionTrail(crashReported: Bool, sampleRate: Double) -> Trail? {
+        let ended = ending(crashReported: crashReported)
+        guard ended != .crashed, let rate = Trail.SampleRate(min(sampleRate, 1)),
+            SessionSampling.includes(sessionID: trail.session.id, rate: rate)
+        else { return nil }
+        var sent = trail
+        sent.session.ended = ended
+        sent.session.sampleRate = rate
+        return sent
+    }
+}
+
+/// Which sessions fall in a sampled share: decided from the session ID alone, so a session is in or out however often
+/// it is asked, and the share is exact over many sessions.
+public enum SessionSampling {
+    /// Whether the session `sessionID` is among the share `rate` of sessions.
+    public static func includes(sessionID: String, rate: Trail.SampleRate) -> Bool {
+        // FNV-1a, then a finalizer that spreads every bit; the top 30 bits give a point in [0, 1).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in sessionID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        hash ^= hash >> 33
+        hash = hash &* 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash = hash &* 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        let point = hash >> 34
+        return point * UInt64(Trail.SampleRate.one) < UInt64(rate.billionths) << 30
+    }
 }

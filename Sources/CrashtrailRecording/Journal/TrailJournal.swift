@@ -117,6 +117,7 @@ public enum TrailJournal {
         var offset = prefix + headerLength
         var records = 0
         var damage: RecoveredJournal.Damage?
+        var endedByApp = false
         func stop(_ reason: String) {
             damage = RecoveredJournal.Damage(offset: offset, droppedBytes: raw.count - offset, reason: reason)
         }
@@ -145,6 +146,12 @@ public enum TrailJournal {
                 break
             }
             let recordSequence = JournalLayout.readLittleEndian(raw, at: offset + 8, count: 8)
+            if recordSequence == JournalLayout.endSequence, json.elementsEqual(JournalLayout.endJSON) {
+                endedByApp = true
+                offset = start + length
+                if offset < raw.count { stop("\(raw.count - offset) bytes follow the record that ended the session") }
+                break
+            }
             guard recordSequence == sequence else {
                 stop("record \(records) is numbered \(recordSequence), not \(sequence)")
                 break
@@ -174,6 +181,7 @@ public enum TrailJournal {
         }
         return RecoveredJournal(
             trail: kept.trail(app: header.app, session: header.session, stampingFinal: true), manifest: manifest,
-            limits: header.limits, records: records, headerSize: prefix + headerLength, fileSize: fileSize, damage: damage)
+            limits: header.limits, records: records, headerSize: prefix + headerLength, fileSize: fileSize, damage: damage,
+            endedByApp: endedByApp)
     }
 }

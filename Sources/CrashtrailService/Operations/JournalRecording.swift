@@ -36,7 +36,8 @@ package struct JournalRecording {
     }
 
     /// Records each line `lines` gives until it gives nil, calling `durable` with each line's zero-based number once
-    /// its step is in the journal.
+    /// its step is in the journal; the end of the input ends the session (`TrailRecorder.endSession()`), so that the
+    /// journal reads as `exited` (SPEC section 20), where a process killed while recording leaves it `killed`.
     /// - Throws: ``LineError`` naming the line (the steps before it stay in the journal), or the journal's failure.
     package func record(lines: () -> String?, durable: (Int) -> Void) throws {
         var index = 0
@@ -64,5 +65,6 @@ package struct JournalRecording {
             if let failure = recorder.journalFailure { throw failure }
             durable(index)
         }
+        try recorder.endSession()
     }
 }
