@@ -223,6 +223,8 @@ enum PostgresMigrations {
         ("v13: uploaded files", UploadedFileSchema.postgres),
         // Grouping rules and merges, per project (GroupingSchema.swift in CrashtrailStore).
         ("v14: grouping rules", GroupingSchema.postgres),
+        // Sessions and the paths of sessions that did not crash, counted (HealthSchema.swift in CrashtrailStore).
+        ("v15: release health", HealthSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

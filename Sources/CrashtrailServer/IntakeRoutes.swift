@@ -2,6 +2,7 @@ import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailFormats
 import CrashtrailIntake
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 import HTTPTypes
@@ -43,8 +44,10 @@ struct IntakeRoutes: Sendable {
                 "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
             )
         }
+        let sessions = sessionTally(summary, body)
         guard summary.carriesEvent else {
-            // Sessions, transactions and client reports carry no crash: accepted, not stored.
+            // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted.
+            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
             return Response.json(
                 CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
         }
@@ -52,7 +55,33 @@ struct IntakeRoutes: Sendable {
         let name =
             summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
         let ids = try await store(body, source: name, sentry: true)
+        // After the event: a refused event refuses the envelope before its sessions count, and the SDK's retry of it
+        // counts them then.
+        if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
         return Self.eventAnswer(summary.eventID ?? ids.first)
+    }
+
+    /// The sessions of an envelope's `session` and `sessions` items (SPEC section 20).
+    ///
+    /// An item that cannot be read is
+    /// left out, logged and counted in `/metrics`, as Sentry drops it: the rest of the envelope still counts.
+    private func sessionTally(_ summary: SentryEnvelopeSummary, _ body: [UInt8]) -> SessionTally {
+        var tally = SessionTally()
+        var counted = 0
+        var refused = 0
+        for (index, item) in summary.items.enumerated() where item.type == "session" || item.type == "sessions" {
+            do {
+                // Sentry's SDKs may write a session's `duration` in fractional seconds; nothing else is fractional.
+                let value = try JSONParser.parse(body[item.payload], decimalKeys: ["duration"])
+                if item.type == "session" { try tally.add(update: value) } else { try tally.add(aggregate: value) }
+                counted += 1
+            } catch {
+                refused += 1
+                logger.notice("left out an unreadable session item", metadata: ["item": "\(index)", "error": "\(error)"])
+            }
+        }
+        metrics.sessionItems(counted: counted, refused: refused)
+        return tally
     }
 
     /// `POST /api/ID/store/`: one Sentry event.
@@ -80,11 +109,18 @@ struct IntakeRoutes: Sendable {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
         let body = try await RequestBodyReader.read(request, limits: options.limits, what: "a trail file")
-        let trail: JoinableTrail
+        var trail: JoinableTrail
         do {
             trail = try JoinableTrail(bytes: body, decoder: decoder)
         } catch {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
+        }
+        if var counted = trail.sessionTrail {
+            // The trail of a session that did not crash: counted, joined to nothing (SPEC section 20).
+            counted.project = project.id
+            _ = try await commit(.sessionTrail(counted))
+            metrics.sessionTrailCounted()
+            return Response.json(CanonicalJSON.string(of: .object(["ids": .array([]), "counted": .bool(true)])))
         }
         let waits = ReportStore.WaitingTrailLimits(
             maximumCount: options.maximumWaitingTrails, maximumBytes: options.maximumWaitingTrailBytes,

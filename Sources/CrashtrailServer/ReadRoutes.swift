@@ -24,6 +24,7 @@ struct ReadRoutes: Sendable {
         let routes = self
         router.get("/") { request, _ in try await routes.page("", request) }
         router.get("/index.html") { request, _ in try await routes.page("index.html", request) }
+        router.get("/health.html") { request, _ in try await routes.page("health.html", request) }
         router.get("/groups/:name") { request, context in
             try await routes.page("groups/\(context.parameters.get("name") ?? "")", request)
         }

@@ -19,6 +19,9 @@ struct ServerMetrics: Sendable {
     private let trailsKept: CoreMetrics.Counter
     private let trailsNotKept: CoreMetrics.Counter
     private let trailsJoinedWaiting: CoreMetrics.Counter
+    private let sessionItems: CoreMetrics.Counter
+    private let sessionItemsRefused: CoreMetrics.Counter
+    private let sessionTrails: CoreMetrics.Counter
     /// Each endpoint and status's counter and timer, made once: making them looks them up in the registry.
     private let handles = NIOLockedValueBox<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
@@ -37,6 +40,20 @@ struct ServerMetrics: Sendable {
         trailsKept = CoreMetrics.Counter(label: "crashtrail_trails_kept_waiting_total", dimensions: [], factory: factory)
         trailsNotKept = CoreMetrics.Counter(label: "crashtrail_trails_refused_waiting_full_total", dimensions: [], factory: factory)
         trailsJoinedWaiting = CoreMetrics.Counter(label: "crashtrail_trails_joined_after_waiting_total", dimensions: [], factory: factory)
+        sessionItems = CoreMetrics.Counter(label: "crashtrail_session_items_counted_total", dimensions: [], factory: factory)
+        sessionItemsRefused = CoreMetrics.Counter(label: "crashtrail_session_items_refused_total", dimensions: [], factory: factory)
+        sessionTrails = CoreMetrics.Counter(label: "crashtrail_session_trails_counted_total", dimensions: [], factory: factory)
+    }
+
+    /// Counts the `session` and `sessions` items of an envelope: counted, and refused as unreadable (SPEC section 20).
+    func sessionItems(counted: Int, refused: Int) {
+        if counted > 0 { sessionItems.increment(by: counted) }
+        if refused > 0 { sessionItemsRefused.increment(by: refused) }
+    }
+
+    /// Counts the trail of a session that did not crash, added to the path counts.
+    func sessionTrailCounted() {
+        sessionTrails.increment()
     }
 
     /// Counts a trail that joined no stored crash: kept to wait for it, or refused because as many trails as

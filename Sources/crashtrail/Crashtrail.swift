@@ -21,6 +21,7 @@ struct Crashtrail: AsyncParsableCommand {
             ListCommand.self,
             ShowCommand.self,
             PathsCommand.self,
+            HealthCommand.self,
             ReportCommand.self,
             ReprocessCommand.self,
             GroupingCommand.self,

@@ -17,6 +17,17 @@ struct PathsCommand: ParsableCommand {
 
               crashtrail paths --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail paths --group 3f2a --screens 3 --format json --manifest manifests/
+
+            --rate answers whether a path is dangerous or just common (SPEC section 20): for each screen, \
+            transition and sequence of three screens of a release, the sessions through it (the sampled trails of \
+            sessions that did not crash, scaled by their sample rate, and the crashed sessions' recorded trails), \
+            the crashed ones, the crash rate with its 95 % Wilson interval and its lift over the release's rate, \
+            the riskiest first (by the low end of the interval). Paths with fewer sessions than --min-sessions are \
+            not ranked. With two releases (--release OLD --release NEW), a path whose rate in NEW rose beyond both \
+            intervals is marked as a regression.
+
+              crashtrail paths --rate --manifest manifests/
+              crashtrail paths --rate --release com.example.app@3.0.0+400 --release com.example.app@3.1.0+412
             """
     )
 
@@ -32,15 +43,41 @@ struct PathsCommand: ParsableCommand {
 
     @OptionGroup var screens: ScreensOptions
 
+    @Flag(help: "The crash rate of every screen, transition and sequence, with intervals, instead of the last screens.")
+    var rate = false
+
+    @Option(help: "With --rate: a release (BUNDLE@VERSION+BUILD); give two to mark regressions; the newest when absent.")
+    var release: [String] = []
+
+    @Option(help: "With --rate: the fewest sessions a path needs to be ranked.")
+    var minSessions: Double = 30
+
+    @Option(help: "With --rate: a project's ID or name; every project when absent.")
+    var project: String?
+
+    @Option(help: "With --rate, in text: the most ranked paths to list.")
+    var limit: Int = 20
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var manifests: ManifestOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
         if group != nil, groupArgument != nil { throw ValidationError("give the group once, with --group") }
+        if !rate, !release.isEmpty || project != nil {
+            throw ValidationError(
+                "--release and --project go with --rate: crashtrail paths --rate --release \(release.first ?? "APP@1.0+1")")
+        }
+        if rate, group != nil || groupArgument != nil {
+            throw ValidationError("--rate counts every session of a release, not a group; leave out --group")
+        }
+        if release.count > 2 { throw ValidationError("give at most two releases: --release OLD --release NEW") }
+        if minSessions < 0 || !minSessions.isFinite { throw ValidationError("--min-sessions must be 0 or more") }
+        if limit < 1 { throw ValidationError("--limit must be 1 or more") }
     }
 
     func run() throws {
+        if rate { return try runRates() }
         let result = try reportingFailure {
             let service = try TriageService(location: storeOptions.location, creating: false)
             let manifests = try service.manifests(given: try self.manifests.load(), for: "paths")
@@ -52,5 +89,16 @@ struct PathsCommand: ParsableCommand {
         } else {
             print(result.table.text(title: result.title), terminator: "")
         }
+    }
+
+    /// `--rate`: the crash rate of every path.
+    private func runRates() throws {
+        let report = try reportingFailure {
+            let service = try TriageService(location: storeOptions.location, creating: false)
+            let manifests = try service.manifests(given: try self.manifests.load(), for: "paths")
+            return try service.pathRates(project: project, releases: release, minimumSessions: minSessions, manifests: manifests)
+        }
+        for note in report.notes { printError("note: \(note)") }
+        print(output.isJSON ? report.json : report.text(limit: limit), terminator: output.isJSON ? "\n" : "")
     }
 }

@@ -77,7 +77,8 @@ enum SentryEnvelopeParser {
         let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
         let items = try frame(bytes, from: afterHeader, context: context)
         return SentryEnvelopeSummary(
-            eventID: header.event_id, dsn: header.dsn, items: items.map { .init(type: $0.type, size: $0.payload.count) })
+            eventID: header.event_id, dsn: header.dsn,
+            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload) })
     }
 
     /// Splits the items after the envelope header.

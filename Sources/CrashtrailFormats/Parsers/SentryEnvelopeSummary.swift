@@ -9,6 +9,8 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
         package var type: String
         /// Its payload's size in bytes.
         package var size: Int
+        /// Where its payload lies in the envelope's bytes.
+        package var payload: Range<Int> = 0..<0
     }
 
     /// The header's `event_id`, as written.

@@ -61,6 +61,12 @@ package enum IntakeBatch {
                 case .waiting: return .trailWaiting
                 case .full(let count, let bytes): return .trailWaitingFull(count: count, bytes: bytes)
                 }
+            case .sessions(let tally, let project):
+                try ReportStore.addSessions(tally, project: project, in: db)
+                return .counted
+            case .sessionTrail(let trail):
+                try ReportStore.addPathVisits(trail.visits, release: trail.release, weight: trail.weight, project: trail.project, in: db)
+                return .counted
             }
         }
     }

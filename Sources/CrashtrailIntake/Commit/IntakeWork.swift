@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 
 /// What a request or an ingest batch asks of the store: reports to insert, or a separate trail to join.
@@ -14,12 +15,16 @@ package enum IntakeWork: Sendable {
     /// joined then (a client's retry). With `waits`, a trail no stored crash awaits is kept, within those limits, to
     /// join its crash when it comes (SPEC section 18).
     case trail(JoinableTrail, tolerance: Int64, answersRepeat: Bool, waits: ReportStore.WaitingTrailLimits? = nil)
+    /// Sessions from a Sentry SDK's `session` and `sessions` items, counted for a project (SPEC section 20).
+    case sessions(SessionTally, project: Int?)
+    /// The trail of a session that did not crash, added to the counts of the paths it went through.
+    case sessionTrail(SessionTrail)
 
     /// How much of a batch the work takes: its reports, or one for a trail.
     var weight: Int {
         switch self {
         case .reports(let records, _): max(1, records.count)
-        case .trail: 1
+        case .trail, .sessions, .sessionTrail: 1
         }
     }
 }
@@ -34,4 +39,6 @@ package enum IntakeOutcome: Sendable, Equatable {
     case trailWaiting
     /// The trail joined nothing and could not wait: as many trails as the limits allow already wait.
     case trailWaitingFull(count: Int, bytes: Int64)
+    /// Sessions or a session's trail, counted.
+    case counted
 }

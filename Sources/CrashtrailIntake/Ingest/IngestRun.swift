@@ -50,6 +50,7 @@ final class IngestRun: Sendable {
         try? committer.waitUntilDone()
         let works = decoded.compactMap { item -> IntakeWork? in
             guard case .success(let trail) = item.result else { return nil }
+            if let counted = trail.sessionTrail { return .sessionTrail(counted) }
             return .trail(trail, tolerance: tolerance, answersRepeat: false, waits: waits)
         }
         try submit(works, what: "trails from \(directory)") { (state, outcomes) throws(IngestError) in

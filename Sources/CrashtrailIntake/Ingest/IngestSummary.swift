@@ -29,6 +29,9 @@ public struct IngestSummary: Hashable, Sendable {
     ///
     /// The JSON counts them in `missing` (they still await a recorded trail), keeping SPEC section 8's keys.
     public var trailsInferred = 0
+    /// Trail files of sessions that did not crash, added to the counts of `paths --rate` (SPEC section 20); not in the
+    /// JSON, which keeps SPEC section 8's keys.
+    public var sessionTrails = 0
     /// Diagnostics read and not stored because they are not crashes (MetricKit hangs, CPU and disk exceptions, launches).
     public var skippedDiagnostics = 0
     /// Wall-clock seconds the run took.

@@ -17,6 +17,9 @@ package struct JoinableTrail: Sendable {
     package var crashScreen: String?
     /// Its last screens as its app's manifest replays them, when the manifest is known.
     package var screenPath: StoredScreenPath?
+    /// The counts it adds, when it is the trail of a session that did not crash (SPEC section 20): such a trail joins
+    /// no crash.
+    package var sessionTrail: SessionTrail?
 
     /// Decodes a trail file's bytes (`.ctr`, `.ct1` or `.json`) with `decoder`.
     /// - Throws: `RejectionError` (`undecodable-trail`) saying why.
@@ -34,6 +37,7 @@ package struct JoinableTrail: Sendable {
                 "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined")
         }
         let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
+        if SessionTrail.isCounted(trail) { sessionTrail = try SessionTrail(trail, manifest: manifest, project: nil) }
         self.decoded = decoded
         self.started = started
         crashScreen = trail.crashScreen(manifest: manifest)

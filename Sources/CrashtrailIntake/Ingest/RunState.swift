@@ -95,6 +95,7 @@ struct RunState: Sendable {
             case .trail(let id?): joined.append(id)
             case .trailWaiting: summary.trailsWaiting += 1
             case .trailWaitingFull: summary.trailsNotKept += 1
+            case .counted: summary.sessionTrails += 1
             default: break
             }
         }

@@ -4,7 +4,7 @@ import CrashtrailStore
 
 extension TriageService {
     /// A page of the triage site rendered from the store as it is now, for `crashtrail serve`: `index.html` (or the
-    /// empty path), `groups/NAME.html` or `reports/NAME.html`, the paths `crashtrail report --html` writes.
+    /// empty path), `health.html`, `groups/NAME.html` or `reports/NAME.html`, the paths `crashtrail report --html` writes.
     ///
     /// Pages link to each other as the written site's do. A group's paths come from the screen paths stored with its
     /// reports (``paths(group:screens:manifests:)``), its counts from the store, and it lists its newest
@@ -21,7 +21,11 @@ extension TriageService {
             let groups = try store.groups(.all).map {
                 try siteGroup($0, screens: screens, manifests: manifests, listed: 0, merges: merges)
             }
-            return TriageSite(groups: groups, source: location.siteName).indexPage()
+            return TriageSite(groups: groups, source: location.siteName, health: try siteHealth(manifests: manifests)).indexPage()
+        }
+        if path == "health.html" {
+            let site = TriageSite(groups: [], source: location.siteName, health: try siteHealth(manifests: manifests))
+            return site.health.map(site.healthPage)
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].hasSuffix(".html") else { return nil }

@@ -73,6 +73,8 @@ extension TriageService {
             }
         }
         var groups: [TriageSite.Group] = []
+        // Sessions that did not crash, every release: what each group's crashes are compared with.
+        let baseline = try store.cleanPathVisits(project: nil, release: nil)
         let stored = try store.groups(filter)
         let merges = try store.groupMerges()
         for (index, group) in stored.enumerated() {
@@ -82,6 +84,7 @@ extension TriageService {
             var siteReports: [TriageSite.Report] = []
             var moreReports = 0
             var days: [String: Int] = [:]
+            var transitions = TransitionShares()
             var failure: (any Error)?
             let missingByReport = try store.imagesWithoutDebugFiles(signature: group.signature)
             try store.forEachRecord(groupFilter) { record in
@@ -125,6 +128,12 @@ extension TriageService {
                         hasPage = true
                         if summary.pages % 1_000 == 0 { progress?(.reportPages(summary.pages)) }
                     }
+                    if baseline.total.sampledTrails > 0, report.trailInfo.source != .inferred,
+                        let parsed = trail ?? (try? Trail(json: Array(json.utf8)))
+                    {
+                        trail = parsed
+                        transitions.add(ScreenPath.names(of: parsed, manifest: manifest))
+                    }
                     if hasPage {
                         current.pages[path] = fingerprint
                         // Only the screens the table counts are kept, not whole paths.
@@ -160,15 +169,17 @@ extension TriageService {
             }
             if let failure { throw failure }
             let byDay = days.sorted { CanonicalJSON.codePointPrecedes($0.key, $1.key) }.map { (day: $0.key, count: $0.value) }
-            groups.append(
-                TriageSite.Group(
-                    id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen,
-                    lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: byDay,
-                    paths: PathTable(paths: paths, last: screens, reportsWithTrail: group.withTrail), reports: siteReports,
-                    moreReports: moreReports, merged: Self.merged(into: group.signature, merges)))
+            var siteGroup = TriageSite.Group(
+                id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen,
+                lastSeen: group.lastSeen, versions: group.versions, withTrail: group.withTrail, byDay: byDay,
+                paths: PathTable(paths: paths, last: screens, reportsWithTrail: group.withTrail), reports: siteReports,
+                moreReports: moreReports, merged: Self.merged(into: group.signature, merges))
+            siteGroup.overRepresented = transitions.mostOverRepresented(comparedWith: baseline)
+            groups.append(siteGroup)
             if stored.count > 20, (index + 1) % 20 == 0 { progress?(.groups(done: index + 1, of: stored.count)) }
         }
-        let site = TriageSite(groups: groups, app: filter.bundleID, since: since, source: location.siteName)
+        let site = TriageSite(
+            groups: groups, app: filter.bundleID, since: since, source: location.siteName, health: try siteHealth(manifests: manifests))
         for page in site.pages() { try writeIfChanged(page) }
         // Pages of reports and groups that left the selection since the last run.
         for path in previous.pages.keys where current.pages[path] == nil {

@@ -1,3 +1,4 @@
+import CrashtrailCore
 import Foundation
 
 extension IngestResult {
@@ -36,6 +37,10 @@ extension IngestResult {
                 "  waiting      \(summary.trailsWaiting) trail file\(summary.trailsWaiting == 1 ? "" : "s") whose crash is not stored yet, kept to join it when it comes"
             if summary.trailsNotKept > 0 { waiting += "; \(summary.trailsNotKept) not kept: as many trails as allowed already wait" }
             lines.append(waiting)
+        }
+        if summary.sessionTrails > 0 {
+            lines.append(
+                "  sessions     \(counted(summary.sessionTrails, "trail")) of sessions that did not crash, counted for paths --rate")
         }
         if decodedLater > 0 {
             lines.append("  stored reports whose trail is decoded now that its manifest is known: \(decodedLater)")

@@ -314,6 +314,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v17: grouping rules") { db in
             try db.execute(sql: GroupingSchema.sqlite)
         }
+        // Sessions and the paths of sessions that did not crash, counted (HealthSchema.swift, SPEC section 20).
+        migrator.registerMigration("v18: release health") { db in
+            try db.execute(sql: HealthSchema.sqlite)
+        }
         return migrator
     }
 }

@@ -61,6 +61,9 @@ package struct StoreDialect: Hashable, Sendable {
     /// Whether each statement, and each page of a cursor, is a round trip to a server (PostgreSQL): a bounded answer
     /// is then read in one statement rather than streamed through a cursor.
     package var statementsAreRoundTrips = false
+    /// What ends a `SELECT` that reads rows the transaction then updates, so that a concurrent writer waits for it
+    /// (PostgreSQL's `FOR UPDATE`); SQLite has one writer, and needs nothing.
+    package var lockingRead = ""
 
     /// The expression that reads `expression` (a column or a `?`) as an instant.
     package func instant(_ expression: String) -> String { "\(instantFunction)(\(expression))" }
@@ -71,5 +74,5 @@ package struct StoreDialect: Hashable, Sendable {
     package static let postgres = StoreDialect(
         instantFunction: "crashtrail_instant", caseInsensitiveLike: "ILIKE", emptyBlob: "'\\x'::bytea", manifestOrder: "seq",
         name: "PostgreSQL", rowsPerInsert: 256, knownTime: "(time IS NULL) IS FALSE", oneRowPerCount: false,
-        statementsAreRoundTrips: true)
+        statementsAreRoundTrips: true, lockingRead: " FOR UPDATE")
 }

@@ -29,6 +29,15 @@ package enum StoreValue: Hashable, Sendable {
         }
     }
 
+    /// The number as a real: a real, or an integer read as one.
+    package var real: Double? {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+
     package var isNull: Bool { self == .null }
 }
 

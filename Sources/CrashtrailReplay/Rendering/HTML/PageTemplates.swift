@@ -13,7 +13,7 @@ enum PageTemplates {
         var library = MustacheLibrary()
         let templates = [
             "head": head, "foot": foot, "screens": screens, "bars": bars, "frames": frames, "replay": replay, "report": report,
-            "index": index, "group": group,
+            "index": index, "group": group, "health": health,
         ]
         for (name, text) in templates {
             do {
@@ -172,6 +172,7 @@ enum PageTemplates {
         {{> head}}
         <header role="banner">
         <h1>Crashes{{#hasApp}} of {{app}}{{/hasApp}}</h1>
+        {{#hasHealth}}<p><a href="health.html">Release health</a>: crash-free sessions per release and the riskiest transitions.</p>{{/hasHealth}}
         <p class="muted">{{reportWords}} in {{groupWords}}{{#hasSince}}, since {{since}}{{/hasSince}}. Each group is one crash: its signature, how often it happened by day, its versions, how many reports carry a trail, and the path that most often led to it.</p>
         </header>
         <main id="main">
@@ -205,6 +206,7 @@ enum PageTemplates {
         <section aria-labelledby="paths-title">
         <h2 id="paths-title">Paths that lead to this crash</h2>
         <p class="muted">The last {{last}} screens before the crash of each report with a trail, counted; where the paths meet, they converge on the crash screen at the right.</p>
+        {{#hasOver}}<p class="callout">Most over-represented transition: <span class="mono">{{over.transition}}</span>, taken by {{over.crashShare}}% of these crashes and by {{over.sessionShare}}% of the sessions that did not crash ({{over.lift}}×).</p>{{/hasOver}}
         {{#hasInferredPaths}}<p class="muted">{{inferredPaths}} of these paths were inferred from the crash reporter's breadcrumbs, not recorded: the screens are right, values such as an item's ID are unknown.</p>{{/hasInferredPaths}}
         <svg viewBox="0 0 {{converge.width}} {{converge.height}}" role="img" aria-labelledby="converge-title">
         <title id="converge-title">The {{pathCount}} most frequent paths, one row each, aligned on the crash screen</title>
@@ -229,6 +231,53 @@ enum PageTemplates {
         {{/reports}}
         </tbody>
         </table>
+        </section>
+        </main>
+        {{> foot}}
+        """
+
+    /// The health page: crash-free sessions per release, and the riskiest transitions (SPEC section 20).
+    static let health = """
+        {{> head}}
+        <header role="banner">
+        <p><a href="{{up}}">All crash groups</a></p>
+        <h1>Release health</h1>
+        <p class="muted">Crash-free sessions and users per release, from the sessions the apps' Sentry SDKs send; and the transitions between screens whose sessions crash most, from the trails the recorder sends for a sample of the sessions that did not crash and the trails of the crashes.</p>
+        </header>
+        <main id="main">
+        <section aria-labelledby="releases-title">
+        <h2 id="releases-title">Crash-free sessions per release</h2>
+        {{#hasReleases}}
+        <svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-labelledby="chart-title">
+        <title id="chart-title">{{chart.label}}</title>
+        {{#chart.ticks}}<line x1="{{chart.left}}" x2="{{chart.right}}" y1="{{y}}" y2="{{y}}" class="grid"></line><text x="4" y="{{ty}}" class="tick">{{text}}</text>{{/chart.ticks}}
+        <polyline points="{{chart.line}}" class="rate"></polyline>
+        {{#chart.marks}}<circle cx="{{x}}" cy="{{y}}" r="4" class="point"><title>{{name}}: {{value}}% crash-free</title></circle><text x="{{lx}}" y="{{ly}}" text-anchor="middle" class="tick">{{label}}</text>{{/chart.marks}}
+        </svg>
+        <table>
+        <caption>Releases, oldest first</caption>
+        <thead><tr><th scope="col">release</th><th class="num" scope="col">sessions</th><th class="num" scope="col">crash-free sessions</th><th class="num" scope="col">crash-free users</th><th class="num" scope="col">crashed</th><th class="num" scope="col">abnormal</th></tr></thead>
+        <tbody>
+        {{#releases}}<tr><td class="mono">{{name}}</td><td class="num">{{sessions}}</td><td class="num">{{crashFree}}</td><td class="num">{{crashFreeUsers}} of {{users}}</td><td class="num">{{crashed}}</td><td class="num">{{abnormal}}</td></tr>
+        {{/releases}}
+        </tbody>
+        </table>
+        {{/hasReleases}}
+        {{^hasReleases}}<p>No sessions are counted yet: serve counts the session items of Sentry's SDKs when release health is on.</p>{{/hasReleases}}
+        </section>
+        <section aria-labelledby="risks-title">
+        <h2 id="risks-title">Riskiest transitions{{#hasRiskRelease}} of <span class="mono">{{riskRelease}}</span>{{/hasRiskRelease}}</h2>
+        {{#hasRisks}}
+        <p class="muted">Each transition with at least {{minimumSessions}} sessions, the riskiest first by the low end of its 95 % interval; lift is its rate over the release's.{{#hasBaseline}} A regression rose beyond both intervals since <span class="mono">{{riskBaseline}}</span>.{{/hasBaseline}}</p>
+        <table>
+        <thead><tr><th scope="col">transition</th><th class="num" scope="col">sessions</th><th class="num" scope="col">crashed</th><th class="num" scope="col">crash rate</th><th class="num" scope="col">95 % interval</th><th class="num" scope="col">lift</th><th scope="col"></th></tr></thead>
+        <tbody>
+        {{#risks}}<tr><td class="mono">{{path}}</td><td class="num">{{sessions}}</td><td class="num">{{crashed}}</td><td class="num">{{rate}}</td><td class="num">{{interval}}</td><td class="num">{{lift}}</td><td>{{#regression}}<strong>regression</strong>{{/regression}}</td></tr>
+        {{/risks}}
+        </tbody>
+        </table>
+        {{/hasRisks}}
+        {{^hasRisks}}<p>No transition has enough sessions to rank yet: the recorder sends the trails of a sample of the sessions that did not crash when the app sets a sample rate.</p>{{/hasRisks}}
         </section>
         </main>
         {{> foot}}

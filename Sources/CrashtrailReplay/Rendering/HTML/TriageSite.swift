@@ -28,6 +28,8 @@ package struct TriageSite: Sendable {
         package var moreReports: Int
         /// The signatures merged into the group by hand (`crashtrail group merge`).
         package var merged: [String] = []
+        /// The transition its crashes take far more often than sessions that did not crash, when both are known.
+        package var overRepresented: OverRepresented?
 
         package init(
             id: String, signature: String, count: Int, firstSeen: String?, lastSeen: String?, versions: [String], withTrail: Int,
@@ -76,17 +78,22 @@ package struct TriageSite: Sendable {
     package var since: String?
     /// Where the data came from, for the pages' footers (a store's file name).
     package var source: String
+    /// The health page's content, when sessions or session trails are counted (SPEC section 20).
+    package var health: Health?
 
-    package init(groups: [Group], app: String? = nil, since: String? = nil, source: String) {
+    package init(groups: [Group], app: String? = nil, since: String? = nil, source: String, health: Health? = nil) {
         self.groups = groups
         self.app = app
         self.since = since
         self.source = source
+        self.health = health
     }
 
-    /// The index and every group's page: `index.html`, then `groups/ID-HASH.html` in group order.
+    /// The index, the health page when there is one, and every group's page: `index.html`, `health.html`, then
+    /// `groups/ID-HASH.html` in group order.
     package func pages() -> [(path: String, html: String)] {
-        [("index.html", indexPage())] + groups.map { ("groups/\(Self.fileName(for: $0.id)).html", groupPage($0)) }
+        [("index.html", indexPage())] + (health.map { [("health.html", healthPage($0))] } ?? [])
+            + groups.map { ("groups/\(Self.fileName(for: $0.id)).html", groupPage($0)) }
     }
 
     /// A frame of the crashed thread as the report page shows it.
@@ -209,7 +216,7 @@ package struct TriageSite: Sendable {
                 "hasSince": since != nil,
                 "reportWords": counted(self.groups.reduce(0) { $0 + $1.count }, "report"),
                 "groupWords": counted(self.groups.count, "group"), "groups": groups,
-                "source": source,
+                "source": source, "hasHealth": health != nil,
             ])
     }
 
@@ -245,6 +252,13 @@ package struct TriageSite: Sendable {
                 "hasInferredPaths": group.paths.inferred > 0, "pathCount": min(8, group.paths.rows.count),
                 "converge": Self.converge(group.paths), "reports": reports, "source": source,
                 "hasMore": group.moreReports > 0, "moreReports": group.moreReports, "listed": group.reports.count,
+                "hasOver": group.overRepresented != nil,
+                "over": group.overRepresented.map { over -> [String: Any] in
+                    [
+                        "transition": over.transition, "crashShare": HTMLReplayRenderer.format2(over.crashShare),
+                        "sessionShare": HTMLReplayRenderer.format2(over.sessionShare), "lift": HTMLReplayRenderer.format2(over.lift),
+                    ]
+                } ?? [:],
             ])
     }
 
@@ -303,11 +317,11 @@ package struct TriageSite: Sendable {
     ///
     /// `report --html` keeps a page written by another renderer from being kept as it is.
     package static let rendererFingerprint: String = {
-        let revision = "html-3"
+        let revision = "html-4"
         let text = [
             revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.frames, PageTemplates.report,
             PageTemplates.replay,
-            PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageStyle.css,
+            PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageTemplates.health, PageStyle.css,
         ].joined(separator: "\u{0}")
         return fnv1a(text)
     }()

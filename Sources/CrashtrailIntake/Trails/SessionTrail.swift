@@ -1,0 +1,46 @@
+import CrashtrailCore
+import CrashtrailFormats
+import CrashtrailReports
+import CrashtrailStore
+
+/// The trail of a session that did not crash (`session.ended` is `killed` or `exited`, SPEC section 20), ready to be
+/// counted: the screens, transitions and sequences it went through, its release, and how many sessions it stands for.
+///
+/// The collector keeps no report for it: `crashtrail paths --rate` reads the counts it adds.
+package struct SessionTrail: Sendable {
+    /// `BUNDLE@VERSION+BUILD` of the trail's app.
+    package var release: String
+    /// What the session went through.
+    package var visits: PathVisits
+    /// How many sessions it stands for: 1 / its sample rate (1 without one).
+    package var weight: Double
+    /// The project it was sent to; nil for a file ingested.
+    package var project: Int?
+
+    /// Whether `trail` is the trail of a session that did not crash, which is counted rather than joined.
+    package static func isCounted(_ trail: Trail) -> Bool {
+        switch trail.session.ended {
+        case .killed?, .exited?: true
+        case .crashed?, nil: false
+        }
+    }
+
+    /// The counts of `trail`, whose screens `manifest` names.
+    /// - Throws: `RejectionError` (`undecodable-trail`) when no manifest of its app is known, so its screens cannot be
+    ///   named.
+    package init(_ trail: Trail, manifest: Manifest?, project: Int?) throws(RejectionError) {
+        guard let manifest else {
+            throw RejectionError(
+                .undecodableTrail,
+                "the trail of a session that \(trail.session.ended?.rawValue ?? "ended") is counted by the screens it shows, which "
+                    + "needs the manifest of \(trail.app.bundleID): add it (crashtrail manifest add, or serve --manifest) and send the trail again"
+            )
+        }
+        release =
+            GroupingRuleBook.release(bundleID: trail.app.bundleID, version: trail.app.version, build: trail.app.build)
+            ?? trail.app.bundleID
+        visits = PathVisits(screens: ScreenPath.names(of: trail, manifest: manifest))
+        weight = trail.session.sampleRate?.weight ?? 1
+        self.project = project
+    }
+}

@@ -1,0 +1,154 @@
+public import CrashtrailCore
+
+/// Release-health counts as `serve` keeps them (SPEC section 20): per release, environment and hour, not a row per
+/// session.
+///
+/// Built from the `session` and `sessions` items of Sentry envelopes by ``add(update:)`` and ``add(aggregate:)``, then
+/// added to the store in one transaction.
+public struct SessionTally: Sendable, Hashable {
+    /// The key a count is kept under.
+    public struct Bucket: Sendable, Hashable, Comparable {
+        /// `BUNDLE@VERSION+BUILD`, as Sentry's SDKs name a release.
+        public var release: String
+        /// The environment (`production`), empty when the SDK sent none.
+        public var environment: String
+        /// Hours since 1970-01-01T00:00:00Z of the session's start.
+        public var hour: Int64
+
+        public init(release: String, environment: String, hour: Int64) {
+            self.release = release
+            self.environment = environment
+            self.hour = hour
+        }
+
+        public static func < (lhs: Bucket, rhs: Bucket) -> Bool {
+            (lhs.release, lhs.environment, lhs.hour) < (rhs.release, rhs.environment, rhs.hour)
+        }
+    }
+
+    /// The counts of one bucket.
+    public struct Counts: Sendable, Hashable {
+        /// Sessions started (counted by their first update, `init: true`).
+        public var started: Int64 = 0
+        /// Sessions that ended in a crash.
+        public var crashed: Int64 = 0
+        /// Sessions that ended abnormally: the OS killed the app (a watchdog, memory).
+        public var abnormal: Int64 = 0
+        /// Sessions that ended with an error recorded, without crashing or ending abnormally.
+        public var errored: Int64 = 0
+        /// The distinct users (`did`) of the sessions.
+        public var users = UserSketch()
+        /// The distinct users whose session crashed.
+        public var crashedUsers = UserSketch()
+
+        public init() {}
+
+        /// Adds `other`'s counts and users.
+        public mutating func add(_ other: Counts) {
+            started += other.started
+            crashed += other.crashed
+            abnormal += other.abnormal
+            errored += other.errored
+            users.formUnion(other.users)
+            crashedUsers.formUnion(other.crashedUsers)
+        }
+    }
+
+    /// Why an item was not counted.
+    public struct ItemError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The counts, by bucket.
+    public private(set) var buckets: [Bucket: Counts] = [:]
+
+    public init() {}
+
+    /// Whether nothing was counted.
+    public var isEmpty: Bool { buckets.isEmpty }
+
+    /// Adds every bucket of `other`.
+    public mutating func add(_ other: SessionTally) {
+        for (bucket, counts) in other.buckets { buckets[bucket, default: Counts()].add(counts) }
+    }
+
+    /// Counts one update of a session (a `session` item), as Sentry's ingestion counts it.
+    ///
+    /// The session is started by its update with `init: true`, and its ending (`crashed`, `abnormal`, or `exited`/`errored` with `errors` above 0)
+    /// by the update that carries that status, which an SDK sends once. So a session that sends many updates counts
+    /// once, whatever their number.
+    /// - Parameter update: the item's JSON object.
+    /// - Throws: ``ItemError`` when `attrs.release` or `started` is missing, or `status` is not one Sentry defines.
+    public mutating func add(update: JSONValue) throws(ItemError) {
+        guard case .object = update else { throw ItemError("a session item is \(update.kindName), not an object") }
+        let bucket = try Self.bucket(update, attrs: update["attrs"])
+        let status = update["status"]?.stringValue ?? "ok"
+        guard ["ok", "exited", "crashed", "abnormal", "errored", "unhandled"].contains(status) else {
+            throw ItemError("a session's status is \"\(status)\"; Sentry's are ok, exited, crashed, abnormal and errored")
+        }
+        let errors = update["errors"]?.intValue ?? 0
+        var counts = Counts()
+        if update["init"] == .bool(true) { counts.started = 1 }
+        switch status {
+        case "crashed": counts.crashed = 1
+        case "abnormal": counts.abnormal = 1
+        case "errored", "unhandled": counts.errored = 1
+        case "exited": if errors > 0 { counts.errored = 1 }
+        default: break
+        }
+        if let did = Self.deviceID(update["did"]) {
+            counts.users.insert(did)
+            if counts.crashed > 0 { counts.crashedUsers.insert(did) }
+        }
+        buckets[bucket, default: Counts()].add(counts)
+    }
+
+    /// Counts a `sessions` item: Sentry's aggregates of finished sessions, each entry a minute with its counts by how
+    /// the sessions ended (`exited`, `errored`, `abnormal`, `crashed`), under one `attrs`.
+    /// - Throws: ``ItemError`` when `attrs.release`, `aggregates` or an entry's `started` is missing, or a count is
+    ///   negative.
+    public mutating func add(aggregate: JSONValue) throws(ItemError) {
+        guard let entries = aggregate["aggregates"]?.arrayValue else {
+            throw ItemError("a sessions item has no \"aggregates\" array")
+        }
+        for (index, entry) in entries.enumerated() {
+            guard case .object = entry else { throw ItemError("aggregates[\(index)] is \(entry.kindName), not an object") }
+            let bucket = try Self.bucket(entry, attrs: aggregate["attrs"])
+            func count(_ key: String) throws(ItemError) -> Int64 {
+                let value = entry[key]?.intValue ?? 0
+                guard value >= 0, value <= 1 << 40 else { throw ItemError("aggregates[\(index)].\(key) is \(value), out of range") }
+                return value
+            }
+            var counts = Counts()
+            counts.crashed = try count("crashed")
+            counts.abnormal = try count("abnormal")
+            counts.errored = try count("errored") + count("unhandled")
+            counts.started = try count("exited") + counts.errored + counts.crashed + counts.abnormal
+            if let did = Self.deviceID(entry["did"]), counts.started > 0 {
+                counts.users.insert(did)
+                if counts.crashed > 0 { counts.crashedUsers.insert(did) }
+            }
+            buckets[bucket, default: Counts()].add(counts)
+        }
+    }
+
+    /// The bucket of an update or an aggregate entry: `attrs.release`, `attrs.environment`, the hour of `started`.
+    private static func bucket(_ object: JSONValue, attrs: JSONValue?) throws(ItemError) -> Bucket {
+        guard let release = attrs?["release"]?.stringValue, !release.isEmpty else {
+            throw ItemError("a session has no attrs.release; Sentry drops such sessions too")
+        }
+        guard let started = object["started"]?.stringValue else { throw ItemError("a session has no \"started\" time") }
+        guard let milliseconds = Timestamp.milliseconds(parsing: started) else {
+            throw ItemError("a session's started \"\(started)\" is not an RFC 3339 time")
+        }
+        let hour = milliseconds >= 0 ? milliseconds / 3_600_000 : (milliseconds - 3_599_999) / 3_600_000
+        return Bucket(release: release, environment: attrs?["environment"]?.stringValue ?? "", hour: hour)
+    }
+
+    /// A device ID as Sentry reads it: a non-empty string that is not the nil UUID.
+    private static func deviceID(_ value: JSONValue?) -> String? {
+        guard let did = value?.stringValue, !did.isEmpty, did != "00000000-0000-0000-0000-000000000000" else { return nil }
+        return did
+    }
+}

@@ -1,0 +1,183 @@
+import CrashtrailCore
+import CrashtrailReports
+import Foundation
+
+/// Release health (SPEC section 20): sessions counted per project, release, environment and hour (`sessionCount`), and
+/// the paths of sessions that did not crash (`pathVisit`), migration `v18: release health` (PostgreSQL `v15`).
+///
+/// Project 0 in the tables is none (what `ingest` reads from files); nil in a read means every project.
+extension ReportStore {
+    /// The sessions of one release, summed over its environments and hours.
+    package struct ReleaseSessions: Sendable, Hashable {
+        package var release: String
+        package var counts: SessionTally.Counts
+    }
+
+    /// Adds `tally` to the session counts of `project` in the transaction `db`.
+    ///
+    /// Each bucket is read and written back under a row lock (PostgreSQL), in a fixed order, so services adding to one
+    /// store at once neither lose a count nor deadlock; the user sketches merge register by register.
+    /// - Throws: the backend's error.
+    package static func addSessions(_ tally: SessionTally, project: Int?, in db: any StoreTransaction) throws {
+        let scope = Int64(project ?? 0)
+        for (bucket, counts) in tally.buckets.sorted(by: { $0.key < $1.key }) {
+            let key: [StoreValue] = [.integer(scope), .text(bucket.release), .text(bucket.environment), .integer(bucket.hour)]
+            let empty = StoreValue.blob(Data(UserSketch().serialized))
+            try db.execute(
+                """
+                INSERT INTO sessionCount (project, release, environment, hour, started, crashed, abnormal, errored, users, crashedUsers)
+                VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, ?) ON CONFLICT (project, release, environment, hour) DO NOTHING
+                """, key + [empty, empty])
+            let row = try db.rows(
+                """
+                SELECT started, crashed, abnormal, errored, users, crashedUsers FROM sessionCount
+                WHERE project = ? AND release = ? AND environment = ? AND hour = ?\(db.dialect.lockingRead)
+                """, key
+            ).first
+            var total = try row.map(Self.sessionCounts) ?? SessionTally.Counts()
+            total.add(counts)
+            try db.execute(
+                """
+                UPDATE sessionCount SET started = ?, crashed = ?, abnormal = ?, errored = ?, users = ?, crashedUsers = ?
+                WHERE project = ? AND release = ? AND environment = ? AND hour = ?
+                """,
+                [
+                    .integer(total.started), .integer(total.crashed), .integer(total.abnormal), .integer(total.errored),
+                    .blob(Data(total.users.serialized)), .blob(Data(total.crashedUsers.serialized)),
+                ] + key)
+        }
+    }
+
+    /// Adds one session that did not crash, weighing `weight` sessions (1 / its sample rate), to the counts of the
+    /// paths it visited, in the transaction `db`.
+    /// - Throws: the backend's error.
+    package static func addPathVisits(
+        _ visits: PathVisits, release: String, weight: Double, project: Int?, in db: any StoreTransaction
+    ) throws {
+        let scope = Int64(project ?? 0)
+        // The release's own row (kind 0, no screens) sorts first: every writer takes the rows in one order.
+        for (kind, key) in [(Int64(0), "")] + visits.paths.map({ (Int64($0.kind.length), $0.key) }).sorted(by: { $0.1 < $1.1 }) {
+            try db.execute(
+                """
+                INSERT INTO pathVisit (project, release, kind, screens, sessions, squares, trails) VALUES (?, ?, ?, ?, ?, ?, 1)
+                ON CONFLICT (project, release, screens) DO UPDATE
+                SET sessions = pathVisit.sessions + excluded.sessions, squares = pathVisit.squares + excluded.squares,
+                    trails = pathVisit.trails + 1
+                """, [.integer(scope), .text(release), .integer(kind), .text(key), .real(weight), .real(weight * weight)])
+        }
+    }
+
+    /// The sessions of each release of `project` (nil: every project), from `sinceHour` on (hours since 1970), newest
+    /// release name last.
+    /// - Throws: `StoreError` (`database`), also for a sketch this build cannot read.
+    package func releaseSessions(project: Int?, release: String?, sinceHour: Int64?) throws(StoreError) -> [ReleaseSessions] {
+        var conditions: [String] = []
+        var arguments: [StoreValue] = []
+        if let project {
+            conditions.append("project = ?")
+            arguments.append(.integer(Int64(project)))
+        }
+        if let release {
+            conditions.append("release = ?")
+            arguments.append(.text(release))
+        }
+        if let sinceHour {
+            conditions.append("hour >= ?")
+            arguments.append(.integer(sinceHour))
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try read { db in
+            var byRelease: [String: SessionTally.Counts] = [:]
+            try db.forEachRow(
+                "SELECT release, started, crashed, abnormal, errored, users, crashedUsers FROM sessionCount \(filter)", arguments
+            ) { row in
+                byRelease[row.string("release") ?? "", default: SessionTally.Counts()].add(try Self.sessionCounts(row))
+            }
+            return byRelease.map { ReleaseSessions(release: $0.key, counts: $0.value) }.sorted { $0.release < $1.release }
+        }
+    }
+
+    /// The counts of one `sessionCount` row.
+    private static func sessionCounts(_ row: StoreRow) throws -> SessionTally.Counts {
+        var counts = SessionTally.Counts()
+        counts.started = row.int64("started") ?? 0
+        counts.crashed = row.int64("crashed") ?? 0
+        counts.abnormal = row.int64("abnormal") ?? 0
+        counts.errored = row.int64("errored") ?? 0
+        do {
+            counts.users = try UserSketch(serialized: Array(row.data("users") ?? Data([1])))
+            counts.crashedUsers = try UserSketch(serialized: Array(row.data("crashedUsers") ?? Data([1])))
+        } catch {
+            throw StoreError(.database, "a session count's user sketch cannot be read (\(error)); was it written by a later version?")
+        }
+        return counts
+    }
+
+    /// The paths of the sessions of `release` (nil: every release, summed) that did not crash, for `project` (nil:
+    /// every project), and the total of them.
+    /// - Throws: `StoreError` (`database`).
+    package func cleanPathVisits(project: Int?, release: String?) throws(StoreError) -> PathRates {
+        var arguments: [StoreValue] = []
+        var condition = "1 = 1"
+        if let release {
+            condition += " AND release = ?"
+            arguments.append(.text(release))
+        }
+        if let project {
+            condition += " AND project = ?"
+            arguments.append(.integer(Int64(project)))
+        }
+        return try read { db in
+            var rates = PathRates()
+            try db.forEachRow("SELECT kind, screens, sessions, squares, trails FROM pathVisit WHERE \(condition)", arguments) { row in
+                let counts = PathRates.Counts(
+                    cleanSessions: row["sessions"].real ?? 0, cleanSquares: row["squares"].real ?? 0,
+                    sampledTrails: row.int64("trails") ?? 0, crashed: 0)
+                if row.int64("kind") == 0 {
+                    rates.total.add(counts)
+                } else {
+                    rates.paths[PathVisits.Path(key: row.string("screens") ?? ""), default: PathRates.Counts()].add(counts)
+                }
+            }
+            return rates
+        }
+    }
+
+    /// The releases with paths counted for `project` (nil: every project), by name.
+    /// - Throws: `StoreError` (`database`).
+    package func pathVisitReleases(project: Int?) throws(StoreError) -> [String] {
+        try read { db in
+            if let project {
+                return try db.strings(
+                    "SELECT DISTINCT release FROM pathVisit WHERE project = ? AND kind = 0 ORDER BY release", [.integer(Int64(project))])
+            }
+            return try db.strings("SELECT DISTINCT release FROM pathVisit WHERE kind = 0 ORDER BY release")
+        }
+    }
+
+    /// A crash report with a recorded trail (embedded or joined; inferred trails are not sessions the recorder saw).
+    package struct CrashTrail: Sendable {
+        package var id: String
+        package var source: String?
+        package var signature: String?
+        package var trailJSON: String
+    }
+
+    /// Calls `body` with each crash report with a recorded trail, from one cursor, in no promised order.
+    ///
+    /// `body` runs inside one read transaction, so it must not use the store itself.
+    /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
+    package func forEachCrashTrail(signatures: Set<String>? = nil, _ body: (CrashTrail) throws -> Void) throws(StoreError) {
+        let recorded = TrailInfo.Source.bound(TrailInfo.Source.withTrail.filter { $0 != .inferred })
+        try read { db in
+            try db.forEachRow(
+                "SELECT id, source, signature, trail FROM reportWithTrail WHERE trailSource IN \(recorded.sql)", recorded.values
+            ) { row in
+                guard let trail = row.string("trail"), let id = row.string("id") else { return }
+                let signature = row.string("signature")
+                if let signatures, !signatures.contains(signature ?? "") { return }
+                try body(CrashTrail(id: id, source: row.string("source"), signature: signature, trailJSON: trail))
+            }
+        }
+    }
+}

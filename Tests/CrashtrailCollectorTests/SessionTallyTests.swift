@@ -1,0 +1,106 @@
+import CrashtrailCore
+import CrashtrailReports
+import Testing
+
+/// How `serve` counts the `session` and `sessions` items of Sentry envelopes (SPEC section 20), on the payloads
+/// Sentry's Python SDK 2.x sends (recorded from it) and the updates mobile SDKs send.
+@Suite("Session counts from Sentry's items")
+struct SessionTallyTests {
+    static let release = "com.example.app@1.2.0+7"
+
+    static func parse(_ text: String) throws -> JSONValue {
+        try JSONParser.parse(Array(text.utf8), decimalKeys: ["duration"])
+    }
+
+    @Test("One item per kind of ending, as sentry-sdk sends them: started, crashed, abnormal, errored and users")
+    func pythonSDKItems() throws {
+        // Given the items sentry-sdk 2.75 sent for five sessions (recorded; sids shortened)
+        let items = [
+            #"{"sid":"c1136b68","init":true,"started":"2026-11-28T20:53:09.833670Z","timestamp":"2026-11-28T20:53:09.833694Z","status":"exited","did":"user-0","attrs":{"release":"com.example.app@1.2.0+7","environment":"production"}}"#,
+            #"{"sid":"bafe39fc","init":true,"started":"2026-11-28T20:53:36.055980Z","timestamp":"2026-11-28T20:53:36.058540Z","status":"exited","errors":1,"did":"user-1","attrs":{"release":"com.example.app@1.2.0+7","environment":"production"}}"#,
+            #"{"sid":"22d5c32d","init":true,"started":"2026-11-28T20:53:36.1Z","timestamp":"2026-11-28T20:53:36.2Z","status":"crashed","errors":1,"did":"user-2","attrs":{"release":"com.example.app@1.2.0+7","environment":"production"}}"#,
+            #"{"sid":"390c67aa","init":true,"started":"2026-11-28T20:53:36.3Z","timestamp":"2026-11-28T20:53:36.4Z","status":"crashed","did":"user-3","attrs":{"release":"com.example.app@1.2.0+7","environment":"production"}}"#,
+            #"{"sid":"b21118f7","init":true,"started":"2026-11-28T20:53:36.5Z","timestamp":"2026-11-28T20:53:36.6Z","status":"abnormal","did":"user-4","attrs":{"release":"com.example.app@1.2.0+7","environment":"production"}}"#,
+        ]
+
+        // When
+        var tally = SessionTally()
+        for item in items { try tally.add(update: try Self.parse(item)) }
+
+        // Then
+        let hour = try #require(Timestamp.milliseconds(parsing: "2026-11-28T20:00:00Z")) / 3_600_000
+        let counts = try #require(tally.buckets[SessionTally.Bucket(release: Self.release, environment: "production", hour: hour)])
+        #expect(tally.buckets.count == 1)
+        #expect(counts.started == 5)
+        #expect(counts.crashed == 2)
+        #expect(counts.abnormal == 1)
+        #expect(counts.errored == 1)
+        #expect(counts.users.estimate == 5)
+        #expect(counts.crashedUsers.estimate == 2)
+    }
+
+    @Test("A session's updates count once: its start by init, its end by its status")
+    func updatesCountOnce() throws {
+        // Given a session sent as a mobile SDK sends it: started, an update with an error, then its end
+        let attrs = #""attrs":{"release":"com.example.app@1.2.0+7"}"#
+        let updates = [
+            #"{"sid":"s1","did":"d1","init":true,"seq":0,"started":"2026-11-28T10:00:00Z","status":"ok",\#(attrs)}"#,
+            #"{"sid":"s1","did":"d1","init":false,"seq":1,"started":"2026-11-28T10:00:00Z","status":"ok","errors":1,\#(attrs)}"#,
+            #"{"sid":"s1","did":"d1","init":false,"seq":2,"started":"2026-11-28T10:00:00Z","status":"exited","errors":1,"duration":61.25,\#(attrs)}"#,
+        ]
+
+        // When
+        var tally = SessionTally()
+        for update in updates { try tally.add(update: try Self.parse(update)) }
+
+        // Then
+        let counts = try #require(tally.buckets.values.first)
+        #expect(counts.started == 1)
+        #expect(counts.errored == 1)
+        #expect(counts.crashed == 0)
+        #expect(counts.users.estimate == 1)
+        #expect(tally.buckets.keys.first?.environment == "")
+        #expect(tally.buckets.keys.first?.hour == (try #require(Timestamp.milliseconds(parsing: "2026-11-28T10:00:00Z"))) / 3_600_000)
+    }
+
+    @Test("sessions aggregates, as sentry-sdk's request mode sends them")
+    func aggregates() throws {
+        // Given the aggregate item sentry-sdk sent for 4 exited, 2 errored, 1 crashed and 1 abnormal sessions
+        let item =
+            #"{"attrs":{"environment":"production","release":"com.example.app@1.2.0+7"},"aggregates":[{"started":"2026-11-28T20:53:00.000000Z","exited":4,"errored":2,"crashed":1,"abnormal":1},{"started":"2026-11-28T21:01:00Z","did":"u9","exited":1}]}"#
+
+        // When
+        var tally = SessionTally()
+        try tally.add(aggregate: try Self.parse(item))
+
+        // Then: two hours
+        let byHour = tally.buckets.sorted { $0.key < $1.key }.map(\.value)
+        #expect(byHour.count == 2)
+        #expect(byHour.first?.started == 8)
+        #expect(byHour.first?.crashed == 1)
+        #expect(byHour.first?.abnormal == 1)
+        #expect(byHour.first?.errored == 2)
+        #expect(byHour.last?.started == 1)
+        #expect(byHour.last?.users.estimate == 1)
+    }
+
+    @Test("Items Sentry would drop are refused with the reason")
+    func refusals() throws {
+        var tally = SessionTally()
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(update: try Self.parse(#"{"sid":"a","init":true,"started":"2026-11-28T10:00:00Z"}"#))
+        }
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(update: try Self.parse(#"{"init":true,"status":"ok","attrs":{"release":"r"}}"#))
+        }
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(
+                update: try Self.parse(#"{"init":true,"started":"2026-11-28T10:00:00Z","status":"melted","attrs":{"release":"r"}}"#))
+        }
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(
+                aggregate: try Self.parse(#"{"attrs":{"release":"r"},"aggregates":[{"started":"2026-11-28T10:00:00Z","exited":-1}]}"#))
+        }
+        #expect(tally.isEmpty)
+    }
+}
