@@ -3,7 +3,8 @@ import CrashtrailRecording
 public import Foundation
 
 /// One run of `crashtrail journal record` ended by a signal at a random moment, then checked against the promise
-/// of SPEC section 10: the recovered trail's steps are exactly the input steps from some line on, through at least
+/// of SPEC section 10 (and section 20's ending: killed after a signal, exited after the whole input): the recovered
+/// trail's steps are exactly the input steps from some line on, through at least
 /// the last line number printed as durable, with `base` and `dropped` accounting for the ones before, and
 /// replaying it gives its `final`.
 ///
@@ -145,6 +146,16 @@ public struct JournalFaultRun: Sendable {
             engine.apply(trail.steps)
             if engine.state != trail.final { outcome.failures.append("replaying the recovered trail does not give its final") }
         }
+        // How the session ended (SPEC section 20): a process ended by a signal left no end, so it reads as killed (or
+        // crashed, when the crash reporter says so); one that read all its input ended the session itself.
+        let ending = recovered.ending(crashReported: false)
+        if outcome.signal != nil, ending != .killed {
+            outcome.failures.append("a recording ended by a signal reads as \(ending.rawValue), not killed")
+        }
+        if outcome.signal == nil, process.terminationStatus == 0, ending != .exited {
+            outcome.failures.append("a recording that read all its input reads as \(ending.rawValue), not exited")
+        }
+        if recovered.ending(crashReported: true) != .crashed { outcome.failures.append("a reported crash does not read as crashed") }
         if trail.session.id != "00000000-0000-4000-8000-00000000FA17" || trail.session.pid != Int64(process.processIdentifier) {
             outcome.failures.append("the recovered session is not the recording process's")
         }

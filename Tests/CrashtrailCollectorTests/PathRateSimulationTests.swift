@@ -27,10 +27,11 @@ struct PathRateSimulationTests {
             var path = ["home"]
             var crashed = false
             for _ in 0..<Int.random(in: 2...9, using: &random) {
-                let options = moves[path.last!]!
+                let here = path[path.count - 1]
+                let options = moves[here] ?? ["home"]
                 let next = options[Int.random(in: 0..<options.count, using: &random)]
-                let risk = risks["\(path.last!) → \(next)"] ?? baseline
-                if next != path.last { path.append(next) }
+                let risk = risks["\(here) → \(next)"] ?? baseline
+                if next != here { path.append(next) }
                 if Double.random(in: 0..<1, using: &random) < risk {
                     crashed = true
                     break

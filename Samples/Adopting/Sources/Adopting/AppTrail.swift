@@ -6,14 +6,17 @@ public import Foundation
 @MainActor
 public final class AppTrail {
     public let recorder: TrailRecorder
-    /// The previous session's trail, to upload (its crash report may come before or after it).
+    /// The previous session's trail, to upload: a crashed session's joins its crash report (which may come before or
+    /// after it); of the sessions that did not crash, a sampled share is sent for `crashtrail paths --rate`.
     public let previousTrail: Trail?
 
     public init(folder: URL, version: String, build: String) throws {
         // Step 3: start the recorder, recovering the previous session's journal first.
         let manifest = try AppDestination.trailManifest()
         let journal = folder.appendingPathComponent("crashtrail.ctj")
-        previousTrail = try? TrailJournal.recover(at: journal).trail
+        let previous = try? TrailJournal.recover(at: journal)
+        previousTrail =
+            SentrySDK.crashedLastRun ? previous?.trail : previous?.sessionTrail(crashReported: false, sampleRate: 0.1)
         let session = Trail.Session(
             id: UUID().uuidString, started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
             pid: Int64(ProcessInfo.processInfo.processIdentifier))
