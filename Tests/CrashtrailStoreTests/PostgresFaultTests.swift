@@ -29,6 +29,7 @@ struct PostgresFaultTests {
                     "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
                     "v9: path counts kept as reports arrive", "v10: debug files", "v11: forwarding outbox",
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
+                    "v15: release health",
                 ].sorted())
     }
 
@@ -79,6 +80,8 @@ struct PostgresFaultTests {
             try db.execute("DROP TABLE uploadedFile")
             try db.execute("DROP TABLE groupMerge")
             try db.execute("DROP TABLE groupingRules")
+            try db.execute("DROP TABLE sessionCount")
+            try db.execute("DROP TABLE pathVisit")
             try db.execute("DROP TABLE debugFileChunk")
             try db.execute("DROP TABLE debugFile")
             try db.execute("DROP VIEW reportWithTrail")
@@ -142,8 +145,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The fourteen migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 15)
+        // The fifteen migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 16)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

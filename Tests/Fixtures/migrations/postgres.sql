@@ -504,3 +504,28 @@ CREATE TABLE groupMerge (
     merged TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (project, signature)
 );
+
+-- v15: release health
+CREATE TABLE sessionCount (
+    project BIGINT NOT NULL,
+    release TEXT COLLATE "C" NOT NULL,
+    environment TEXT COLLATE "C" NOT NULL,
+    hour BIGINT NOT NULL,
+    started BIGINT NOT NULL,
+    crashed BIGINT NOT NULL,
+    abnormal BIGINT NOT NULL,
+    errored BIGINT NOT NULL,
+    users BYTEA NOT NULL,
+    crashedUsers BYTEA NOT NULL,
+    PRIMARY KEY (project, release, environment, hour)
+);
+CREATE TABLE pathVisit (
+    project BIGINT NOT NULL,
+    release TEXT COLLATE "C" NOT NULL,
+    kind BIGINT NOT NULL,
+    screens TEXT COLLATE "C" NOT NULL,
+    sessions DOUBLE PRECISION NOT NULL,
+    squares DOUBLE PRECISION NOT NULL,
+    trails BIGINT NOT NULL,
+    PRIMARY KEY (project, release, screens)
+);

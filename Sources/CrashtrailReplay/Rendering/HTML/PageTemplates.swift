@@ -252,13 +252,13 @@ enum PageTemplates {
         <title id="chart-title">{{chart.label}}</title>
         {{#chart.ticks}}<line x1="{{chart.left}}" x2="{{chart.right}}" y1="{{y}}" y2="{{y}}" class="grid"></line><text x="4" y="{{ty}}" class="tick">{{text}}</text>{{/chart.ticks}}
         <polyline points="{{chart.line}}" class="rate"></polyline>
-        {{#chart.marks}}<circle cx="{{x}}" cy="{{y}}" r="4" class="point"><title>{{name}}: {{value}}% crash-free</title></circle><text x="{{lx}}" y="{{ly}}" text-anchor="middle" class="tick">{{label}}</text>{{/chart.marks}}
+        {{#chart.marks}}<circle cx="{{x}}" cy="{{y}}" r="4" class="point"><title>{{name}}: {{value}} crash-free</title></circle><text x="{{lx}}" y="{{ly}}" text-anchor="middle" class="tick">{{label}}</text>{{/chart.marks}}
         </svg>
         <table>
         <caption>Releases, oldest first</caption>
         <thead><tr><th scope="col">release</th><th class="num" scope="col">sessions</th><th class="num" scope="col">crash-free sessions</th><th class="num" scope="col">crash-free users</th><th class="num" scope="col">crashed</th><th class="num" scope="col">abnormal</th></tr></thead>
         <tbody>
-        {{#releases}}<tr><td class="mono">{{name}}</td><td class="num">{{sessions}}</td><td class="num">{{crashFree}}</td><td class="num">{{crashFreeUsers}} of {{users}}</td><td class="num">{{crashed}}</td><td class="num">{{abnormal}}</td></tr>
+        {{#releases}}<tr><td class="mono">{{name}}</td><td class="num">{{sessions}}</td><td class="num">{{crashFree}}</td><td class="num">{{crashFreeUsers}}</td><td class="num">{{crashed}}</td><td class="num">{{abnormal}}</td></tr>
         {{/releases}}
         </tbody>
         </table>

@@ -92,8 +92,8 @@ extension TriageSite {
         let releases: [[String: Any]] = health.releases.map { release in
             [
                 "name": release.name, "sessions": release.sessions, "crashed": release.crashed, "abnormal": release.abnormal,
-                "crashFree": release.crashFreeSessions.map { HTMLReplayRenderer.format2($0) + "%" } ?? "-",
-                "crashFreeUsers": release.crashFreeUsers.map { HTMLReplayRenderer.format2($0) + "%" } ?? "-", "users": release.users,
+                "crashFree": release.crashFreeSessions.map { Self.percent($0) } ?? "-",
+                "crashFreeUsers": release.crashFreeUsers.map { "\(Self.percent($0)) of \(release.users)" } ?? "-",
             ]
         }
         let risks: [[String: Any]] = health.risks.map { risk in
@@ -113,14 +113,22 @@ extension TriageSite {
             ])
     }
 
+    /// A percentage with two decimals, `99.75%`: crash-free rates differ in their decimals.
+    static func percent(_ value: Double) -> String {
+        let hundredths = Int64((value * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
+    }
+
     /// The crash-free sessions of each release as a line over the releases (oldest left), on an axis from just below
     /// the lowest rate to 100 %.
     static func crashFreeChart(_ releases: [Health.Release]) -> [String: Any] {
         let points = releases.compactMap { release in release.crashFreeSessions.map { (release.name, $0) } }
         let width = 640.0
         let height = 220.0
-        let left = 56.0
-        let right = 16.0
+        // Room at both sides for the first and last release's label, centred under its point.
+        let left = 92.0
+        let right = 72.0
         let top = 12.0
         let bottom = 48.0
         let lowest = points.map(\.1).min() ?? 100
@@ -133,7 +141,7 @@ extension TriageSite {
         let marks: [[String: Any]] = points.enumerated().map { index, point in
             [
                 "x": HTMLReplayRenderer.format2(x(index)), "y": HTMLReplayRenderer.format2(y(point.1)), "name": point.0,
-                "value": HTMLReplayRenderer.format2(point.1), "lx": HTMLReplayRenderer.format2(x(index)),
+                "value": Self.percent(point.1), "lx": HTMLReplayRenderer.format2(x(index)),
                 "ly": HTMLReplayRenderer.format2(height - bottom + 16),
                 "label": point.0.count > 18 ? "…" + String(point.0.suffix(17)) : point.0,
             ]
@@ -141,7 +149,7 @@ extension TriageSite {
         let ticks: [[String: Any]] = [floor, floor + span / 2, 100].map { value in
             [
                 "y": HTMLReplayRenderer.format2(y(value)), "ty": HTMLReplayRenderer.format2(y(value) + 4),
-                "text": HTMLReplayRenderer.format2(value) + "%",
+                "text": Self.percent(value),
             ]
         }
         return [
@@ -151,7 +159,7 @@ extension TriageSite {
             "marks": marks, "ticks": ticks, "left": HTMLReplayRenderer.format2(left),
             "right": HTMLReplayRenderer.format2(width - right),
             "label": "Crash-free sessions per release: "
-                + points.map { "\($0.0) \(HTMLReplayRenderer.format2($0.1))%" }.joined(separator: ", "),
+                + points.map { "\($0.0) \(Self.percent($0.1))" }.joined(separator: ", "),
         ]
     }
 }

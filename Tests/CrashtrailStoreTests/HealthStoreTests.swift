@@ -1,0 +1,122 @@
+import CrashtrailCore
+import CrashtrailIntake
+import CrashtrailReports
+import CrashtrailStore
+import CrashtrailTestSupport
+import Foundation
+import Testing
+
+/// Release health in the store (SPEC section 20), on both backends: session counts merge exactly, from one service or
+/// many writing at once; the users' sketches merge; path visits sum their weights; projects stay apart.
+@Suite("Release health on both backends")
+struct HealthStoreTests {
+    @Test("On SQLite: counts and users merge, path weights sum, projects and releases stay apart")
+    func onSQLite() throws { try Self.health(on: .sqlite) }
+
+    @Test("On PostgreSQL: counts and users merge, path weights sum, projects and releases stay apart", .needsPostgres)
+    func onPostgres() throws { try Self.health(on: .postgres) }
+
+    @Test("On PostgreSQL: four services adding to the same hour at once lose no count", .needsPostgres)
+    func concurrentServicesOnPostgres() throws { try Self.concurrentServices(on: .postgres) }
+
+    @Test("On SQLite: four writers adding to the same hour at once lose no count")
+    func concurrentWritersOnSQLite() throws { try Self.concurrentServices(on: .sqlite) }
+
+    static let release = "com.example.piratebay@3.1.0+412"
+
+    /// A tally of `count` sessions of users `first…`, the first `crashed` of them crashed.
+    static func tally(count: Int, crashed: Int, firstUser: Int, hour: String = "2026-11-28T10:15:00Z") throws -> SessionTally {
+        var tally = SessionTally()
+        for index in 0..<count {
+            let status = index < crashed ? "crashed" : "exited"
+            let item =
+                #"{"sid":"s\#(firstUser + index)","did":"user-\#(firstUser + index)","init":true,"started":"\#(hour)","status":"\#(status)","attrs":{"release":"\#(release)","environment":"production"}}"#
+            try tally.add(update: try JSONParser.parse(Array(item.utf8)))
+        }
+        return tally
+    }
+
+    static func health(on kind: StoreKind) throws {
+        // Given a store, and sessions added in three transactions: two to project 1 (overlapping users), one to project 2
+        let folder = try TemporaryFolder("health-store")
+        defer { folder.remove() }
+        let (store, name) = try TestStores.make(kind, in: folder)
+        try store.write { db in _ = try IntakeBatch.apply([.sessions(try tally(count: 10, crashed: 2, firstUser: 0), project: 1)], in: db) }
+        let second = try TestStores.open(name)
+        try second.write { db in
+            _ = try IntakeBatch.apply(
+                [
+                    .sessions(try tally(count: 10, crashed: 1, firstUser: 5), project: 1),
+                    .sessions(try tally(count: 4, crashed: 4, firstUser: 100, hour: "2026-11-27T10:00:00Z"), project: 2),
+                ], in: db)
+        }
+
+        // When
+        let project1 = try store.releaseSessions(project: 1, release: nil, sinceHour: nil)
+        let all = try store.releaseSessions(project: nil, release: Self.release, sinceHour: nil)
+        let since = try store.releaseSessions(
+            project: nil, release: nil, sinceHour: (Timestamp.milliseconds(parsing: "2026-11-28T00:00:00Z") ?? 0) / 3_600_000)
+
+        // Then: users 0…14 in project 1, of whom 0, 1 and 5 crashed
+        let one = try #require(project1.first)
+        #expect(project1.count == 1)
+        #expect(one.counts.started == 20)
+        #expect(one.counts.crashed == 3)
+        #expect(one.counts.users.estimate == 15)
+        #expect(one.counts.crashedUsers.estimate == 3)
+        #expect(all.first?.counts.started == 24)
+        #expect(all.first?.counts.users.estimate == 19)
+        #expect(since.first?.counts.started == 20)
+
+        // When sessions that did not crash add their paths, weighted, to two projects
+        let visits = PathVisits(screens: ["home", "item", "home"])
+        try store.write { db in
+            try ReportStore.addPathVisits(visits, release: Self.release, weight: 4, project: 1, in: db)
+            try ReportStore.addPathVisits(visits, release: Self.release, weight: 1, project: 1, in: db)
+            try ReportStore.addPathVisits(PathVisits(screens: ["home"]), release: Self.release, weight: 2, project: 2, in: db)
+        }
+
+        // Then
+        let paths = try store.cleanPathVisits(project: 1, release: Self.release)
+        #expect(paths.total.cleanSessions == 5)
+        #expect(paths.total.cleanSquares == 17)
+        #expect(paths.total.sampledTrails == 2)
+        #expect(paths.paths[PathVisits.Path(["home", "item"])]?.cleanSessions == 5)
+        #expect(paths.paths[PathVisits.Path(["home", "item", "home"])]?.sampledTrails == 2)
+        #expect(paths.paths.count == visits.paths.count)
+        #expect(try store.cleanPathVisits(project: nil, release: nil).total.cleanSessions == 7)
+        #expect(try store.cleanPathVisits(project: 2, release: Self.release).paths.count == 1)
+        #expect(try store.pathVisitReleases(project: 1) == [Self.release])
+        #expect(try store.pathVisitReleases(project: 3).isEmpty)
+    }
+
+    static func concurrentServices(on kind: StoreKind) throws {
+        // Given a store, and four services (or writers) on it
+        let folder = try TemporaryFolder("health-store")
+        defer { folder.remove() }
+        let (store, name) = try TestStores.make(kind, in: folder)
+        let services = try (0..<4).map { _ in try TestStores.open(name) }
+        let failures = NSLock()
+        nonisolated(unsafe) var failed: [String] = []
+
+        // When each adds 25 tallies of 2 sessions (1 crashed) to the same hour, at once
+        DispatchQueue.concurrentPerform(iterations: services.count) { worker in
+            for round in 0..<25 {
+                do {
+                    let tally = try tally(count: 2, crashed: 1, firstUser: worker * 1000 + round * 2)
+                    try services[worker].write { db in _ = try IntakeBatch.apply([.sessions(tally, project: 1)], in: db) }
+                } catch {
+                    failures.withLock { failed.append("\(worker)/\(round): \(error)") }
+                }
+            }
+        }
+
+        // Then nothing was lost
+        #expect(failed.isEmpty, "\(failed.prefix(3))")
+        let counts = try #require(try store.releaseSessions(project: 1, release: nil, sinceHour: nil).first?.counts)
+        #expect(counts.started == 200)
+        #expect(counts.crashed == 100)
+        // 200 distinct users: the sketch's estimate is within 3 standard errors.
+        #expect(abs(Double(counts.users.estimate) - 200) <= 3 * UserSketch.standardError * 200, "\(counts.users.estimate)")
+    }
+}
