@@ -408,6 +408,12 @@ let package = Package(
             dependencies: ["CrashtrailCore", "CrashtrailReplay", "CrashtrailTestSupport"],
             path: "Tools/ReplayBench"
         ),
+        // What release health costs the store: bytes per million sessions, sessions counted per second.
+        .executableTarget(
+            name: "crashtrail-health-bench",
+            dependencies: ["CrashtrailCore", "CrashtrailIntake", "CrashtrailReports", "CrashtrailStore"],
+            path: "Tools/HealthBench"
+        ),
         .executableTarget(
             name: "crashtrail-ingest-floor",
             dependencies: [

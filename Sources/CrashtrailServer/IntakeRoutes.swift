@@ -54,10 +54,10 @@ struct IntakeRoutes: Sendable {
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
         let name =
             summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
-        let ids = try await store(body, source: name, sentry: true)
-        // After the event: a refused event refuses the envelope before its sessions count, and the SDK's retry of it
-        // counts them then.
-        if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
+        // The sessions are counted in the transaction that stores the event: a refused event refuses the envelope before
+        // its sessions count, and the SDK's retry counts them then.
+        let ids = try await store(
+            body, source: name, sentry: true, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
         return Self.eventAnswer(summary.eventID ?? ids.first)
     }
 
@@ -154,10 +154,11 @@ struct IntakeRoutes: Sendable {
     ///   - body: the payload's bytes.
     ///   - source: its name in the store and the quarantine.
     ///   - sentry: whether it came by Sentry's protocol, where an event ID already stored is a retry.
+    ///   - others: more work of the same request, committed in the same transaction (an envelope's sessions).
     /// - Returns: the stored reports' IDs (those already stored included).
     /// - Throws: `RequestError`: 400 for a payload refused (kept in the quarantine), 429 when the backlog is full, 503 when
     ///   the store failed.
-    private func store(_ body: [UInt8], source: String, sentry: Bool) async throws -> [String] {
+    private func store(_ body: [UInt8], source: String, sentry: Bool, with others: [IntakeWork] = []) async throws -> [String] {
         let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
         var records: [ReportRecord] = []
         for outcome in outcomes {
@@ -167,8 +168,12 @@ struct IntakeRoutes: Sendable {
             case .skipped: break
             }
         }
-        guard !records.isEmpty else { return [] }
-        guard case .reports(let inserted, let joinedWaiting) = try await commit(.reports(records, idDecides: sentry)) else {
+        guard !records.isEmpty else {
+            if !others.isEmpty { _ = try await commit(together: others) }
+            return []
+        }
+        let committed = try await commit(together: [.reports(records, idDecides: sentry)] + others)
+        guard case .reports(let inserted, let joinedWaiting)? = committed.first else {
             throw RequestError(.internalServerError, "the store answered reports with a trail join")
         }
         metrics.joinedWaiting(joinedWaiting.count)
@@ -187,8 +192,16 @@ struct IntakeRoutes: Sendable {
 
     /// Submits work to the group commit, turning its failures into answers.
     private func commit(_ work: IntakeWork) async throws -> IntakeOutcome {
+        guard let outcome = try await commit(together: [work]).first else {
+            throw RequestError(.internalServerError, "the store answered no outcome for the work")
+        }
+        return outcome
+    }
+
+    /// Submits works to be committed in one transaction, turning its failures into answers.
+    private func commit(together works: [IntakeWork]) async throws -> [IntakeOutcome] {
         do {
-            return try await committer.submit(work)
+            return try await committer.submit(together: works)
         } catch let full as GroupCommitter.BacklogFullError {
             var headers = HTTPFields()
             headers[.retryAfter] = "1"

@@ -22,29 +22,51 @@ extension ReportStore {
         let scope = Int64(project ?? 0)
         for (bucket, counts) in tally.buckets.sorted(by: { $0.key < $1.key }) {
             let key: [StoreValue] = [.integer(scope), .text(bucket.release), .text(bucket.environment), .integer(bucket.hour)]
-            let empty = StoreValue.blob(Data(UserSketch().serialized))
-            try db.execute(
-                """
-                INSERT INTO sessionCount (project, release, environment, hour, started, crashed, abnormal, errored, users, crashedUsers)
-                VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, ?) ON CONFLICT (project, release, environment, hour) DO NOTHING
-                """, key + [empty, empty])
-            let row = try db.rows(
-                """
-                SELECT started, crashed, abnormal, errored, users, crashedUsers FROM sessionCount
-                WHERE project = ? AND release = ? AND environment = ? AND hour = ?\(db.dialect.lockingRead)
-                """, key
-            ).first
-            var total = try row.map(Self.sessionCounts) ?? SessionTally.Counts()
+            func stored() throws -> StoreRow? {
+                try db.rows(
+                    """
+                    SELECT started, crashed, abnormal, errored, users, crashedUsers FROM sessionCount
+                    WHERE project = ? AND release = ? AND environment = ? AND hour = ?\(db.dialect.lockingRead)
+                    """, key
+                ).first
+            }
+            var row = try stored()
+            if row == nil {
+                let inserted = try db.execute(
+                    """
+                    INSERT INTO sessionCount (project, release, environment, hour, started, crashed, abnormal, errored, users, crashedUsers)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project, release, environment, hour) DO NOTHING
+                    """,
+                    key + [
+                        .integer(counts.started), .integer(counts.crashed), .integer(counts.abnormal), .integer(counts.errored),
+                        .blob(Data(counts.users.serialized)), .blob(Data(counts.crashedUsers.serialized)),
+                    ])
+                if inserted > 0 { continue }
+                // Another service inserted it meanwhile (PostgreSQL): add to its row, once its transaction is done.
+                row = try stored()
+            }
+            guard let row else { throw StoreError(.database, "a session count row vanished while it was being added to") }
+            let before = try Self.sessionCounts(row)
+            var total = before
             total.add(counts)
+            // Most sessions come from users already counted: a sketch that did not change is not written again.
+            var assignments = ["started = ?", "crashed = ?", "abnormal = ?", "errored = ?"]
+            var values: [StoreValue] = [
+                .integer(total.started), .integer(total.crashed), .integer(total.abnormal), .integer(total.errored),
+            ]
+            if total.users != before.users {
+                assignments.append("users = ?")
+                values.append(.blob(Data(total.users.serialized)))
+            }
+            if total.crashedUsers != before.crashedUsers {
+                assignments.append("crashedUsers = ?")
+                values.append(.blob(Data(total.crashedUsers.serialized)))
+            }
             try db.execute(
                 """
-                UPDATE sessionCount SET started = ?, crashed = ?, abnormal = ?, errored = ?, users = ?, crashedUsers = ?
+                UPDATE sessionCount SET \(assignments.joined(separator: ", "))
                 WHERE project = ? AND release = ? AND environment = ? AND hour = ?
-                """,
-                [
-                    .integer(total.started), .integer(total.crashed), .integer(total.abnormal), .integer(total.errored),
-                    .blob(Data(total.users.serialized)), .blob(Data(total.crashedUsers.serialized)),
-                ] + key)
+                """, values + key)
         }
     }
 

@@ -27,11 +27,17 @@ struct IngestCommand: ParsableCommand {
               crashtrail ingest Samples/reports --trails Samples/trails \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
               crashtrail ingest crashes/ --format json --quiet
+
+            The trails of sessions that did not crash (their session says how it ended, SPEC section 20) are \
+            counted for paths --rate and join no crash; a folder of them needs no payloads:
+
+              crashtrail ingest --trails Samples/sessions \
+                --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
             """
     )
 
-    @Argument(help: "Payload files and folders, or - for NDJSON on standard input.")
-    var paths: [String]
+    @Argument(help: "Payload files and folders, or - for NDJSON on standard input; none with --trails alone.")
+    var paths: [String] = []
 
     @OptionGroup var manifests: ManifestOptions
 
@@ -57,7 +63,9 @@ struct IngestCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("Give at least one file, folder or - to ingest.") }
+        guard !paths.isEmpty || trails != nil else {
+            throw ValidationError("Give at least one file, folder or - to ingest, or a folder of trails with --trails.")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         if let maxPayloadSize, maxPayloadSize < 1 { throw ValidationError("--max-payload-size must be at least 1 byte.") }
         if let problem = IngestOptions.problem(inputs: paths, trailsDirectory: trails) { throw ValidationError(problem) }

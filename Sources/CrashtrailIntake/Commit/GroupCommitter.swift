@@ -114,7 +114,8 @@ package final class GroupCommitter: Sendable {
     /// - Throws: ``BacklogFullError`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
     ///   committer, when it stops at failures. The completion is then never called.
     package func submit(_ works: [IntakeWork], completion: @escaping Completion) throws {
-        let weight = works.reduce(0) { $0 + $1.weight }
+        // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it.
+        let weight = max(1, works.reduce(0) { $0 + $1.weight })
         enum Admission {
             case queued(startsWriter: Bool)
             case waitForRoom
@@ -160,6 +161,19 @@ package final class GroupCommitter: Sendable {
                 try submit([work]) { result in
                     continuation.resume(with: result.flatMap { outcomes in outcomes.first.map(Result.success) ?? .failure(Self.noOutcome) })
                 }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// Stores `works` together in the next group commit (one transaction: all or none) and returns their outcomes, in
+    /// order, once they have committed.
+    /// - Throws: as `submit(_:)`.
+    package func submit(together works: [IntakeWork]) async throws -> [IntakeOutcome] {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try submit(works) { result in continuation.resume(with: result) }
             } catch {
                 continuation.resume(throwing: error)
             }

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 
 /// The one place that decides what a batch of work does to the store, for `ingest` and `serve` alike: duplicates, IDs
@@ -16,6 +17,13 @@ package enum IntakeBatch {
         _ works: [IntakeWork], in db: any StoreTransaction, forwardTo: [String] = [], now: Int64 = 0,
         joinTolerance: Int64 = IntakeDefaults.joinTolerance
     ) throws -> [IntakeOutcome] {
+        // Sessions first, every tally of the batch merged per project: one read and write per hour counted, however many
+        // envelopes carried them.
+        var tallies: [Int: SessionTally] = [:]
+        for case .sessions(let tally, let project) in works { tallies[project ?? 0, default: SessionTally()].add(tally) }
+        for (project, tally) in tallies.sorted(by: { $0.key < $1.key }) {
+            try ReportStore.addSessions(tally, project: project == 0 ? nil : project, in: db)
+        }
         var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]
         var joinedWaiting: Set<String> = []
         for idDecides in [true, false] {
@@ -61,8 +69,7 @@ package enum IntakeBatch {
                 case .waiting: return .trailWaiting
                 case .full(let count, let bytes): return .trailWaitingFull(count: count, bytes: bytes)
                 }
-            case .sessions(let tally, let project):
-                try ReportStore.addSessions(tally, project: project, in: db)
+            case .sessions:
                 return .counted
             case .sessionTrail(let trail):
                 try ReportStore.addPathVisits(trail.visits, release: trail.release, weight: trail.weight, project: trail.project, in: db)

@@ -20,11 +20,13 @@ package enum IntakeWork: Sendable {
     /// The trail of a session that did not crash, added to the counts of the paths it went through.
     case sessionTrail(SessionTrail)
 
-    /// How much of a batch the work takes: its reports, or one for a trail.
+    /// How much of a batch the work takes: its reports, one for a trail, nothing for sessions (a few counts that ride
+    /// with their envelope's event; a submission weighs at least 1).
     var weight: Int {
         switch self {
         case .reports(let records, _): max(1, records.count)
-        case .trail, .sessions, .sessionTrail: 1
+        case .trail, .sessionTrail: 1
+        case .sessions: 0
         }
     }
 }

@@ -17,6 +17,14 @@ package struct SessionTrail: Sendable {
     /// The project it was sent to; nil for a file ingested.
     package var project: Int?
 
+    /// Counts given as they are (for tools and tests).
+    package init(release: String, visits: PathVisits, weight: Double, project: Int?) {
+        self.release = release
+        self.visits = visits
+        self.weight = weight
+        self.project = project
+    }
+
     /// Whether `trail` is the trail of a session that did not crash, which is counted rather than joined.
     package static func isCounted(_ trail: Trail) -> Bool {
         switch trail.session.ended {

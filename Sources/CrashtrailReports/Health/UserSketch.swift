@@ -19,6 +19,9 @@
 ///
 /// ``serialized`` is small for few users (3 bytes a user up to 1365 users, then 4097 bytes) and
 /// ``init(serialized:)`` reads it back.
+///
+/// In memory a sketch with few users holds only their registers (up to ``sparseLimit``), so counting one session's
+/// user allocates no 4 KiB array; it turns dense past that.
 public struct UserSketch: Sendable, Hashable {
     /// The number of hash bits that pick a register (p): 12.
     public static let precision = 12
@@ -33,12 +36,58 @@ public struct UserSketch: Sendable, Hashable {
     /// within this fraction of the true count, and nearly all within three times it.
     public static let standardError: Double = 0.01625
 
-    /// The registers: for each of the 4096, the largest rank of an ID hashed to it, 0 when none was.
-    private var registers: [UInt8]
+    /// The most non-zero registers a sketch keeps as pairs before it turns dense.
+    public static let sparseLimit = 64
+
+    /// The dense registers: for each of the 4096, the largest rank of an ID hashed to it, 0 when none was; empty while
+    /// the sketch is sparse.
+    private var dense: [UInt8] = []
+    /// While sparse: the non-zero registers as `index << 8 | rank`, sorted by index.
+    private var pairs: [UInt32] = []
 
     /// An empty sketch: no users, ``estimate`` 0.
-    public init() {
-        registers = [UInt8](repeating: 0, count: Self.registerCount)
+    public init() {}
+
+    /// Every register's rank, made dense when the sketch is sparse.
+    private var registers: [UInt8] {
+        guard dense.isEmpty else { return dense }
+        var registers = [UInt8](repeating: 0, count: Self.registerCount)
+        for pair in pairs { registers[Int(pair >> 8)] = UInt8(truncatingIfNeeded: pair) }
+        return registers
+    }
+
+    /// Keeps `rank` at register `index` if it is larger than the rank there.
+    private mutating func raise(_ index: Int, to rank: UInt8) {
+        guard rank > 0 else { return }
+        if !dense.isEmpty {
+            if rank > dense[index] { dense[index] = rank }
+            return
+        }
+        // The first pair at or after `index`, by binary search.
+        var low = 0
+        var high = pairs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(pairs[middle] >> 8) < index { low = middle + 1 } else { high = middle }
+        }
+        if low < pairs.count, Int(pairs[low] >> 8) == index {
+            if rank > UInt8(truncatingIfNeeded: pairs[low]) { pairs[low] = UInt32(index) << 8 | UInt32(rank) }
+            return
+        }
+        pairs.insert(UInt32(index) << 8 | UInt32(rank), at: low)
+        if pairs.count > Self.sparseLimit {
+            dense = registers
+            pairs = []
+        }
+    }
+
+    public static func == (lhs: UserSketch, rhs: UserSketch) -> Bool {
+        if lhs.dense.isEmpty, rhs.dense.isEmpty { return lhs.pairs == rhs.pairs }
+        return lhs.registers == rhs.registers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized)
     }
 
     /// Counts a user (a device ID); an ID already counted changes nothing.
@@ -49,9 +98,7 @@ public struct UserSketch: Sendable, Hashable {
         let index = Int(truncatingIfNeeded: hash >> UInt64(64 - Self.precision))
         let rest = hash << UInt64(Self.precision)
         let rank = UInt8(min(rest.leadingZeroBitCount, 64 - Self.precision) + 1)
-        if rank > registers[index] {
-            registers[index] = rank
-        }
+        raise(index, to: rank)
     }
 
     /// Adds every user `other` counted, as if its IDs had been inserted here (each register keeps the larger rank).
@@ -59,8 +106,23 @@ public struct UserSketch: Sendable, Hashable {
     /// Merging is commutative, associative and idempotent: the sketch of a union of sets is the union of their sketches.
     /// - Parameter other: the sketch to merge in.
     public mutating func formUnion(_ other: UserSketch) {
-        for index in registers.indices where other.registers[index] > registers[index] {
-            registers[index] = other.registers[index]
+        if other.dense.isEmpty {
+            if dense.isEmpty, pairs.isEmpty {
+                pairs = other.pairs
+                return
+            }
+            for pair in other.pairs { raise(Int(pair >> 8), to: UInt8(truncatingIfNeeded: pair)) }
+            return
+        }
+        if dense.isEmpty {
+            let mine = pairs
+            dense = other.dense
+            pairs = []
+            for pair in mine { raise(Int(pair >> 8), to: UInt8(truncatingIfNeeded: pair)) }
+            return
+        }
+        for index in dense.indices where other.dense[index] > dense[index] {
+            dense[index] = other.dense[index]
         }
     }
 
@@ -75,7 +137,7 @@ public struct UserSketch: Sendable, Hashable {
 
     /// Whether no user was counted.
     public var isEmpty: Bool {
-        registers.allSatisfy { $0 == 0 }
+        dense.isEmpty ? pairs.isEmpty : dense.allSatisfy { $0 == 0 }
     }
 
     /// The estimated number of distinct users, rounded to the nearest whole user; 0 for an empty sketch.
@@ -86,10 +148,16 @@ public struct UserSketch: Sendable, Hashable {
         let m = Double(Self.registerCount)
         var sum = 0.0
         var empty = 0
-        for rank in registers {
-            sum += Double(sign: .plus, exponent: -Int(rank), significand: 1)
-            if rank == 0 {
-                empty += 1
+        if dense.isEmpty {
+            empty = Self.registerCount - pairs.count
+            sum = Double(empty)
+            for pair in pairs { sum += Double(sign: .plus, exponent: -Int(UInt8(truncatingIfNeeded: pair)), significand: 1) }
+        } else {
+            for rank in dense {
+                sum += Double(sign: .plus, exponent: -Int(rank), significand: 1)
+                if rank == 0 {
+                    empty += 1
+                }
             }
         }
         let alpha = 0.7213 / (1 + 1.079 / m)
@@ -114,6 +182,17 @@ public struct UserSketch: Sendable, Hashable {
     /// the 4096 registers' ranks, 4097 bytes in all. Sparse is chosen while it is smaller: up to 1365 non-zero registers
     /// (at most 4096 bytes). Equal sketches give equal bytes.
     public var serialized: [UInt8] {
+        if dense.isEmpty {
+            var bytes: [UInt8] = [Self.sparseForm]
+            bytes.reserveCapacity(1 + 3 * pairs.count)
+            for pair in pairs {
+                bytes.append(UInt8(truncatingIfNeeded: pair >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: pair >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: pair))
+            }
+            return bytes
+        }
+        let registers = dense
         let filled = registers.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
         guard 3 * filled < Self.registerCount else {
             return [Self.denseForm] + registers
@@ -157,13 +236,14 @@ public struct UserSketch: Sendable, Hashable {
                 guard rank <= Self.maximumRank else {
                     throw .rankTooBig(index: index, rank: rank)
                 }
-                registers[index] = max(registers[index], rank)
+                raise(index, to: rank)
                 offset += 3
             }
         case Self.denseForm:
             guard bytes.count == 1 + Self.registerCount else {
                 throw .wrongLength(form: form, count: bytes.count)
             }
+            var registers = [UInt8](repeating: 0, count: Self.registerCount)
             for index in 0..<Self.registerCount {
                 let rank = bytes[1 + index]
                 guard rank <= Self.maximumRank else {
@@ -171,6 +251,7 @@ public struct UserSketch: Sendable, Hashable {
                 }
                 registers[index] = rank
             }
+            dense = registers
         default:
             throw .unknownForm(form)
         }

@@ -96,8 +96,8 @@ extension TriageService {
         var byApp = ManifestsByApp(manifests)
         var unreadable = 0
         var noManifest: Set<String> = []
-        // The crashed sessions: every crash report with a recorded trail of these releases, replayed.
-        var crashTrails: [(String, Trail)] = []
+        // The crashed sessions: every crash report with a recorded trail of these releases, replayed as it is read
+        // (the replay is pure; nothing here uses the store).
         try store.forEachCrashTrail { crash in
             if let project, GroupingRuleBook.project(ofSource: crash.source ?? "") != project.id { return }
             guard let trail = try? Trail(json: Array(crash.trailJSON.utf8)) else {
@@ -106,12 +106,9 @@ extension TriageService {
             }
             let release = Self.release(of: trail)
             guard rates[release] != nil else { return }
-            crashTrails.append((release, trail))
-        }
-        for (release, trail) in crashTrails {
             guard let manifest = byApp.manifest(for: trail.app.bundleID) else {
                 noManifest.insert(trail.app.bundleID)
-                continue
+                return
             }
             rates[release]?.add(PathVisits(screens: ScreenPath.names(of: trail, manifest: manifest)), PathRates.Counts(crashed: 1))
         }
