@@ -31,7 +31,7 @@ struct IngestCommand: ParsableCommand {
             The trails of sessions that did not crash (their session says how it ended, SPEC section 20) are \
             counted for paths --rate and join no crash; a folder of them needs no payloads:
 
-              crashtrail ingest --trails Samples/sessions \
+              crashtrail ingest --trails Samples/sessions \\
                 --manifest Samples/PirateBay/Sources/PirateBay/piratebay.yml
             """
     )

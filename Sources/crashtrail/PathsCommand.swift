@@ -27,7 +27,8 @@ struct PathsCommand: ParsableCommand {
             intervals is marked as a regression.
 
               crashtrail paths --rate --manifest manifests/
-              crashtrail paths --rate --release com.example.app@3.0.0+400 --release com.example.app@3.1.0+412
+              crashtrail paths --rate --release shop@3.0.0+400 \\
+                --release shop@3.1.0+412
             """
     )
 

@@ -55,13 +55,18 @@ enum PageStyle {
         button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         .bars rect, rect.cell { fill: var(--accent); }
         rect.cell + text { fill: var(--bg); font-size: 11px; }
+        footer { color: var(--muted); font-size: 12px; padding: 24px 20px; }
+        """
+
+    /// What only the health page and the group pages' callout use, kept apart so that the replay pages (whose golden
+    /// files pin their bytes) do not change with them.
+    static let healthCSS = """
         svg.chart { max-width: 640px; width: 100%; }
         .chart .grid { stroke: var(--line); stroke-width: 1; }
         .chart .rate { fill: none; stroke: var(--accent); stroke-width: 2; }
         .chart .point { fill: var(--accent); }
         .chart .tick { fill: var(--muted); font-size: 11px; }
         .callout { border-left: 4px solid var(--bad); padding: 6px 10px; background: var(--card); }
-        footer { color: var(--muted); font-size: 12px; padding: 24px 20px; }
         """
 
     /// Copy buttons: each copies the text of the `code` in its list item; one copies every link of its list.

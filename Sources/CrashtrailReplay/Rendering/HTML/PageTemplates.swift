@@ -30,6 +30,7 @@ enum PageTemplates {
         var context = context
         context["css"] = PageStyle.css
         context["script"] = PageStyle.script
+        context["healthCSS"] = PageStyle.healthCSS
         return library.render(context, withTemplate: name) ?? ""
     }
 
@@ -206,7 +207,7 @@ enum PageTemplates {
         <section aria-labelledby="paths-title">
         <h2 id="paths-title">Paths that lead to this crash</h2>
         <p class="muted">The last {{last}} screens before the crash of each report with a trail, counted; where the paths meet, they converge on the crash screen at the right.</p>
-        {{#hasOver}}<p class="callout">Most over-represented transition: <span class="mono">{{over.transition}}</span>, taken by {{over.crashShare}}% of these crashes and by {{over.sessionShare}}% of the sessions that did not crash ({{over.lift}}×).</p>{{/hasOver}}
+        {{#hasOver}}<style>{{{healthCSS}}}</style><p class="callout">Most over-represented transition: <span class="mono">{{over.transition}}</span>, taken by {{over.crashShare}}% of these crashes and by {{over.sessionShare}}% of the sessions that did not crash ({{over.lift}}×).</p>{{/hasOver}}
         {{#hasInferredPaths}}<p class="muted">{{inferredPaths}} of these paths were inferred from the crash reporter's breadcrumbs, not recorded: the screens are right, values such as an item's ID are unknown.</p>{{/hasInferredPaths}}
         <svg viewBox="0 0 {{converge.width}} {{converge.height}}" role="img" aria-labelledby="converge-title">
         <title id="converge-title">The {{pathCount}} most frequent paths, one row each, aligned on the crash screen</title>
@@ -239,6 +240,7 @@ enum PageTemplates {
     /// The health page: crash-free sessions per release, and the riskiest transitions (SPEC section 20).
     static let health = """
         {{> head}}
+        <style>{{{healthCSS}}}</style>
         <header role="banner">
         <p><a href="{{up}}">All crash groups</a></p>
         <h1>Release health</h1>

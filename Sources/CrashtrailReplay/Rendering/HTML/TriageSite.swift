@@ -321,7 +321,7 @@ package struct TriageSite: Sendable {
         let text = [
             revision, PageTemplates.head, PageTemplates.foot, PageTemplates.screens, PageTemplates.frames, PageTemplates.report,
             PageTemplates.replay,
-            PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageTemplates.health, PageStyle.css,
+            PageTemplates.index, PageTemplates.group, PageTemplates.bars, PageTemplates.health, PageStyle.css, PageStyle.healthCSS,
         ].joined(separator: "\u{0}")
         return fnv1a(text)
     }()
