@@ -112,7 +112,7 @@ public struct CollectorServer: Sendable {
                 decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping),
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
-            metrics: metrics, logger: logger)
+            metrics: metrics, logger: logger, time: service.time)
     }
 
     /// The routes, for a server or a test.

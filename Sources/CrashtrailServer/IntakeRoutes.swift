@@ -23,6 +23,13 @@ struct IntakeRoutes: Sendable {
     let options: ServeOptions
     let metrics: ServerMetrics
     let logger: Logger
+    /// The clock that decides which session starts are recent enough to count.
+    let time: TimeSource
+
+    /// The largest `session` or `sessions` item counted (Sentry's Relay takes 100 KB).
+    static let maximumSessionItem = 100 * 1024
+    /// The most `session` and `sessions` items one envelope has counted (Sentry's SDKs send at most 100).
+    static let maximumSessionItems = 100
 
     /// Takes `POST /api/ID/envelope/`, a Sentry envelope.
     ///
@@ -39,12 +46,14 @@ struct IntakeRoutes: Sendable {
             throw try refuse(body, source: source("envelope", projectID, body), reason: error)
         }
         let project = try projects.authorize(projectID: projectID, key: sentryKey(request) ?? summary.dsn.flatMap(ProjectKey.fromDSN))
+        let sessions = sessionTally(summary, body)
         for (index, item) in summary.items.enumerated() where item.type == "event" && item.size > options.limits.eventItem {
+            // Sentry's SDKs drop what is refused: the sessions the envelope carries are counted all the same.
+            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
             throw RequestError.tooLarge(
                 "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
             )
         }
-        let sessions = sessionTally(summary, body)
         guard summary.carriesEvent else {
             // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted.
             if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
@@ -54,8 +63,8 @@ struct IntakeRoutes: Sendable {
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
         let name =
             summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
-        // The sessions are counted in the transaction that stores the event: a refused event refuses the envelope before
-        // its sessions count, and the SDK's retry counts them then.
+        // The sessions are counted in the transaction that stores the event (or alone, when the event is refused: Sentry's
+        // SDKs drop a refused envelope, and its sessions happened all the same).
         let ids = try await store(
             body, source: name, sentry: true, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
         return Self.eventAnswer(summary.eventID ?? ids.first)
@@ -66,13 +75,20 @@ struct IntakeRoutes: Sendable {
     /// An item that cannot be read is
     /// left out, logged and counted in `/metrics`, as Sentry drops it: the rest of the envelope still counts.
     private func sessionTally(_ summary: SentryEnvelopeSummary, _ body: [UInt8]) -> SessionTally {
-        var tally = SessionTally()
+        var tally = SessionTally(accepted: SessionTally.window(at: time.now()))
         var counted = 0
         var refused = 0
         for (index, item) in summary.items.enumerated() where item.type == "session" || item.type == "sessions" {
             do {
+                guard item.size <= Self.maximumSessionItem else {
+                    throw SessionTally.ItemError(
+                        "the item is \(item.size) bytes, over the \(Self.maximumSessionItem) a session item may take")
+                }
+                guard counted < Self.maximumSessionItems else {
+                    throw SessionTally.ItemError("the envelope carries more than \(Self.maximumSessionItems) session items")
+                }
                 // Sentry's SDKs may write a session's `duration` in fractional seconds; nothing else is fractional.
-                let value = try JSONParser.parse(body[item.payload], decimalKeys: ["duration"])
+                let value = try JSONParser.parse(body[item.payload], ignoredNumberKeys: ["duration"])
                 if item.type == "session" { try tally.add(update: value) } else { try tally.add(aggregate: value) }
                 counted += 1
             } catch {
@@ -164,7 +180,10 @@ struct IntakeRoutes: Sendable {
         for outcome in outcomes {
             switch outcome {
             case .record(let record): records.append(record)
-            case .rejected(let reason, let source, let bytes): throw try refuse(bytes, source: source, reason: reason)
+            case .rejected(let reason, let source, let bytes):
+                // The work riding with a refused payload (an envelope's sessions) is kept: its SDK will not send it again.
+                if !others.isEmpty { _ = try await commit(together: others) }
+                throw try refuse(bytes, source: source, reason: reason)
             case .skipped: break
             }
         }

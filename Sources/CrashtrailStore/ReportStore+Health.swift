@@ -76,16 +76,56 @@ extension ReportStore {
     package static func addPathVisits(
         _ visits: PathVisits, release: String, weight: Double, project: Int?, in db: any StoreTransaction
     ) throws {
-        let scope = Int64(project ?? 0)
-        // The release's own row (kind 0, no screens) sorts first: every writer takes the rows in one order.
-        for (kind, key) in [(Int64(0), "")] + visits.paths.map({ (Int64($0.kind.length), $0.key) }).sorted(by: { $0.1 < $1.1 }) {
+        var batch = PathVisitBatch()
+        batch.add(visits, release: release, weight: weight, project: project)
+        try addPathVisits(batch, in: db)
+    }
+
+    /// The path visits of a batch of sessions, summed by row, to be written in one order.
+    package struct PathVisitBatch: Sendable {
+        struct Key: Hashable, Comparable {
+            var project: Int64
+            var release: String
+            var screens: String
+            var kind: Int64
+
+            static func < (lhs: Key, rhs: Key) -> Bool {
+                (lhs.project, lhs.release, lhs.screens) < (rhs.project, rhs.release, rhs.screens)
+            }
+        }
+        var rows: [Key: (sessions: Double, squares: Double, trails: Int64)] = [:]
+
+        package init() {}
+
+        package var isEmpty: Bool { rows.isEmpty }
+
+        /// Adds one session's visits, weighing `weight`, and the release's own row (kind 0, no screens).
+        package mutating func add(_ visits: PathVisits, release: String, weight: Double, project: Int?) {
+            let scope = Int64(project ?? 0)
+            for (kind, screens) in [(Int64(0), "")] + visits.paths.map({ (Int64($0.kind.length), $0.key) }) {
+                let key = Key(project: scope, release: release, screens: screens, kind: kind)
+                let before = rows[key] ?? (0, 0, 0)
+                rows[key] = (before.sessions + weight, before.squares + weight * weight, before.trails + 1)
+            }
+        }
+    }
+
+    /// Adds `batch` in the transaction `db`, its rows in one order (project, release, screens), so services writing
+    /// at once never take two rows in opposite orders.
+    /// - Throws: the backend's error.
+    package static func addPathVisits(_ batch: PathVisitBatch, in db: any StoreTransaction) throws {
+        for (key, row) in batch.rows.sorted(by: { $0.key < $1.key }) {
             try db.execute(
                 """
-                INSERT INTO pathVisit (project, release, kind, screens, sessions, squares, trails) VALUES (?, ?, ?, ?, ?, ?, 1)
+                INSERT INTO pathVisit (project, release, kind, screens, sessions, squares, trails) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project, release, screens) DO UPDATE
                 SET sessions = pathVisit.sessions + excluded.sessions, squares = pathVisit.squares + excluded.squares,
-                    trails = pathVisit.trails + 1
-                """, [.integer(scope), .text(release), .integer(kind), .text(key), .real(weight), .real(weight * weight)])
+                    trails = pathVisit.trails + excluded.trails
+                """,
+                [
+                    .integer(key.project), .text(key.release), .integer(key.kind), .text(key.screens), .real(row.sessions),
+                    .real(row.squares), .integer(row.trails),
+                ])
         }
     }
 

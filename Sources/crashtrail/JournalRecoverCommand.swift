@@ -22,7 +22,10 @@ struct JournalRecoverCommand: ParsableCommand {
 
             The binary form is the sidecar an .ips crash report is joined to.
 
-            --ending writes how the session ended in the trail's session (SPEC section 20): exited when the app             ended it (journal record ends it at the end of its input), crashed with --crashed (the crash reporter             says the last run crashed), else killed. --sample-rate R (0 < R <= 1) adds the share of such sessions             the app sends, as the trail of a session that did not crash is sent to POST /api/ID/trails:
+            --ending writes how the session ended in the trail's session (SPEC section 20): exited when the app \
+            ended it (journal record ends it at the end of its input), crashed with --crashed (the crash reporter \
+            says the last run crashed), else killed. --sample-rate R (0 < R <= 1) adds the share of such sessions \
+            the app sends, as the trail of a session that did not crash is sent to POST /api/ID/trails:
 
               crashtrail journal recover session.ctj --sample-rate 0.1 \\
                 --format binary > session.ctr

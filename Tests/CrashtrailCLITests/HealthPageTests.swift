@@ -16,8 +16,10 @@ struct HealthPageTests {
 
     /// A `sessions` item of `total` sessions of `release`, `crashed` of them crashed, as an envelope.
     static func sessionsEnvelope(release: String, total: Int, crashed: Int) -> [UInt8] {
+        // An hour ago: serve counts, as Sentry does, sessions started in the last 5 days.
+        let started = Timestamp.rfc3339(milliseconds: TimeSource.system.now() - 3_600_000)
         let item =
-            #"{"attrs":{"release":"\#(release)","environment":"production"},"aggregates":[{"started":"2026-11-28T09:00:00Z","exited":\#(total - crashed),"crashed":\#(crashed)}]}"#
+            #"{"attrs":{"release":"\#(release)","environment":"production"},"aggregates":[{"started":"\#(started)","exited":\#(total - crashed),"crashed":\#(crashed)}]}"#
         return Array("{}\n{\"type\":\"sessions\",\"length\":\(item.utf8.count)}\n\(item)\n".utf8)
     }
 
@@ -62,6 +64,15 @@ struct HealthPageTests {
                 body: Self.sessionsEnvelope(release: release, total: total, crashed: crashed))
             #expect(answer?.status == 200, "\(answer?.text ?? "no answer")")
         }
+        // An envelope whose event is refused still counts its session: Sentry's SDKs do not send a refused one again
+        let started = Timestamp.rfc3339(milliseconds: TimeSource.system.now() - 3_600_000)
+        let session =
+            #"{"sid":"refused-event","init":true,"started":"\#(started)","status":"exited","attrs":{"release":"com.example.piratebay@3.0.0+400"}}"#
+        let broken = Array(
+            "{}\n{\"type\":\"event\",\"length\":9}\n{not json\n{\"type\":\"session\",\"length\":\(session.utf8.count)}\n\(session)\n".utf8)
+        let refusedEvent = LoopbackConnection.request(
+            port: serve.port, "POST", "/api/\(serve.projectID)/envelope/", headers: auth, body: broken)
+        #expect(refusedEvent?.status == 400, "\(refusedEvent?.text ?? "no answer")")
         let trails = try Self.cleanTrails(count: 30)
         for trail in trails {
             let answer = LoopbackConnection.request(
@@ -85,6 +96,7 @@ struct HealthPageTests {
         let releases = try #require(
             try JSONParser.parse(Array(health.stdout.utf8), decimalKeys: ["crashFreeSessions", "crashFreeUsers"]).arrayValue)
         #expect(releases.count == 3)
+        #expect(releases.first?["sessions"]?.intValue == 401, "\(health.stdout)")
         #expect(health.stdout.contains(#""crashFreeSessions":97.75,"crashFreeUsers":null,"crashed":9"#), "\(health.stdout)")
 
         // And paths --rate counts each sampled trail twice, each crash once

@@ -9,7 +9,7 @@ struct SessionTallyTests {
     static let release = "com.example.app@1.2.0+7"
 
     static func parse(_ text: String) throws -> JSONValue {
-        try JSONParser.parse(Array(text.utf8), decimalKeys: ["duration"])
+        try JSONParser.parse(Array(text.utf8), ignoredNumberKeys: ["duration"])
     }
 
     @Test("One item per kind of ending, as sentry-sdk sends them: started, crashed, abnormal, errored and users")
@@ -82,6 +82,42 @@ struct SessionTallyTests {
         #expect(byHour.first?.errored == 2)
         #expect(byHour.last?.started == 1)
         #expect(byHour.last?.users.estimate == 1)
+    }
+
+    @Test("A duration in any JSON number form is read past, as sentry-cocoa and Java SDKs write it")
+    func durations() throws {
+        var tally = SessionTally()
+        for (index, duration) in ["12.345678901234567", "1.0E-4", "-0.5e+3", "7"].enumerated() {
+            let item =
+                #"{"sid":"d\#(index)","init":true,"started":"2026-11-28T10:00:00Z","status":"exited","duration":\#(duration),"attrs":{"release":"r"}}"#
+            try tally.add(update: try Self.parse(item))
+        }
+        #expect(tally.buckets.values.first?.started == 4)
+    }
+
+    @Test("Only starts within Sentry's window count; counts saturate instead of trapping; an item of too many entries is refused")
+    func bounds() throws {
+        let now = try #require(Timestamp.milliseconds(parsing: "2026-11-28T12:00:00Z"))
+        var tally = SessionTally(accepted: SessionTally.window(at: now))
+        try tally.add(update: try Self.parse(#"{"init":true,"started":"2026-11-24T12:00:00Z","status":"ok","attrs":{"release":"r"}}"#))
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(update: try Self.parse(#"{"init":true,"started":"2026-11-20T12:00:00Z","status":"ok","attrs":{"release":"r"}}"#))
+        }
+        #expect(throws: SessionTally.ItemError.self) {
+            try tally.add(update: try Self.parse(#"{"init":true,"started":"2026-11-28T14:00:00Z","status":"ok","attrs":{"release":"r"}}"#))
+        }
+        // Hostile aggregates can add up past Int64: the count stops at Int64.max.
+        var counts = SessionTally.Counts()
+        counts.crashed = Int64.max - 1
+        var more = SessionTally.Counts()
+        more.crashed = 1 << 40
+        counts.add(more)
+        #expect(counts.crashed == Int64.max)
+        var huge = SessionTally()
+        let entry = #"{"started":"2026-11-28T10:00:00Z","crashed":1099511627776}"#
+        let tooMany = #"{"attrs":{"release":"r"},"aggregates":["# + Array(repeating: entry, count: 1001).joined(separator: ",") + "]}"
+        #expect(throws: SessionTally.ItemError.self) { try huge.add(aggregate: try Self.parse(tooMany)) }
+        #expect(tally.buckets.values.first?.started == 1)
     }
 
     @Test("Items Sentry would drop are refused with the reason")

@@ -25,6 +25,17 @@ struct SessionEndingJSONTests {
         #expect(try Trail(json: trail.canonicalJSON) == trail)
     }
 
+    @Test("A destination's own sampleRate stays an integer; only the session's is a decimal")
+    func onlyTheSessionsRate() throws {
+        let text =
+            #"{"version":1,"app":{"bundleID":"b","version":"1","build":"1"},"session":{"id":"S","started":"2026-11-28T10:00:00Z","pid":7,"ended":"exited","sampleRate":0.5},"steps":[{"t":1,"op":"push","to":{"audio":{"sampleRate":44100}}}]}"#
+        let trail = try Trail(json: Array(text.utf8))
+        #expect(trail.canonicalJSONString.contains(#"{"audio":{"sampleRate":44100}}"#), "\(trail.canonicalJSONString)")
+        #expect(trail.session.sampleRate?.description == "0.5")
+        let fraction = text.replacingOccurrences(of: "44100", with: "0.5")
+        #expect(throws: TrailError.self) { try Trail(json: Array(fraction.utf8)) }
+    }
+
     @Test("A trail without them is written as before")
     func absent() throws {
         let trail = try Trail(json: Array(Self.trail(session: #"{"id":"S","started":"2026-11-28T10:00:00Z","pid":7}"#).utf8))

@@ -13,7 +13,7 @@ struct SentrySessionTests {
     /// request-mode aggregates (3 exited, 2 errored, 1 crashed, 1 abnormal, and one more exited) and one session sent
     /// in two updates by hand (its start with `init`, then its end with an error), as a mobile SDK sends them.
     static let script = """
-        import json, sys, urllib.request, uuid, sentry_sdk
+        import datetime, json, sys, urllib.request, uuid, sentry_sdk
         from sentry_sdk.utils import event_from_exception
         from sentry_sdk.sessions import track_session
         dsn, first, count, more = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
@@ -60,11 +60,12 @@ struct SentrySessionTests {
             key = parts[0].split("//")[1]
             host, project = parts[1].rsplit("/", 1)
             sid = str(uuid.UUID(int=20261128))
-            started = "2026-11-28T10:00:00.000Z"
+            # An hour ago: serve counts, as Sentry does, sessions started in the last 5 days.
+            started = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
             for update in [{"sid": sid, "did": "user-multi", "init": True, "started": started, "status": "ok", "seq": 0,
                             "attrs": {"release": release, "environment": "production"}},
                            {"sid": sid, "did": "user-multi", "init": False, "started": started, "status": "exited",
-                            "errors": 1, "seq": 1, "duration": 12.5, "attrs": {"release": release, "environment": "production"}}]:
+                            "errors": 1, "seq": 1, "duration": 12.345678901234567, "attrs": {"release": release, "environment": "production"}}]:
                 payload = json.dumps(update).encode()
                 body = b"{}\\n" + json.dumps({"type": "session", "length": len(payload)}).encode() + b"\\n" + payload + b"\\n"
                 request = urllib.request.Request(f"http://{host}/api/{project}/envelope/", data=body, method="POST",

@@ -69,7 +69,7 @@ enum HealthBench {
             let started = Timestamp.rfc3339(milliseconds: start + Int64(index) * 30 * 86_400_000 / Int64(sessions))
             let item =
                 #"{"sid":"s-\#(index)","did":"user-\#(random.next(200_000))","init":true,"started":"\#(started)","status":"\#(status)","attrs":{"release":"\#(release)","environment":"\#(roll % 2 == 0 ? "production" : "staging")"}}"#
-            try tally.add(update: try JSONParser.parse(Array(item.utf8), decimalKeys: ["duration"]))
+            try tally.add(update: try JSONParser.parse(Array(item.utf8), ignoredNumberKeys: ["duration"]))
             if status != "crashed", random.next(10) == 0 {
                 var path = [screens[0]]
                 for _ in 0..<(2 + random.next(29)) {

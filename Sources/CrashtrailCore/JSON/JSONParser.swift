@@ -11,17 +11,21 @@ public struct JSONParser {
     /// - Parameters:
     ///   - bytes: UTF-8 JSON text.
     ///   - maximumDepth: the deepest nesting of arrays and objects accepted.
-    ///   - decimalKeys: object keys whose number values may have a fraction: such a value is read as a fixed-point
-    ///   number, as an integer of billionths (`0.25` and `0.250` as 250000000, `1` as 1000000000); more than nine
-    ///   fraction digits, or an exponent, is refused. Every other number must be an integer.
+    ///   - decimalKeys: the places whose number values may have a fraction, as dotted key paths from the top object
+    ///   (`session.sampleRate`): such a value is read as a fixed-point number, as an integer of billionths (`0.25` and
+    ///   `0.250` as 250000000, `1` as 1000000000); more than nine fraction digits, or an exponent, is refused.
+    ///   - ignoredNumberKeys: keys, at any depth, whose number values are read as any JSON number and dropped (null):
+    ///   fields of other tools' documents that crashtrail does not use, such as a Sentry session's `duration`.
+    ///   Every other number must be an integer.
     /// - Returns: the parsed value.
     /// - Throws: `JSONParseError` naming the line and problem.
     public static func parse(
-        _ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth, decimalKeys: Set<String> = []
+        _ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth, decimalKeys: Set<String> = [],
+        ignoredNumberKeys: Set<String> = []
     ) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, decimalKeys: decimalKeys)
+            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, decimalKeys: decimalKeys, ignoredNumberKeys: ignoredNumberKeys)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -42,12 +46,16 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     let decimalKeys: Set<String>
+    let ignoredNumberKeys: Set<String>
+    /// The keys from the top object down to the member being read, kept only when `decimalKeys` asks for paths.
+    var path: [String] = []
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, decimalKeys: Set<String>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, decimalKeys: Set<String>, ignoredNumberKeys: Set<String>) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.decimalKeys = decimalKeys
+        self.ignoredNumberKeys = ignoredNumberKeys
     }
 
     func error(_ code: JSONParseError.Code, _ message: String, at offset: Int? = nil) -> JSONParseError {
@@ -112,14 +120,24 @@ private struct Parser {
             guard bytes[position] == UInt8(ascii: ":") else { throw error(.syntax, "expected ':' after key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            let value =
-                if !decimalKeys.isEmpty, decimalKeys.contains(key), position < bytes.count,
-                    bytes[position] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
-                {
-                    JSONValue.int(try parseDecimal())
+            let startsNumber =
+                position < bytes.count
+                && (bytes[position] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]))
+            let value: JSONValue
+            if startsNumber, !ignoredNumberKeys.isEmpty, ignoredNumberKeys.contains(key) {
+                try skipNumber()
+                value = .null
+            } else if !decimalKeys.isEmpty {
+                path.append(key)
+                if startsNumber, decimalKeys.contains(path.joined(separator: ".")) {
+                    value = .int(try parseDecimal())
                 } else {
-                    try parseValue(depth: depth)
+                    value = try parseValue(depth: depth)
                 }
+                path.removeLast()
+            } else {
+                value = try parseValue(depth: depth)
+            }
             if object.updateValue(value, forKey: key) != nil {
                 throw error(.duplicateKey, "duplicate key \"\(key)\"", at: keyOffset)
             }
@@ -157,6 +175,25 @@ private struct Parser {
             default: throw error(.syntax, "expected ',' or ']' in an array, found \(describe(bytes[position]))")
             }
         }
+    }
+
+    /// Any JSON number (fraction, exponent, any size), read past and dropped.
+    mutating func skipNumber() throws(JSONParseError) {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        var digits = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                digits += 1
+            } else if byte != UInt8(ascii: ".") && byte != UInt8(ascii: "e") && byte != UInt8(ascii: "E") && byte != UInt8(ascii: "+")
+                && byte != UInt8(ascii: "-")
+            {
+                break
+            }
+            position += 1
+        }
+        guard digits > 0 else { throw error(.syntax, "a number needs digits", at: start) }
     }
 
     /// A number of at most nine fraction digits, as an integer of billionths (`JSONParser.parse`'s `decimalKeys`).

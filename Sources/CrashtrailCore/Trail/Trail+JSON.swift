@@ -22,7 +22,7 @@ extension Trail {
     }
 
     /// The keys whose numbers a trail may write as decimals (SPEC section 20), for `JSONParser.parse`.
-    public static let decimalKeys: Set<String> = ["sampleRate"]
+    public static let decimalKeys: Set<String> = ["session.sampleRate"]
 
     /// The canonical JSON bytes: equal trails give equal bytes.
     public var canonicalJSON: [UInt8] { TrailCanonicalWriter.bytes(of: self) }

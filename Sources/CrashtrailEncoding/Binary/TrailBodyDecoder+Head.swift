@@ -58,11 +58,11 @@ extension TrailBodyDecoder {
         var session = Trail.Session(id: sessionID, started: started, pid: pid)
         if formatVersion >= TrailHeader.endedVersion {
             let byte = try reader.byte("how the session ended")
-            guard let ended = BodyCode.ending(byte: byte) else {
-                throw .invalid("the session's ending is \(byte), which no encoder writes")
+            // Version 3 is written only for a trail that says how its session ended.
+            guard byte != 0, let ended = BodyCode.ending(byte: byte) else {
+                throw .invalid("the session's ending is \(byte), which no encoder writes in format version 3")
             }
             let rate = try reader.varint("the sample rate")
-            guard ended != nil || rate == 0 else { throw .invalid("a sample rate is given for a session that does not say how it ended") }
             if rate != 0 {
                 guard rate <= UInt64(Trail.SampleRate.one), let sampleRate = Trail.SampleRate(billionths: Int64(rate)) else {
                     throw .invalid("the sample rate is \(rate) billionths, above 1")

@@ -24,6 +24,12 @@ package enum IntakeBatch {
         for (project, tally) in tallies.sorted(by: { $0.key < $1.key }) {
             try ReportStore.addSessions(tally, project: project == 0 ? nil : project, in: db)
         }
+        // Then the paths of sessions that did not crash, every trail of the batch summed by row and written in one order.
+        var visits = ReportStore.PathVisitBatch()
+        for case .sessionTrail(let trail) in works {
+            visits.add(trail.visits, release: trail.release, weight: trail.weight, project: trail.project)
+        }
+        if !visits.isEmpty { try ReportStore.addPathVisits(visits, in: db) }
         var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]
         var joinedWaiting: Set<String> = []
         for idDecides in [true, false] {
@@ -71,8 +77,7 @@ package enum IntakeBatch {
                 }
             case .sessions:
                 return .counted
-            case .sessionTrail(let trail):
-                try ReportStore.addPathVisits(trail.visits, release: trail.release, weight: trail.weight, project: trail.project, in: db)
+            case .sessionTrail:
                 return .counted
             }
         }

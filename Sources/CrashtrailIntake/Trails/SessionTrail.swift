@@ -25,6 +25,9 @@ package struct SessionTrail: Sendable {
         self.project = project
     }
 
+    /// The smallest sample rate counted: one trail stands for at most a million sessions.
+    package static let minimumSampleRate = Trail.SampleRate(billionths: 1000)!
+
     /// Whether `trail` is the trail of a session that did not crash, which is counted rather than joined.
     package static func isCounted(_ trail: Trail) -> Bool {
         switch trail.session.ended {
@@ -43,6 +46,12 @@ package struct SessionTrail: Sendable {
                 "the trail of a session that \(trail.session.ended?.rawValue ?? "ended") is counted by the screens it shows, which "
                     + "needs the manifest of \(trail.app.bundleID): add it (crashtrail manifest add, or serve --manifest) and send the trail again"
             )
+        }
+        if let rate = trail.session.sampleRate, rate.billionths < Self.minimumSampleRate.billionths {
+            throw RejectionError(
+                .undecodableTrail,
+                "the trail's session.sampleRate is \(rate), below the \(Self.minimumSampleRate) the collector counts: one trail "
+                    + "cannot stand for more than a million sessions")
         }
         release =
             GroupingRuleBook.release(bundleID: trail.app.bundleID, version: trail.app.version, build: trail.app.build)

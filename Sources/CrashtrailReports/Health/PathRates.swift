@@ -56,9 +56,10 @@ public struct PathRates: Sendable {
         public var interval: RateInterval
         /// The rate over the release's rate; 0 when the release has no crash.
         public var lift: Double
-        /// Whether enough sessions went through it to rank it (`--min-sessions`).
+        /// Whether enough sessions went through it to rank it (`--min-sessions`, against the effective sessions).
         public var ranked: Bool
-        /// With two releases: whether its rate rose beyond both intervals since the older one.
+        /// With two releases: whether its rate rose beyond both intervals since the older one (transitions only; nil
+        /// with one release).
         public var regression: Bool?
         /// Whether the clean sessions were sampled (scaled counts).
         public var scaled: Bool
@@ -93,11 +94,13 @@ public struct PathRates: Sendable {
         let releaseRate = releaseInterval.rate
         let rows = paths.map { path, counts -> Row in
             let interval = counts.interval
-            let ranked = counts.sessions >= minimumSessions
+            // Ranked by the sessions its interval stands on: sampled sessions count for less than they stand for.
+            let ranked = counts.effectiveSessions >= minimumSessions
             var regression: Bool?
             if let baseline {
+                // Regressions are of transitions (SPEC section 20).
                 let before = baseline.paths[path]?.interval
-                regression = ranked && before.map { interval.low > $0.high } ?? false
+                regression = path.kind == .transition && ranked && (before.map { interval.low > $0.high } ?? false)
             }
             return Row(
                 path: path, sessions: counts.sessions, crashed: counts.crashed, interval: interval,

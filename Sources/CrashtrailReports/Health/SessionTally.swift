@@ -43,14 +43,20 @@ public struct SessionTally: Sendable, Hashable {
 
         public init() {}
 
-        /// Adds `other`'s counts and users.
+        /// Adds `other`'s counts and users; a count that would pass `Int64.max` stays there (no client can make the
+        /// collector trap).
         public mutating func add(_ other: Counts) {
-            started += other.started
-            crashed += other.crashed
-            abnormal += other.abnormal
-            errored += other.errored
+            started = Self.saturating(started, other.started)
+            crashed = Self.saturating(crashed, other.crashed)
+            abnormal = Self.saturating(abnormal, other.abnormal)
+            errored = Self.saturating(errored, other.errored)
             users.formUnion(other.users)
             crashedUsers.formUnion(other.crashedUsers)
+        }
+
+        private static func saturating(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+            let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+            return overflow ? (rhs < 0 ? Int64.min : Int64.max) : sum
         }
     }
 
@@ -62,8 +68,21 @@ public struct SessionTally: Sendable, Hashable {
 
     /// The counts, by bucket.
     public private(set) var buckets: [Bucket: Counts] = [:]
+    /// The session starts counted, in milliseconds since 1970: nil counts any. `serve` counts, as Sentry's Relay does,
+    /// sessions started from 5 days ago to an hour ahead (``window(at:)``).
+    public var accepted: ClosedRange<Int64>?
 
-    public init() {}
+    /// The most buckets one tally makes from a `sessions` item's entries: an envelope's worth.
+    public static let maximumEntries = 1000
+
+    public init(accepted: ClosedRange<Int64>? = nil) {
+        self.accepted = accepted
+    }
+
+    /// The starts Sentry's Relay accepts at `now` (milliseconds since 1970): from 5 days before to an hour after.
+    public static func window(at now: Int64) -> ClosedRange<Int64> {
+        now.subtractingReportingOverflow(5 * 86_400_000).partialValue...now.addingReportingOverflow(3_600_000).partialValue
+    }
 
     /// Whether nothing was counted.
     public var isEmpty: Bool { buckets.isEmpty }
@@ -82,7 +101,7 @@ public struct SessionTally: Sendable, Hashable {
     /// - Throws: ``ItemError`` when `attrs.release` or `started` is missing, or `status` is not one Sentry defines.
     public mutating func add(update: JSONValue) throws(ItemError) {
         guard case .object = update else { throw ItemError("a session item is \(update.kindName), not an object") }
-        let bucket = try Self.bucket(update, attrs: update["attrs"])
+        let bucket = try makeBucket(update, attrs: update["attrs"])
         let status = update["status"]?.stringValue ?? "ok"
         guard ["ok", "exited", "crashed", "abnormal", "errored", "unhandled"].contains(status) else {
             throw ItemError("a session's status is \"\(status)\"; Sentry's are ok, exited, crashed, abnormal and errored")
@@ -112,9 +131,12 @@ public struct SessionTally: Sendable, Hashable {
         guard let entries = aggregate["aggregates"]?.arrayValue else {
             throw ItemError("a sessions item has no \"aggregates\" array")
         }
+        guard entries.count <= Self.maximumEntries else {
+            throw ItemError("a sessions item has \(entries.count) entries, more than the \(Self.maximumEntries) counted in one item")
+        }
         for (index, entry) in entries.enumerated() {
             guard case .object = entry else { throw ItemError("aggregates[\(index)] is \(entry.kindName), not an object") }
-            let bucket = try Self.bucket(entry, attrs: aggregate["attrs"])
+            let bucket = try makeBucket(entry, attrs: aggregate["attrs"])
             func count(_ key: String) throws(ItemError) -> Int64 {
                 let value = entry[key]?.intValue ?? 0
                 guard value >= 0, value <= 1 << 40 else { throw ItemError("aggregates[\(index)].\(key) is \(value), out of range") }
@@ -134,13 +156,16 @@ public struct SessionTally: Sendable, Hashable {
     }
 
     /// The bucket of an update or an aggregate entry: `attrs.release`, `attrs.environment`, the hour of `started`.
-    private static func bucket(_ object: JSONValue, attrs: JSONValue?) throws(ItemError) -> Bucket {
+    private func makeBucket(_ object: JSONValue, attrs: JSONValue?) throws(ItemError) -> Bucket {
         guard let release = attrs?["release"]?.stringValue, !release.isEmpty else {
             throw ItemError("a session has no attrs.release; Sentry drops such sessions too")
         }
         guard let started = object["started"]?.stringValue else { throw ItemError("a session has no \"started\" time") }
         guard let milliseconds = Timestamp.milliseconds(parsing: started) else {
             throw ItemError("a session's started \"\(started)\" is not an RFC 3339 time")
+        }
+        if let accepted, !accepted.contains(milliseconds) {
+            throw ItemError("a session started at \(started), more than 5 days ago or ahead of now; Sentry drops such sessions too")
         }
         let hour = milliseconds >= 0 ? milliseconds / 3_600_000 : (milliseconds - 3_599_999) / 3_600_000
         return Bucket(release: release, environment: attrs?["environment"]?.stringValue ?? "", hour: hour)

@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailReports
+import Foundation
 
 /// A number in a JSON answer: canonical JSON holds only integers, so decimals are written here, with a fixed number of
 /// places (`99.50`) or as the shortest text of up to `places` decimals (`0.0125`).
@@ -7,6 +8,8 @@ enum DecimalText {
     /// `value` with exactly `places` decimals.
     static func fixed(_ value: Double, places: Int) -> String {
         let scale = (0..<places).reduce(1.0) { value, _ in value * 10 }
+        // Counts come from clients: a value no Int64 holds is written as a whole number, never trapped on.
+        guard value.isFinite, abs(value * scale) < 9e15 else { return value.isFinite ? String(format: "%.0f", value) : "0" }
         let scaled = Int64((value * scale).rounded())
         let whole = scaled / Int64(scale)
         let fraction = abs(scaled % Int64(scale))
@@ -98,26 +101,30 @@ extension PathRateReport {
                 + "(95 % \(Self.percent(releaseRate.low))–\(Self.percent(releaseRate.high)))",
             "",
         ]
-        let ranked = rows.filter(\.ranked)
-        let shown = ranked.prefix(limit).map { row -> [String] in
+        func cells(_ row: PathRates.Row) -> [String] {
             [
                 row.path.kind.rawValue, row.path.description, DecimalText.short(row.sessions, places: 1), String(row.crashed),
                 Self.percent(row.interval.rate), "\(Self.percent(row.interval.low))–\(Self.percent(row.interval.high))",
                 DecimalText.fixed(row.lift, places: 2) + "x", row.regression == true ? "REGRESSION" : "",
             ]
         }
-        if shown.isEmpty {
-            lines.append("No path has \(DecimalText.short(minimumSessions, places: 1)) sessions or more (--min-sessions).")
-        } else {
+        let header = ["KIND", "PATH", "SESSIONS", "CRASHED", "RATE", "95 % INTERVAL", "LIFT", ""]
+        let ranked = rows.filter(\.ranked)
+        let minimum = DecimalText.short(minimumSessions, places: 1)
+        if ranked.isEmpty {
             lines.append(
-                TextTable.render(header: ["KIND", "PATH", "SESSIONS", "CRASHED", "RATE", "95 % INTERVAL", "LIFT", ""], rows: shown))
+                "No path has \(minimum) sessions or more (--min-sessions), a sampled session counting as the sessions its interval stands on."
+            )
+        } else {
+            lines.append(TextTable.render(header: header, rows: ranked.prefix(limit).map(cells)))
         }
         if ranked.count > limit { lines.append("… \(ranked.count - limit) more ranked paths (--format json lists every one)") }
-        let unranked = rows.count - ranked.count
-        if unranked > 0 {
-            lines.append(
-                "\(counted(unranked, "path")) with fewer than \(DecimalText.short(minimumSessions, places: 1)) sessions not ranked: their rates are too uncertain"
-            )
+        // The others are shown with their intervals, not ranked: too few sessions to say.
+        let unranked = rows.filter { !$0.ranked }
+        if !unranked.isEmpty {
+            lines += ["", "Not ranked, fewer than \(minimum) sessions (their rates are too uncertain to rank), most sessions first:"]
+            lines.append(TextTable.render(header: header, rows: unranked.prefix(limit).map(cells)))
+            if unranked.count > limit { lines.append("… \(unranked.count - limit) more (--format json lists every one)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
