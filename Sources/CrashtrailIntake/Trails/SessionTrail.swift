@@ -25,8 +25,8 @@ package struct SessionTrail: Sendable {
         self.project = project
     }
 
-    /// The smallest sample rate counted: one trail stands for at most a million sessions.
-    package static let minimumSampleRate = Trail.SampleRate(billionths: 1000)!
+    /// The smallest sample rate counted, in billionths (0.000001): one trail stands for at most a million sessions.
+    package static let minimumSampleRate: Int64 = 1000
 
     /// Whether `trail` is the trail of a session that did not crash, which is counted rather than joined.
     package static func isCounted(_ trail: Trail) -> Bool {
@@ -47,10 +47,10 @@ package struct SessionTrail: Sendable {
                     + "needs the manifest of \(trail.app.bundleID): add it (crashtrail manifest add, or serve --manifest) and send the trail again"
             )
         }
-        if let rate = trail.session.sampleRate, rate.billionths < Self.minimumSampleRate.billionths {
+        if let rate = trail.session.sampleRate, rate.billionths < Self.minimumSampleRate {
             throw RejectionError(
                 .undecodableTrail,
-                "the trail's session.sampleRate is \(rate), below the \(Self.minimumSampleRate) the collector counts: one trail "
+                "the trail's session.sampleRate is \(rate), below the 0.000001 the collector counts: one trail "
                     + "cannot stand for more than a million sessions")
         }
         release =

@@ -68,7 +68,9 @@ public struct SessionTally: Sendable, Hashable {
 
     /// The counts, by bucket.
     public private(set) var buckets: [Bucket: Counts] = [:]
-    /// The session starts counted, in milliseconds since 1970: nil counts any. `serve` counts, as Sentry's Relay does,
+    /// The session starts counted, in milliseconds since 1970: nil counts any.
+    ///
+    /// `serve` counts, as Sentry's Relay does,
     /// sessions started from 5 days ago to an hour ahead (``window(at:)``).
     public var accepted: ClosedRange<Int64>?
 
