@@ -148,9 +148,14 @@ public struct JournalFaultRun: Sendable {
         }
         // How the session ended (SPEC section 20): a process ended by a signal left no end, so it reads as killed (or
         // crashed, when the crash reporter says so); one that read all its input ended the session itself.
+        // A signal that lands after the whole input was recorded may find the session already ended: only then may a
+        // recording ended by a signal read as exited.
         let ending = recovered.ending(crashReported: false)
-        if outcome.signal != nil, ending != .killed {
-            outcome.failures.append("a recording ended by a signal reads as \(ending.rawValue), not killed")
+        if ending == .exited, count < Int64(steps.count) {
+            outcome.failures.append("the journal reads as exited after \(count) of \(steps.count) steps")
+        }
+        if outcome.signal != nil, ending != .killed, count < Int64(steps.count) {
+            outcome.failures.append("a recording ended by a signal before its input ended reads as \(ending.rawValue), not killed")
         }
         if outcome.signal == nil, process.terminationStatus == 0, ending != .exited {
             outcome.failures.append("a recording that read all its input reads as \(ending.rawValue), not exited")
