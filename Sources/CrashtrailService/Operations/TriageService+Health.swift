@@ -12,7 +12,7 @@ public struct HealthReport: Sendable {
         public var crashed: Int64
         public var abnormal: Int64
         public var errored: Int64
-        /// Distinct users (an estimate, within ``UserSketch/standardError``).
+        /// Distinct users (an estimate, within the user sketch's standard error, 1.6 %).
         public var users: Int64
         public var crashedUsers: Int64
 
