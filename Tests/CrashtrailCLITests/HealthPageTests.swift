@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailReports
+import CrashtrailService
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -140,5 +141,11 @@ struct HealthPageTests {
                 .contains("Most over-represented transition")
         }
         #expect(!named.isEmpty)
+        // And serve's live page of that group names it too
+        let service = try TriageService(
+            location: StoreLocation(folder.url.appendingPathComponent("crashtrail.sqlite").path), creating: false)
+        let name = try #require(named.first)
+        let live = try #require(try service.sitePage("groups/\(name)"))
+        #expect(live.contains("Most over-represented transition"))
     }
 }

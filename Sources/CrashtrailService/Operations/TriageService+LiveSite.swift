@@ -82,9 +82,24 @@ extension TriageService {
                 id: report.id, time: report.time, version: report.app.version, format: report.format.rawValue,
                 trail: report.trailInfo.source.rawValue)
         }
-        return TriageSite.Group(
+        var siteGroup = TriageSite.Group(
             id: group.id, signature: group.signature, count: group.count, firstSeen: group.firstSeen, lastSeen: group.lastSeen,
             versions: group.versions, withTrail: group.withTrail, byDay: detail.byDay, paths: paths.table, reports: reports,
             moreReports: detail.moreReports, merged: Self.merged(into: group.signature, merges))
+        // A group's own page (not the index) names the transition its crashes take far more often than clean sessions.
+        if listed > 0 {
+            let baseline = try store.cleanPathVisits(project: nil, release: nil)
+            if baseline.total.sampledTrails > 0 {
+                var byApp = ManifestsByApp(manifests)
+                var transitions = TransitionShares()
+                try store.forEachCrashTrail(signatures: [group.signature]) { crash in
+                    guard let trail = try? Trail(json: Array(crash.trailJSON.utf8)), let manifest = byApp.manifest(for: trail.app.bundleID)
+                    else { return }
+                    transitions.add(ScreenPath.names(of: trail, manifest: manifest))
+                }
+                siteGroup.overRepresented = transitions.mostOverRepresented(comparedWith: baseline)
+            }
+        }
+        return siteGroup
     }
 }
