@@ -77,14 +77,8 @@ public struct RecoveredJournal: Sendable {
 public enum SessionSampling {
     /// Whether the session `sessionID` is among the share `rate` of sessions.
     public static func includes(sessionID: String, rate: Trail.SampleRate) -> Bool {
-        // FNV-1a, then a finalizer that spreads every bit; the top 30 bits give a point in [0, 1).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in sessionID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        hash ^= hash >> 33
-        hash = hash &* 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash = hash &* 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
+        // The top 30 bits of the session ID's stable hash give a point in [0, 1).
+        let hash = StableHash.of(sessionID)
         let point = hash >> 34
         return point * UInt64(Trail.SampleRate.one) < UInt64(rate.billionths) << 30
     }

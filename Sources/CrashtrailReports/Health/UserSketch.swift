@@ -1,3 +1,5 @@
+import CrashtrailCore
+
 /// A HyperLogLog sketch of distinct users (device IDs): about how many different IDs were inserted, in 4 KiB at most,
 /// mergeable across sessions, builds, days and collectors.
 ///
@@ -94,7 +96,7 @@ public struct UserSketch: Sendable, Hashable {
     ///
     /// - Parameter id: the ID, compared by its UTF-8 bytes (`"é"` as one scalar and as `e` plus an accent are two IDs).
     public mutating func insert(_ id: String) {
-        let hash = Self.stableHash(id)
+        let hash = StableHash.of(id)
         let index = Int(truncatingIfNeeded: hash >> UInt64(64 - Self.precision))
         let rest = hash << UInt64(Self.precision)
         let rank = UInt8(min(rest.leadingZeroBitCount, 64 - Self.precision) + 1)
@@ -290,22 +292,6 @@ public struct UserSketch: Sendable, Hashable {
     }
 
     // MARK: Hashing and arithmetic
-
-    /// FNV-1a 64 over the UTF-8 bytes, then MurmurHash3's fmix64 so that every output bit depends on every input bit:
-    /// the same in every process and on every platform, unlike `Hasher`.
-    static func stableHash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        hash ^= hash >> 33
-        hash &*= 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash &*= 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
-        return hash
-    }
 
     /// The natural logarithm of a positive, finite `x`, without the platform's C library.
     ///
