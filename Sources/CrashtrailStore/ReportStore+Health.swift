@@ -205,6 +205,14 @@ extension ReportStore {
         }
     }
 
+    /// Whether any session or session trail is counted: whether the site has a health page.
+    /// - Throws: `StoreError` (`database`).
+    package func hasReleaseHealth() throws(StoreError) -> Bool {
+        try read { db in
+            try db.value("SELECT 1 FROM sessionCount LIMIT 1") != nil || db.value("SELECT 1 FROM pathVisit LIMIT 1") != nil
+        }
+    }
+
     /// The releases with paths counted for `project` (nil: every project), by name.
     /// - Throws: `StoreError` (`database`).
     package func pathVisitReleases(project: Int?) throws(StoreError) -> [String] {

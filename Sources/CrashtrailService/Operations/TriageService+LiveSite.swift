@@ -21,7 +21,8 @@ extension TriageService {
             let groups = try store.groups(.all).map {
                 try siteGroup($0, screens: screens, manifests: manifests, listed: 0, merges: merges)
             }
-            return TriageSite(groups: groups, source: location.siteName, health: try siteHealth(manifests: manifests)).indexPage()
+            // The index only links the health page; rendering it would replay every crash trail.
+            return TriageSite(groups: groups, source: location.siteName, linksHealth: try store.hasReleaseHealth()).indexPage()
         }
         if path == "health.html" {
             let site = TriageSite(groups: [], source: location.siteName, health: try siteHealth(manifests: manifests))

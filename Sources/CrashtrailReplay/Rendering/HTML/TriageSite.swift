@@ -80,13 +80,18 @@ package struct TriageSite: Sendable {
     package var source: String
     /// The health page's content, when sessions or session trails are counted (SPEC section 20).
     package var health: Health?
+    /// Whether the index links the health page: when it is written with the site, or rendered on its own (`serve`).
+    package var linksHealth: Bool
 
-    package init(groups: [Group], app: String? = nil, since: String? = nil, source: String, health: Health? = nil) {
+    package init(
+        groups: [Group], app: String? = nil, since: String? = nil, source: String, health: Health? = nil, linksHealth: Bool? = nil
+    ) {
         self.groups = groups
         self.app = app
         self.since = since
         self.source = source
         self.health = health
+        self.linksHealth = linksHealth ?? (health != nil)
     }
 
     /// The index, the health page when there is one, and every group's page: `index.html`, `health.html`, then
@@ -216,7 +221,7 @@ package struct TriageSite: Sendable {
                 "hasSince": since != nil,
                 "reportWords": counted(self.groups.reduce(0) { $0 + $1.count }, "report"),
                 "groupWords": counted(self.groups.count, "group"), "groups": groups,
-                "source": source, "hasHealth": health != nil,
+                "source": source, "hasHealth": linksHealth,
             ])
     }
 
