@@ -225,6 +225,8 @@ enum PostgresMigrations {
         ("v14: grouping rules", GroupingSchema.postgres),
         // Sessions and the paths of sessions that did not crash, counted (HealthSchema.swift in CrashtrailStore).
         ("v15: release health", HealthSchema.postgres),
+        // Tokens with scopes, per-project rate limits, upload chunks by project (TrustSchema.swift in CrashtrailStore).
+        ("v16: tokens and limits", TrustSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -172,13 +172,55 @@ extension ReportStore {
         }
     }
 
-    /// Keeps an uploaded chunk by its SHA-1; the same chunk again changes nothing.
+    /// Keeps an uploaded chunk by its SHA-1, counted against `project`'s upload quota; the same chunk again changes
+    /// nothing.
     /// - Throws: `StoreError` (`database`).
-    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String) throws(StoreError) {
+    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String, project: Int = 0) throws(StoreError) {
         try write { db in
             try db.execute(
-                "INSERT INTO uploadChunk (sha1, data, added) VALUES (?, ?, ?) ON CONFLICT (sha1) DO NOTHING",
-                [.text(sha1), .blob(Data(bytes)), .text(added)])
+                "INSERT INTO uploadChunk (sha1, data, added, project) VALUES (?, ?, ?, ?) ON CONFLICT (sha1) DO NOTHING",
+                [.text(sha1), .blob(Data(bytes)), .text(added), .integer(Int64(project))])
+        }
+    }
+
+    /// The bytes of upload chunks kept for `project` and not yet assembled: what its upload quota counts.
+    /// - Throws: `StoreError` (`database`).
+    package func uploadChunkBytes(project: Int) throws(StoreError) -> Int64 {
+        try read { db in
+            try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?
+                .integer ?? 0
+        }
+    }
+
+    /// The size of each of `sha1s` the store holds as an uploaded chunk.
+    /// - Throws: `StoreError` (`database`).
+    package func uploadChunkSizes(among sha1s: [String]) throws(StoreError) -> [String: Int64] {
+        var sizes: [String: Int64] = [:]
+        let distinct = Array(Set(sha1s))
+        var start = 0
+        while start < distinct.count {
+            let slice = Array(distinct[start..<min(distinct.count, start + 500)])
+            start += slice.count
+            let placeholders = slice.map { _ in "?" }.joined(separator: ", ")
+            let rows = try read { db in
+                try db.rows("SELECT sha1, length(data) AS size FROM uploadChunk WHERE sha1 IN (\(placeholders))", slice.map { .text($0) })
+            }
+            for row in rows {
+                if let sha1 = row.string("sha1") { sizes[sha1] = row.int64("size") ?? 0 }
+            }
+        }
+        return sizes
+    }
+
+    /// Forgets the upload chunks added before `before` that no assemble used.
+    /// - Returns: how many were forgotten.
+    /// - Throws: `StoreError` (`database`).
+    @discardableResult
+    package func removeUploadChunks(addedBefore before: String) throws(StoreError) -> Int {
+        try write { db in
+            let count = try db.value("SELECT COUNT(*) FROM uploadChunk WHERE added < ?", [.text(before)])?.integer ?? 0
+            if count > 0 { try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)]) }
+            return Int(count)
         }
     }
 

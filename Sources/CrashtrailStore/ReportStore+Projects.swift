@@ -7,10 +7,10 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     public func projects() throws(StoreError) -> [Project] {
         try read { db in
-            try db.rows("SELECT id, name, key, revoked FROM project ORDER BY id", []).map { row in
+            try db.rows("SELECT id, name, key, revoked, eventsPerMinute FROM project ORDER BY id", []).map { row in
                 Project(
                     id: row.int("id") ?? 0, name: row.string("name") ?? "", key: row.string("key") ?? "",
-                    revoked: (row.int("revoked") ?? 0) != 0)
+                    revoked: (row.int("revoked") ?? 0) != 0, eventsPerMinute: row.int("eventsPerMinute"))
             }
         }
     }
@@ -56,6 +56,23 @@ extension ReportStore {
         var project = try project(idOrName: idOrName)
         try write { db in try db.execute("UPDATE project SET revoked = 1 WHERE id = ?", [.integer(Int64(project.id))]) }
         project.revoked = true
+        return project
+    }
+
+    /// Sets a project's rate limit, named by its ID or its name: the most events a minute a service takes for it.
+    /// - Parameters:
+    ///   - idOrName: the project's ID or name.
+    ///   - eventsPerMinute: the limit; nil for the service's default.
+    /// - Returns: the project, with its new limit.
+    /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
+    public func setProjectLimit(_ idOrName: String, eventsPerMinute: Int?) throws(StoreError) -> Project {
+        var project = try project(idOrName: idOrName)
+        try write { db in
+            try db.execute(
+                "UPDATE project SET eventsPerMinute = ? WHERE id = ?",
+                [eventsPerMinute.map { .integer(Int64($0)) } ?? .null, .integer(Int64(project.id))])
+        }
+        project.eventsPerMinute = eventsPerMinute
         return project
     }
 

@@ -44,7 +44,11 @@ package enum StoreCopy {
             of: "manifest", columns: ["dictionaryID", "app", "source", "text"], order: source.dialect.manifestOrder, from: source,
             to: destination)
         summary.projectsCopied = try copyRows(
-            of: "project", columns: ["id", "name", "key", "revoked"], order: "id", from: source, to: destination)
+            of: "project", columns: ["id", "name", "key", "revoked", "eventsPerMinute"], order: "id", from: source, to: destination)
+        // Tokens go with their projects, as hashes: a copied store opens to the same tokens.
+        try copyRows(
+            of: "token", columns: ["id", "project", "scopes", "hash", "hint", "created", "revoked"], order: "id", from: source,
+            to: destination)
         summary.groupingRulesCopied =
             try copyRows(of: "groupingRules", columns: ["project", "rules", "updated"], order: "project", from: source, to: destination)
             + copyRows(
@@ -102,6 +106,7 @@ package enum StoreCopy {
     /// Copies every row of a small table (manifests, projects) in one transaction each side; rows the destination
     /// holds already are left as they are.
     /// - Returns: how many rows were written.
+    @discardableResult
     private static func copyRows(
         of table: String, columns: [String], order: String, from source: ReportStore, to destination: ReportStore
     ) throws(StoreError) -> Int {

@@ -6,7 +6,7 @@ import CrashtrailStore
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Add, list and revoke the projects crashtrail serve accepts reports for.",
+        abstract: "Add, list, limit and revoke the projects crashtrail serve accepts, and their tokens.",
         discussion: """
             Each project has an ID and a key, which make its DSN: http://KEY@HOST:PORT/ID. A running service \
             reads the store's projects again within seconds, so changes need no restart. Examples:
@@ -14,8 +14,13 @@ struct ProjectCommand: ParsableCommand {
               crashtrail project add ios-app --url https://crashes.example.com
               crashtrail project list
               crashtrail project revoke ios-app
+              crashtrail project token add ios-app --scope debug-files
+              crashtrail project limit ios-app --events-per-minute 600
             """,
-        subcommands: [ProjectAddCommand.self, ProjectListCommand.self, ProjectRevokeCommand.self]
+        subcommands: [
+            ProjectAddCommand.self, ProjectListCommand.self, ProjectRevokeCommand.self, ProjectTokenCommand.self,
+            ProjectLimitCommand.self,
+        ]
     )
 }
 

@@ -35,4 +35,43 @@ struct ProjectCommandTests {
         #expect(unknown.stderr.contains("no project has the ID or name android; the store has 1 (ios-app)"))
         #expect(after.stdout == "1  ios-app  revoked\n")
     }
+
+    @Test("token add prints the token once, alone on the last line; list never shows it; revoke and limit name what changed")
+    func tokensAndLimits() throws {
+        // Given
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try runner.run(["project", "add", "ios-app", "--store", "s.sqlite"], directory: folder.url)
+
+        // When
+        let made = try runner.run(
+            ["project", "token", "add", "ios-app", "--scope", "debug-files", "--store", "s.sqlite"], directory: folder.url)
+        let operatorToken = try runner.run(
+            ["project", "token", "add", "--all-projects", "--scope", "read", "--store", "s.sqlite"], directory: folder.url)
+        let badScope = try runner.run(
+            ["project", "token", "add", "ios-app", "--scope", "write", "--store", "s.sqlite"], directory: folder.url)
+        let noProject = try runner.run(["project", "token", "add", "--scope", "read", "--store", "s.sqlite"], directory: folder.url)
+        let listed = try runner.run(["project", "token", "list", "--store", "s.sqlite"], directory: folder.url)
+        let revoked = try runner.run(["project", "token", "revoke", "1", "--store", "s.sqlite"], directory: folder.url)
+        let limited = try runner.run(
+            ["project", "limit", "ios-app", "--events-per-minute", "600", "--store", "s.sqlite"], directory: folder.url)
+        let negative = try runner.run(
+            ["project", "limit", "ios-app", "--events-per-minute", "-1", "--store", "s.sqlite"], directory: folder.url)
+
+        // Then
+        #expect(made.status == 0, "\(made.stderr)")
+        let token = try #require(made.stdout.split(separator: "\n").last.map(String.init))
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit), "\(made.stdout)")
+        #expect(made.stdout.contains("Made token 1 for project 1, scopes debug-files."))
+        #expect(operatorToken.stdout.contains("Made token 2 for every project, scopes read."))
+        #expect(badScope.status != 0 && badScope.stderr.contains("--scope write names no scope"), "\(badScope.stderr)")
+        #expect(noProject.status != 0 && noProject.stderr.contains("or give --all-projects"), "\(noProject.stderr)")
+        #expect(!listed.stdout.contains(token), "a listing never shows a token")
+        #expect(listed.stdout.contains("1  1 (ios-app)  debug-files  \(token.prefix(8))…"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("2  all projects  read  "))
+        #expect(revoked.stdout.contains("Revoked token 1 (\(token.prefix(8))…)"))
+        #expect(limited.stdout == "Project 1 (ios-app) takes at most 600 events a minute.\n")
+        #expect(negative.status != 0)
+    }
 }

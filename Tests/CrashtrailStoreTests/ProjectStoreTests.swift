@@ -41,3 +41,96 @@ struct ProjectStoreTests {
         #expect(added.dsn(base: "https://crashes.example.com/") == "https://k-ios@crashes.example.com/2")
     }
 }
+
+/// Tokens and limits (SPEC section 19), on both backends, and a store of the release before them opened and migrated.
+@Suite("Tokens and limits in the store")
+struct TokenStoreTests {
+    @Test("On SQLite: a token is kept as a hash, listed, revoked and copied; a limit is set and cleared")
+    func onSQLite() throws { try Self.tokens(kind: .sqlite) }
+
+    @Test("On PostgreSQL: a token is kept as a hash, listed, revoked and copied; a limit is set and cleared", .needsPostgres)
+    func onPostgres() throws { try Self.tokens(kind: .postgres) }
+
+    static func tokens(kind: StoreKind) throws {
+        // Given
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        _ = try store.addProject(name: "ios-app", key: "k-ios")
+
+        // When
+        let (token, value) = try store.addToken(project: "ios-app", scopes: [.debugFiles, .read], created: 1_000)
+        let (operatorToken, _) = try store.addToken(project: nil, scopes: [.read], created: 2_000)
+        let unknownProject = #expect(throws: StoreError.self) { try store.addToken(project: "android", scopes: [.read], created: 0) }
+        let limited = try store.setProjectLimit("ios-app", eventsPerMinute: 600)
+        let revoked = try store.revokeToken(id: token.id)
+        let unknownToken = #expect(throws: StoreError.self) { try store.revokeToken(id: 99) }
+        let (copy, _) = try TestStores.make(.sqlite, in: folder)
+        _ = try StoreCopy.copy(from: store, to: copy)
+        let cleared = try store.setProjectLimit("1", eventsPerMinute: nil)
+
+        // Then
+        #expect(value.count == 64 && value.allSatisfy(\.isHexDigit))
+        #expect(token.project == 1 && token.scopes == [.debugFiles, .read] && token.hint == String(value.prefix(8)))
+        #expect(operatorToken.project == nil)
+        let stored = try store.tokens()
+        #expect(stored.map(\.id) == [1, 2])
+        #expect(stored[0].hash == AccessToken.hash(of: value) && stored[0].revoked)
+        #expect(!(try store.read { db in try db.strings("SELECT hash FROM token", []) }).contains(value), "the value is never stored")
+        #expect(unknownProject?.message.contains("no project has the ID or name android") == true)
+        #expect(revoked.revoked)
+        #expect(unknownToken?.message.contains("no token has the ID 99; the active tokens are 2") == true)
+        #expect(limited.eventsPerMinute == 600)
+        #expect(try copy.projects().first?.eventsPerMinute == 600)
+        #expect(try copy.tokens() == stored)
+        #expect(try cleared.eventsPerMinute == nil && store.projects().first?.eventsPerMinute == nil)
+        #expect(AccessToken.constantTimeEqual("abc", "abc") && !AccessToken.constantTimeEqual("abc", "abd"))
+        #expect(!AccessToken.constantTimeEqual("abc", "abcd") && !AccessToken.constantTimeEqual("", "a"))
+    }
+
+    @Test("A SQLite store of the release before tokens opens and migrates: its projects and reports stay, limits and tokens start empty")
+    func previousSQLiteRelease() throws {
+        // Given a store written by the previous release's migrations (up to v18), with a project and an upload chunk
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("old.sqlite").path
+        try SQLiteBackend.migrateForTests(
+            path: path, upTo: "v18: release health",
+            then: [
+                "INSERT INTO project (id, name, key, revoked) VALUES (1, 'default', 'k-old', 0)",
+                "INSERT INTO uploadChunk (sha1, data, added) VALUES ('00', x'01', '2026-01-01T00:00:00Z')",
+            ])
+
+        // When this version opens it
+        let store = try ReportStore.open(path: path)
+
+        // Then
+        #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
+        #expect(try store.tokens().isEmpty)
+        #expect(try store.uploadChunkBytes(project: 0) == 1, "chunks kept before count against no project")
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 19)
+    }
+
+    @Test("A PostgreSQL store of the release before tokens opens and migrates", .needsPostgres)
+    func previousPostgresRelease() throws {
+        // Given a database with the previous release's migrations (up to v15), with a project
+        let url = try TestStores.newDatabase()
+        let old = try TestStores.open(url)
+        try old.write { db in
+            try db.execute("DROP TABLE token", [])
+            try db.execute("ALTER TABLE project DROP COLUMN eventsPerMinute", [])
+            try db.execute("DROP INDEX uploadChunk_project", [])
+            try db.execute("ALTER TABLE uploadChunk DROP COLUMN project", [])
+            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v16: tokens and limits'", [])
+            try db.execute("INSERT INTO project (id, name, key, revoked) VALUES (1, 'default', 'k-old', 0)", [])
+        }
+
+        // When this version opens it
+        let store = try TestStores.open(url)
+
+        // Then
+        #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
+        #expect(try store.tokens().isEmpty)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 17)
+    }
+}

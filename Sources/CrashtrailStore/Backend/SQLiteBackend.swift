@@ -105,6 +105,17 @@ package final class SQLiteBackend: StoreBackend {
     /// The schema.
     ///
     /// Migrations are named, never edited once released, and use plain strings.
+    /// Writes a store as a release whose last migration was `last` wrote it, then runs `statements` on it: what the
+    /// tests of opening an older store start from.
+    /// - Throws: GRDB's error.
+    package static func migrateForTests(path: String, upTo last: String, then statements: [String] = []) throws {
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue, upTo: last)
+        try queue.write { db in
+            for statement in statements { try db.execute(sql: statement) }
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: reports") { db in
@@ -317,6 +328,10 @@ package final class SQLiteBackend: StoreBackend {
         // Sessions and the paths of sessions that did not crash, counted (HealthSchema.swift, SPEC section 20).
         migrator.registerMigration("v18: release health") { db in
             try db.execute(sql: HealthSchema.sqlite)
+        }
+        // Tokens with scopes, per-project rate limits, upload chunks by project (TrustSchema.swift, SPEC section 19).
+        migrator.registerMigration("v19: tokens and limits") { db in
+            try db.execute(sql: TrustSchema.sqlite)
         }
         return migrator
     }

@@ -8,12 +8,15 @@ public struct Project: Hashable, Sendable, Codable {
     public var key: String
     /// A revoked project's key is refused.
     public var revoked: Bool
+    /// The most events a minute the service takes for it (`crashtrail project limit`); nil for the service's default.
+    public var eventsPerMinute: Int?
 
-    public init(id: Int, name: String, key: String, revoked: Bool = false) {
+    public init(id: Int, name: String, key: String, revoked: Bool = false, eventsPerMinute: Int? = nil) {
         self.id = id
         self.name = name
         self.key = key
         self.revoked = revoked
+        self.eventsPerMinute = eventsPerMinute
     }
 
     /// The DSN an app's Sentry SDK takes, for a service at `base` (`http://HOST:PORT`, a path allowed).

@@ -529,3 +529,17 @@ CREATE TABLE pathVisit (
     trails BIGINT NOT NULL,
     PRIMARY KEY (project, release, screens)
 );
+
+-- v16: tokens and limits
+CREATE TABLE token (
+    id BIGINT PRIMARY KEY NOT NULL,
+    project BIGINT,
+    scopes TEXT COLLATE "C" NOT NULL,
+    hash TEXT COLLATE "C" NOT NULL UNIQUE,
+    hint TEXT COLLATE "C" NOT NULL,
+    created BIGINT NOT NULL,
+    revoked INTEGER NOT NULL DEFAULT 0
+);
+ALTER TABLE project ADD COLUMN eventsPerMinute BIGINT;
+ALTER TABLE uploadChunk ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX uploadChunk_project ON uploadChunk(project);
