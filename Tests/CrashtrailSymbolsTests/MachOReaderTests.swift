@@ -76,6 +76,22 @@ struct MachOReaderTests {
         #expect(pastError.message.contains("past the end of the \(fat.count)-byte file"), "\(pastError.message)")
     }
 
+    @Test("A universal header whose slices overlap, or start inside the header, is refused before any slice is read")
+    func overlappingSlices() throws {
+        let fat = try Self.bytes("AppFat")
+        #expect(fat[7] >= 2, "AppFat has two slices or more")
+        // The second slice's offset (big-endian, at 8 + 20 + 8) made the first's: the same bytes twice.
+        var overlapping = fat
+        overlapping.replaceSubrange(36..<40, with: fat[16..<20])
+        let overlap = try #require(#expect(throws: MachOError.self) { try Self.slices(overlapping, name: "AppFat") })
+        #expect(overlap.code == .damaged && overlap.message.contains("slices 0 and 1 overlap"), "\(overlap.message)")
+        // The first slice's offset made 8, inside the slice table.
+        var inside = fat
+        inside.replaceSubrange(16..<20, with: [0, 0, 0, 8])
+        let header = try #require(#expect(throws: MachOError.self) { try Self.slices(inside, name: "AppFat") })
+        #expect(header.message.contains("inside its header"), "\(header.message)")
+    }
+
     @Test("Load commands that run past their end, or past the file, are refused")
     func damagedLoadCommands() throws {
         let dylib = try Self.bytes("AppC")

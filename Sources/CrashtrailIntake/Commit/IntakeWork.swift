@@ -22,7 +22,7 @@ package enum IntakeWork: Sendable {
 
     /// How much of a batch the work takes: its reports, one for a trail, nothing for sessions (a few counts that ride
     /// with their envelope's event; a submission weighs at least 1).
-    var weight: Int {
+    package var weight: Int {
         switch self {
         case .reports(let records, _): max(1, records.count)
         case .trail, .sessionTrail: 1

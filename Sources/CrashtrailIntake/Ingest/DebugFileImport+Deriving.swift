@@ -12,7 +12,9 @@ extension DebugFileImport {
 
 extension ChunkedUpload {
     /// An upload into `store` whose assembled files derive waiting reports again by the intake path.
-    package init(store: ReportStore, decoder: any TrailDecoding, grouping: GroupingSource = .fixed(.none)) {
-        self.init(store: store, importer: DebugFileImport(store: store, decoder: decoder, grouping: grouping))
+    package init(
+        store: ReportStore, decoder: any TrailDecoding, grouping: GroupingSource = .fixed(.none), limits: Limits = Limits()
+    ) {
+        self.init(store: store, importer: DebugFileImport(store: store, decoder: decoder, grouping: grouping), limits: limits)
     }
 }

@@ -50,7 +50,7 @@ struct SymbolStage: Sendable {
             lookupOf[index] = lookups.count
             lookups.append(Symbolicator.Lookup(uuid: file.uuid, address: file.textVMAddr &+ UInt64(offset) &- (isReturn ? 1 : 0)))
         }
-        let answers = symbolicator.frames(at: lookups)
+        let (answers, answered) = symbolicator.lookUp(lookups)
         var named: [[StackFrame]] = []
         for (index, (frame, _)) in all.enumerated() {
             guard let lookup = lookupOf[index], let found = answers[lookup] else {
@@ -72,7 +72,11 @@ struct SymbolStage: Sendable {
         }
         return Frames(
             crashed: named.prefix(parsed.frames.count).flatMap { $0 }, exception: named.dropFirst(parsed.frames.count).flatMap { $0 },
-            symbolicatedImages: Set(images.values.map(\.uuid)))
+            // An image counts as symbolicated only when the symbolizer answered for it; the others wait, and are looked up
+            // again later (a symbolizer that timed out or died, SPEC section 19).
+            symbolicatedImages: Set(images.values.map(\.uuid)).filter { uuid in
+                answered.contains(uuid) || !lookups.contains { $0.uuid == uuid }
+            })
     }
 
     /// The frames with mangled Swift and C++ symbols demangled, the name as written kept in `rawSymbol`.

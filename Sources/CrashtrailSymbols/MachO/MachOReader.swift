@@ -49,16 +49,29 @@ package enum MachOReader {
         guard table.count == count * entrySize else {
             throw MachOError(.damaged, "\(name): the universal header's \(count) slices run past the end of the file")
         }
-        return try (0..<count).map { index in
+        let tableEnd = UInt64(8 + count * entrySize)
+        let ranges = try (0..<count).map { index -> (offset: UInt64, size: UInt64) in
             let base = index * entrySize
             let offset = magic == fatMagic64 ? table.uint64(at: base + 8) : UInt64(table.uint32(at: base + 8))
             let size = magic == fatMagic64 ? table.uint64(at: base + 16) : UInt64(table.uint32(at: base + 12))
-            guard size > 0, offset <= source.size, size <= source.size - offset else {
+            guard size > 0, offset >= tableEnd, offset <= source.size, size <= source.size - offset else {
                 throw MachOError(
                     .damaged,
-                    "\(name): slice \(index) claims \(size) bytes at offset \(offset), past the end of the \(source.size)-byte file")
+                    "\(name): slice \(index) claims \(size) bytes at offset \(offset), past the end of the \(source.size)-byte file or inside its header"
+                )
             }
-            return try slice(in: source, offset: offset, size: size, name: "\(name) (slice \(index))")
+            return (offset, size)
+        }
+        // Slices that overlap would store the same bytes again, each whole: a universal file that declares them is
+        // damaged or hostile, and refused before anything is stored.
+        let ordered = ranges.enumerated().sorted { $0.element.offset < $1.element.offset }
+        for (previous, next) in zip(ordered, ordered.dropFirst())
+        where previous.element.offset + previous.element.size > next.element.offset {
+            throw MachOError(
+                .damaged, "\(name): slices \(previous.offset) and \(next.offset) overlap; a universal file's slices never share bytes")
+        }
+        return try ranges.enumerated().map { index, range in
+            try slice(in: source, offset: range.offset, size: range.size, name: "\(name) (slice \(index))")
         }
     }
 

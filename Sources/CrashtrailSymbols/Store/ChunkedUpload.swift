@@ -40,18 +40,40 @@ package struct ChunkedUpload: Sendable {
         case error(String)
     }
 
-    let store: ReportStore
-    let importer: DebugFileImport
+    /// What an upload may hold (SPEC section 19).
+    package struct Limits: Sendable {
+        /// The bytes of chunks a project may keep before they are assembled.
+        package var projectQuota: Int64
+        /// How long a chunk no assemble used is kept, in milliseconds.
+        package var chunkLifetime: Int64
+        /// The largest file assembled.
+        package var maximumFileSize: Int64
 
-    /// An upload into `store` whose assembled files derive waiting reports again through `importer`.
-    package init(store: ReportStore, importer: DebugFileImport) {
-        self.store = store
-        self.importer = importer
+        package init(
+            projectQuota: Int64 = 2 << 30, chunkLifetime: Int64 = 86_400_000, maximumFileSize: Int64 = ChunkedUpload.maximumFileSize
+        ) {
+            self.projectQuota = projectQuota
+            self.chunkLifetime = chunkLifetime
+            self.maximumFileSize = maximumFileSize
+        }
     }
 
-    /// Keeps a chunk, once its bytes are checked against the SHA-1 the client named it by.
-    /// - Throws: ``ChunkedUploadError`` when the bytes do not match or are too many; `StoreError`.
-    package func keepChunk(named sha1: String, bytes: [UInt8]) throws {
+    let store: ReportStore
+    let importer: DebugFileImport
+    package let limits: Limits
+
+    /// An upload into `store` whose assembled files derive waiting reports again through `importer`.
+    package init(store: ReportStore, importer: DebugFileImport, limits: Limits = Limits()) {
+        self.store = store
+        self.importer = importer
+        self.limits = limits
+    }
+
+    /// Keeps a chunk, once its bytes are checked against the SHA-1 the client named it by, counted against `project`'s
+    /// quota.
+    /// - Throws: ``ChunkedUploadError`` when the bytes do not match, are too many, or pass the project's quota;
+    ///   `StoreError`.
+    package func keepChunk(named sha1: String, bytes: [UInt8], project: Int = 0) throws {
         guard bytes.count <= Self.chunkSize else {
             throw ChunkedUploadError(.tooLarge, "the chunk \(sha1) is \(bytes.count) bytes, over the chunk size of \(Self.chunkSize)")
         }
@@ -60,7 +82,24 @@ package struct ChunkedUpload: Sendable {
             throw ChunkedUploadError(
                 .checksumMismatch, "the chunk named \(sha1) has SHA-1 \(actual): it was damaged on the way; send it again")
         }
-        try store.addUploadChunk(sha1: actual, bytes: bytes, added: importer.time.rfc3339())
+        if project != 0 {
+            let kept = try store.uploadChunkBytes(project: project)
+            guard kept + Int64(bytes.count) <= limits.projectQuota else {
+                throw ChunkedUploadError(
+                    .overQuota,
+                    "project \(project) keeps \(kept) bytes of chunks not yet assembled; this chunk would pass its quota of \(limits.projectQuota) bytes (serve --upload-quota). Assemble the files uploaded, or wait for chunks left unassembled to expire after \(limits.chunkLifetime / 3_600_000) hours"
+                )
+            }
+        }
+        try store.addUploadChunk(sha1: actual, bytes: bytes, added: importer.time.rfc3339(), project: project)
+    }
+
+    /// Forgets the chunks no assemble used within their lifetime.
+    /// - Returns: how many were forgotten.
+    /// - Throws: `StoreError`.
+    @discardableResult
+    package func expireChunks() throws -> Int {
+        try store.removeUploadChunks(addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
     }
 
     /// Assembles each file whose chunks are all kept and stores its slices.
@@ -85,12 +124,21 @@ package struct ChunkedUpload: Sendable {
                 })
         }
         guard !file.chunks.isEmpty else { return .error("the file \(file.name) names no chunks") }
-        guard Int64(file.chunks.count) * Int64(Self.chunkSize) <= Self.maximumFileSize + Int64(Self.chunkSize) else {
-            return .error("the file \(file.name) has \(file.chunks.count) chunks, over the limit of \(Self.maximumFileSize) bytes")
+        guard Int64(file.chunks.count - 1) * Int64(Self.chunkSize) < limits.maximumFileSize else {
+            return .error("the file \(file.name) has \(file.chunks.count) chunks, over the limit of \(limits.maximumFileSize) bytes")
         }
-        let kept = try store.uploadChunks(among: file.chunks.map { $0.lowercased() })
-        let missing = file.chunks.filter { !kept.contains($0.lowercased()) }
+        guard file.chunks.allSatisfy({ $0.count == 40 && $0.allSatisfy(\.isHexDigit) }) else {
+            return .error("the file \(file.name) names a chunk that is not a SHA-1 (40 hex digits)")
+        }
+        let sizes = try store.uploadChunkSizes(among: file.chunks.map { $0.lowercased() })
+        let missing = file.chunks.filter { sizes[$0.lowercased()] == nil }
         guard missing.isEmpty else { return .notFound(missing: missing) }
+        // The file's real size, its chunks repeated as often as it names them, refused before a byte is written: a chunk
+        // named a thousand times would make a file a thousand times its size.
+        let size = file.chunks.reduce(Int64(0)) { $0 + (sizes[$1.lowercased()] ?? 0) }
+        guard size <= limits.maximumFileSize else {
+            return .error("the chunks of \(file.name) make a file of \(size) bytes, over the limit of \(limits.maximumFileSize) bytes")
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-upload-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -121,9 +169,10 @@ package struct ChunkedUpload: Sendable {
             return .error("\(error)")
         }
         try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid))
-        // Chunks of a stored file are forgotten, as are those of uploads abandoned a day ago.
+        // Chunks of a stored file are forgotten, as are those of uploads abandoned longer ago than a chunk's lifetime.
         try store.removeUploadChunks(
-            file.chunks.map { $0.lowercased() }, addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - 86_400_000))
+            file.chunks.map { $0.lowercased() },
+            addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
         return .ok(slices)
     }
 
@@ -144,6 +193,8 @@ package struct ChunkedUploadError: CrashtrailError, Hashable {
         package static let checksumMismatch = Code(name: "checksum-mismatch")
         /// The chunk is larger than the chunk size.
         package static let tooLarge = Code(name: "too-large")
+        /// The chunk would pass its project's upload quota.
+        package static let overQuota = Code(name: "over-quota")
     }
 
     package var code: Code

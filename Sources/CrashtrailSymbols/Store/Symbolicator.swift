@@ -69,12 +69,54 @@ package final class Symbolicator: Sendable {
         try refresh()
     }
 
-    /// `$CRASHTRAIL_SYMBOL_CACHE`, else `crashtrail-debug-files` in the system's temporary folder.
+    /// `$CRASHTRAIL_SYMBOL_CACHE`, else `crashtrail/debug-files` in the user's cache folder (`$XDG_CACHE_HOME`, else
+    /// `~/.cache`), else, for a user without a home, a folder named after the user in the system's temporary folder.
     package static func defaultFolder(environment: [String: String]) -> URL {
         if let given = environment["CRASHTRAIL_SYMBOL_CACHE"], !given.isEmpty {
             return URL(fileURLWithPath: given)
         }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-debug-files")
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache).appendingPathComponent("crashtrail/debug-files")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/"), home != "/" {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/crashtrail/debug-files")
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-debug-files-\(geteuid())")
+    }
+
+    /// Makes the cache folder if it is missing (readable by this user only), and refuses one another user owns or
+    /// others may write to: a file planted there would be read as a debug file.
+    /// - Throws: ``SymbolizerError`` (`unsafeCache`) naming the folder and what to do.
+    package static func preparePrivateFolder(_ folder: URL) throws(SymbolizerError) {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: folder.path) {
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SymbolizerError(.unsafeCache, "the debug-file cache \(folder.path) cannot be made: \(error.localizedDescription)")
+            }
+        }
+        var info = stat()
+        guard lstat(folder.path, &info) == 0 else {
+            throw SymbolizerError(.unsafeCache, "the debug-file cache \(folder.path) cannot be read")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw SymbolizerError(
+                .unsafeCache,
+                "the debug-file cache \(folder.path) is not a folder (a link or a file); remove it or set CRASHTRAIL_SYMBOL_CACHE")
+        }
+        guard info.st_uid == geteuid() else {
+            throw SymbolizerError(
+                .unsafeCache,
+                "the debug-file cache \(folder.path) belongs to user \(info.st_uid), not to this user (\(geteuid())); set CRASHTRAIL_SYMBOL_CACHE to a folder of this user's"
+            )
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw SymbolizerError(
+                .unsafeCache,
+                "the debug-file cache \(folder.path) can be written by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 700 \(folder.path), or set CRASHTRAIL_SYMBOL_CACHE"
+            )
+        }
     }
 
     /// Reads again which debug files the store keeps (after `symbols add`, or an upload over HTTP).
@@ -119,7 +161,15 @@ package final class Symbolicator: Sendable {
 
     /// The frames at each lookup, innermost first; nil where the debug file names nothing, or cannot be used.
     package func frames(at lookups: [Lookup]) -> [[SymbolicatedFrame]?] {
-        guard !processes.isEmpty, !lookups.isEmpty else { return lookups.map { _ in nil } }
+        lookUp(lookups).frames
+    }
+
+    /// The frames at each lookup, and the UUIDs every lookup of which was answered (from the cache or the symbolizer).
+    ///
+    /// An image whose lookups got no answer (the symbolizer timed out or died, its debug file could not be written out)
+    /// is left out of `answered`, so its report is kept as waiting for its debug file and symbolicated later.
+    package func lookUp(_ lookups: [Lookup]) -> (frames: [[SymbolicatedFrame]?], answered: Set<String>) {
+        guard !processes.isEmpty, !lookups.isEmpty else { return (lookups.map { _ in nil }, []) }
         var answers: [[SymbolicatedFrame]?] = Array(repeating: nil, count: lookups.count)
         var missing: [Int] = []
         let process = state.withLock { state -> LLVMSymbolizer in
@@ -129,7 +179,8 @@ package final class Symbolicator: Sendable {
             state.next = (state.next + 1) % processes.count
             return processes[state.next]
         }
-        guard !missing.isEmpty else { return answers }
+        let all = Set(lookups.map(\.uuid))
+        guard !missing.isEmpty else { return (answers, all) }
         var queries: [(path: String, address: UInt64)] = []
         var asked: [Int] = []
         for index in missing {
@@ -142,7 +193,7 @@ package final class Symbolicator: Sendable {
             found = try process.symbolicate(queries)
         } catch {
             state.withLock { $0.lastFailure = error }
-            return answers
+            return (answers, all.subtracting(missing.map { lookups[$0].uuid }))
         }
         state.withLock { state in
             if state.answers.count > Self.maximumAnswers { state.answers.removeAll(keepingCapacity: true) }
@@ -151,7 +202,9 @@ package final class Symbolicator: Sendable {
                 state.answers[lookups[index]] = frames
             }
         }
-        return answers
+        // A UUID is answered when every one of its lookups was: those whose debug file could not be written out were not.
+        let askedIndexes = Set(asked)
+        return (answers, all.subtracting(missing.filter { !askedIndexes.contains($0) }.map { lookups[$0].uuid }))
     }
 
     /// Where the debug file `uuid` is on this machine, written from the store's chunks the first time.
@@ -172,15 +225,17 @@ package final class Symbolicator: Sendable {
         }
     }
 
-    /// Writes the debug file to the cache folder, unless a file of its size and SHA-1 is there already.
+    /// Writes the debug file to the cache folder, unless a file with its SHA-1 is there already.
     private func write(_ file: DebugFile) throws -> String {
+        try Self.preparePrivateFolder(folder)
         // Named by content too: a slice replaced in the store (its symbol table by its dSYM) is written anew.
         let target = folder.appendingPathComponent("\(file.uuid)-\(file.sha1)")
         let manager = FileManager.default
-        if let attributes = try? manager.attributesOfItem(atPath: target.path), (attributes[.size] as? Int64) == file.size {
+        if let attributes = try? manager.attributesOfItem(atPath: target.path), (attributes[.size] as? Int64) == file.size,
+            Self.sha1(ofFile: target) == file.sha1
+        {
             return target.path
         }
-        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let process = ProcessInfo.processInfo.processIdentifier
         let partial = folder.appendingPathComponent("\(file.uuid).partial-\(process)-\(UUID().uuidString)")
         guard manager.createFile(atPath: partial.path, contents: nil) else {
@@ -207,5 +262,18 @@ package final class Symbolicator: Sendable {
         _ = try? manager.removeItem(at: target)
         try manager.moveItem(at: partial, to: target)
         return target.path
+    }
+
+    /// The SHA-1 of a file's bytes, in lower-case hex; nil when it cannot be read.
+    static func sha1(ofFile url: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var hash = Insecure.SHA1()
+        while true {
+            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
+            if chunk.isEmpty { break }
+            hash.update(data: chunk)
+        }
+        return Hex.lowercase(hash.finalize())
     }
 }

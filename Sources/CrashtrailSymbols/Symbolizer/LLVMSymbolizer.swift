@@ -1,4 +1,5 @@
 import CrashtrailCore
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -7,11 +8,23 @@ import Synchronization
 /// itself and keeps both).
 ///
 /// It is used by one caller at a time (its state is behind a `Mutex`); the collector's `Symbolicator` holds one for each worker,
-/// so symbolication is not held to one core. A process that dies is started again at the next batch.
+/// so symbolication is not held to one core. A process that dies is started again at the next batch; one that does not
+/// answer a batch within its deadline is killed (SIGKILL) and started again at the next batch, so a symbolizer that hangs
+/// never holds intake longer than the deadline (SPEC section 19).
 package final class LLVMSymbolizer: Sendable {
     /// What runs the process: its executable.
     package let executable: String
+    /// How long a batch may take, from its first address written to its last answer read.
+    package let deadline: Duration
     private let state = Mutex<ProcessState?>(nil)
+
+    /// The deadline when none is given: `$CRASHTRAIL_SYMBOLIZER_TIMEOUT` seconds, else 10 s.
+    package static func defaultDeadline(environment: [String: String]) -> Duration {
+        if let text = environment["CRASHTRAIL_SYMBOLIZER_TIMEOUT"], let seconds = Double(text), seconds > 0 {
+            return .milliseconds(Int64(seconds * 1000))
+        }
+        return .seconds(10)
+    }
 
     /// The process and its pipes, while it runs.
     private struct ProcessState {
@@ -20,18 +33,22 @@ package final class LLVMSymbolizer: Sendable {
         let output: LineReader
     }
 
-    /// A symbolizer that runs `executable`.
-    package init(executable: String) {
+    /// A symbolizer that runs `executable`, each batch within `deadline`.
+    package init(executable: String, deadline: Duration = LLVMSymbolizer.defaultDeadline(environment: ProcessEnvironment.current())) {
         self.executable = executable
+        self.deadline = deadline
     }
 
     deinit {
         state.withLock { state in
-            if let running = state.take() {
-                try? running.input.close()
-                running.process.terminate()
-            }
+            if let running = state.take() { Self.stop(running) }
         }
+    }
+
+    /// Kills a process that may not listen to SIGTERM, and closes its pipes.
+    private static func stop(_ running: ProcessState) {
+        try? running.input.close()
+        if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
     }
 
     /// The frames at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
@@ -59,11 +76,24 @@ package final class LLVMSymbolizer: Sendable {
                 // A quoted path may hold spaces; llvm-symbolizer reads `"PATH" ADDRESS`.
                 text += "\"\(query.path)\" 0x\(String(query.address, radix: 16))\n"
             }
+            let seconds = deadline.components
+            let deadlineNanoseconds = UInt64(seconds.seconds) * 1_000_000_000 + UInt64(seconds.attoseconds / 1_000_000_000)
+            let due = DispatchTime.now().uptimeNanoseconds &+ deadlineNanoseconds
             do {
                 try running.input.write(contentsOf: Data(text.utf8))
                 var answers: [[SymbolicatedFrame]?] = []
                 for _ in batch {
-                    guard let line = running.output.nextLine() else {
+                    let line: [UInt8]?
+                    do {
+                        line = try running.output.nextLine(due: due)
+                    } catch {
+                        Self.stop(running)
+                        throw SymbolizerError(
+                            .timedOut,
+                            "\(executable) did not answer \(batch.count) addresses within \(deadline) (CRASHTRAIL_SYMBOLIZER_TIMEOUT); it was killed and starts again at the next batch"
+                        )
+                    }
+                    guard let line else {
                         throw SymbolizerError(
                             .died,
                             "\(executable) stopped answering (exit status \(running.process.isRunning ? "none" : String(running.process.terminationStatus)))"
@@ -73,9 +103,11 @@ package final class LLVMSymbolizer: Sendable {
                 }
                 return answers
             } catch let error as SymbolizerError {
+                Self.stop(running)
                 state = nil
                 throw error
             } catch {
+                Self.stop(running)
                 state = nil
                 throw SymbolizerError(.died, "\(executable) could not be written to: \(error)", cause: error)
             }
@@ -83,6 +115,8 @@ package final class LLVMSymbolizer: Sendable {
     }
 
     private func launch() throws(SymbolizerError) -> ProcessState {
+        // Writing to a symbolizer that died must fail with EPIPE, which restarts it, instead of ending this process.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--inlines", "--output-style=JSON", "--no-demangle", "--functions=linkage"]
@@ -135,23 +169,39 @@ package final class LLVMSymbolizer: Sendable {
     }
 }
 
-/// Reads lines from a pipe, buffering what comes after the newline.
+/// Reads lines from a pipe, buffering what comes after the newline, each by a deadline.
 private final class LineReader {
+    /// The deadline passed before a line came.
+    struct TimedOut: Error {}
+
     private let handle: FileHandle
     private var buffer: [UInt8] = []
 
     init(_ handle: FileHandle) { self.handle = handle }
 
     /// The next line without its newline, or nil at the end.
-    func nextLine() -> [UInt8]? {
+    /// - Parameter due: the monotonic instant (`DispatchTime`'s nanoseconds) by which it must come.
+    /// - Returns: the line, or nil at the end of the output.
+    /// - Throws: `TimedOut` when it did not come by then.
+    func nextLine(due: UInt64) throws -> [UInt8]? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Array(buffer[..<newline])
                 buffer.removeFirst(newline + 1)
                 return line
             }
-            // `availableData` returns what the pipe holds as soon as it holds anything; `read(upToCount:)` would wait
-            // for the whole count, which the process never writes while it waits for the next address.
+            // Waits for bytes at most until the deadline; then `availableData` returns what the pipe holds at once.
+            // (`read(upToCount:)` would wait for the whole count, which the process never writes while it waits for the
+            // next address.)
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            while true {
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard now < due else { throw TimedOut() }
+                let milliseconds = Int32(clamping: (due - now + 999_999) / 1_000_000)
+                let result = poll(&ready, 1, milliseconds)
+                if result > 0 { break }
+                if result < 0, errno != EINTR { return nil }
+            }
             let chunk = handle.availableData
             guard !chunk.isEmpty else { return nil }
             buffer.append(contentsOf: chunk)

@@ -11,10 +11,14 @@ package struct SymbolizerError: CrashtrailError, Hashable {
         package static let cannotStart = Code(name: "cannot-start")
         /// The process stopped answering.
         package static let died = Code(name: "died")
+        /// It did not answer a batch within its deadline, and was killed.
+        package static let timedOut = Code(name: "timed-out")
         /// It answered something that is not its JSON.
         package static let unreadableAnswer = Code(name: "unreadable-answer")
         /// A stored debug file could not be written out for it to read (the cache folder, or damaged chunks).
         package static let debugFileUnwritable = Code(name: "debug-file-unwritable")
+        /// The cache folder for debug files is not private to this user.
+        package static let unsafeCache = Code(name: "unsafe-cache")
     }
 
     package var code: Code
