@@ -31,6 +31,12 @@ package enum UpstreamAnswer: Hashable, Sendable {
             return .rateLimited(seconds: wait, reason: reason)
         case 408, 500...:
             return .failed(reason: reason)
+        case 300..<400:
+            let location = headers["location"].flatMap { URLComponents(string: $0) }.map { "\($0.scheme ?? "?")://\($0.host ?? "?")" }
+            return .rejected(
+                reason:
+                    "HTTP \(status): the upstream redirects\(location.map { " to \($0)" } ?? ""), which crashtrail does not follow (it would carry the report and the key); give the DSN of the address it redirects to"
+            )
         default:
             return .rejected(reason: reason)
         }

@@ -17,6 +17,9 @@ package final class UpstreamClient: Sendable {
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(timeoutSeconds))
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
         configuration.decompression = .enabled(limit: .size(1 << 20))
+        // A redirect is answered as it is, never followed: following it would send the report and the upstream's key
+        // to wherever the answer points (SPEC section 19).
+        configuration.redirectConfiguration = .disallow
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         timeout = .seconds(timeoutSeconds)
         self.client = client

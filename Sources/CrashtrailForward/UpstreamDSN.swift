@@ -16,18 +16,20 @@ package struct UpstreamDSN: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``ForwardError`` (`invalid-dsn`) saying what is missing.
     package init(_ text: String) throws(ForwardError) {
         let hint = "a DSN is http(s)://KEY@HOST[:PORT]/PROJECT, as the tracker's project settings show it"
+        // The DSN is named with its key hidden: an error reaches logs and terminals, and the key is a credential.
+        let shown = Self.redacted(text)
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
-        else { throw ForwardError(.invalidDSN, "'\(text)' is not an http or https URL; \(hint)") }
+        else { throw ForwardError(.invalidDSN, "'\(shown)' is not an http or https URL; \(hint)") }
         guard let host = components.host, !host.isEmpty else {
-            throw ForwardError(.invalidDSN, "'\(text)' names no host; \(hint)")
+            throw ForwardError(.invalidDSN, "'\(shown)' names no host; \(hint)")
         }
         guard let key = components.user, !key.isEmpty else {
-            throw ForwardError(.invalidDSN, "'\(text)' has no key before the @; \(hint)")
+            throw ForwardError(.invalidDSN, "'\(shown)' has no key before the @; \(hint)")
         }
         let parts = components.path.split(separator: "/").map(String.init)
         guard let project = parts.last, !project.isEmpty else {
-            throw ForwardError(.invalidDSN, "'\(text)' names no project after the host; \(hint)")
+            throw ForwardError(.invalidDSN, "'\(shown)' names no project after the host; \(hint)")
         }
         self.scheme = scheme
         self.host = host
@@ -35,6 +37,14 @@ package struct UpstreamDSN: Hashable, Sendable, CustomStringConvertible {
         self.prefix = parts.dropLast().map { "/" + $0 }.joined()
         self.project = project
         self.key = key
+    }
+
+    /// `text` with its user part (the key) replaced by `***`, or the whole text hidden when it is no URL.
+    static func redacted(_ text: String) -> String {
+        if let at = text.lastIndex(of: "@"), let schemeEnd = text.range(of: "://"), schemeEnd.upperBound <= at {
+            return text[..<schemeEnd.upperBound] + "***" + text[at...]
+        }
+        return text.contains("://") || text.count > 12 ? "(a DSN of \(text.count) characters, hidden)" : text
     }
 
     private var origin: String {

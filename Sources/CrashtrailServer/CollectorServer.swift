@@ -31,8 +31,8 @@ public struct CollectorServer: Sendable {
         public var port: Int
         /// Each project accepted, with its DSN.
         public var dsns: [(project: Project, dsn: String)]
-        /// The token the read side asks for; nil when it is open (on loopback only).
-        public var readToken: String?
+        /// Whether anyone may read the pages, JSON and metrics (`--public-read`); else they take a token.
+        public var publicRead: Bool
     }
 
     let service: TriageService
@@ -41,6 +41,8 @@ public struct CollectorServer: Sendable {
     let debugFiles: DebugFileRoutes
     let metrics: ServerMetrics
     let logger: Logger
+    /// Who may read the pages, JSON and metrics.
+    let access: ReadAccess
     /// Sends the forwarding outbox, when `--forward` names upstreams.
     let forwarder: Forwarder?
 
@@ -52,9 +54,9 @@ public struct CollectorServer: Sendable {
 
     /// Prepares the service: its projects, manifests and trail decoder.
     ///
-    /// The projects are those given, or the store's; the manifests are kept in the store, as ingest keeps them. A service that listens beyond loopback without a read token makes
-    /// one, so its pages are never open to the network.
-    /// - Throws: `StoreError`.
+    /// The projects are those given, or the store's; the manifests are kept in the store, as ingest keeps them. Reads
+    /// take a token unless `options.publicRead` opens them.
+    /// - Throws: `StoreError`; `ForwardError` for an upstream DSN that cannot be used.
     public init(
         service: TriageService, manifests: [LoadedManifest], options: ServeOptions,
         logger: Logger = Logger(label: "crashtrail.serve")
@@ -64,10 +66,11 @@ public struct CollectorServer: Sendable {
         // The grouping rules and merges, read again every few seconds: `crashtrail grouping set` and `group merge`
         // need no restart.
         let grouping = GroupingSource.live(try LiveGroupingRules(store: service.store, time: service.time))
-        let projects = options.projects.isEmpty ? try ProjectRegistry(store: service.store) : ProjectRegistry(fixed: options.projects)
+        let projects =
+            options.projects.isEmpty
+            ? try ProjectRegistry(store: service.store, time: service.time)
+            : try ProjectRegistry(fixed: options.projects, store: service.store, time: service.time)
         let metrics = ServerMetrics()
-        var options = options
-        if options.readToken == nil, !options.listensOnLoopbackOnly { options.readToken = Project.newKey() }
         self.service = service
         self.options = options
         self.metrics = metrics
@@ -82,9 +85,14 @@ public struct CollectorServer: Sendable {
         }
         let worker = SymbolicationWorker(
             importer: DebugFileImport(store: service.store, decoder: codec, grouping: grouping), symbolicator: symbolicator, logger: logger)
+        let uploadLimits = ChunkedUpload.Limits(
+            projectQuota: options.trust.uploadQuota, chunkLifetime: options.trust.chunkLifetime,
+            maximumFileSize: options.trust.maximumDebugFile)
         debugFiles = DebugFileRoutes(
-            projects: projects, upload: ChunkedUpload(store: service.store, decoder: codec, grouping: grouping), symbolication: worker,
-            logger: logger)
+            projects: projects,
+            upload: ChunkedUpload(store: service.store, decoder: codec, grouping: grouping, limits: uploadLimits),
+            symbolication: worker, metrics: metrics, logger: logger)
+        access = ReadAccess(isPublic: options.publicRead, operatorToken: options.readToken, projects: projects)
         var policy = GroupCommitter.Policy.serve(backlog: options.backlog, batchSize: options.batchSize)
         let upstreams = try options.forward.map { dsn throws(ForwardError) in try UpstreamDSN(dsn) }
         policy.forwardTo = upstreams.map(\.identity)
@@ -112,7 +120,17 @@ public struct CollectorServer: Sendable {
                 decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping),
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
-            metrics: metrics, logger: logger, time: service.time)
+            metrics: metrics, logger: logger, time: service.time,
+            events: ProjectRateLimiter(defaultEventsPerMinute: options.trust.eventsPerMinute, time: service.time),
+            trailRate: ProjectRateLimiter(
+                defaultEventsPerMinute: options.trust.trailsPerMinute, usesProjectLimit: false, time: service.time),
+            shares: ProjectShares(capacity: options.backlog),
+            diskFloor: DiskFloor(
+                folders: (service.location.isPostgres ? [] : [(service.location.name as NSString).deletingLastPathComponent])
+                    .map { $0.isEmpty ? "." : $0 } + [options.quarantineDirectory],
+                floor: options.trust.minimumFreeDisk, time: service.time),
+            quarantineBudget: QuarantineBudget(
+                folder: URL(fileURLWithPath: options.quarantineDirectory), limit: options.trust.quarantineLimit))
     }
 
     /// The routes, for a server or a test.
@@ -122,7 +140,9 @@ public struct CollectorServer: Sendable {
         let routes = routes
         let service = service
         router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
-        router.get("/metrics") { _, _ in
+        let access = access
+        router.get("/metrics") { request, _ in
+            try access.authorize(request)
             let forwarding = (try? service.forwardingStatus()).map { Self.forwardMetrics($0, now: service.time.now()) } ?? ""
             let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
             let text = metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8)
@@ -135,7 +155,7 @@ public struct CollectorServer: Sendable {
         api.post("store") { request, context in try await routes.storeEvent(request, context: context) }
         api.post("reports") { request, context in try await routes.reports(request, context: context) }
         api.post("trails") { request, context in try await routes.trails(request, context: context) }
-        ReadRoutes(service: service, readToken: options.readToken).add(to: router)
+        ReadRoutes(service: service, access: access, logger: logger).add(to: router)
         debugFiles.add(to: router)
         return router
     }
@@ -158,7 +178,7 @@ public struct CollectorServer: Sendable {
                 onStart(
                     Started(
                         host: options.host, port: port, dsns: projects.active.map { ($0, $0.dsn(base: base)) },
-                        readToken: options.readToken))
+                        publicRead: options.publicRead))
             },
             logger: logger)
     }
@@ -187,8 +207,9 @@ public struct CollectorServer: Sendable {
         if let failure { throw failure }
     }
 
-    /// Joins, at the start and then every minute, the trails that wait though their crash is stored: a trail and its
-    /// crash committed at the same instant by two services of one shared store do not see each other.
+    /// Every minute, from the start: joins the trails that wait though their crash is stored (a trail and its crash
+    /// committed at the same instant by two services of one shared store do not see each other), forgets upload chunks
+    /// no assemble used within their lifetime, and symbolicates again the reports whose symbolizer failed.
     private func sweepWaitingTrails() async {
         // All at the start; then those received since the sweep before, less a margin for other workers' clocks.
         var since: Int64 = 0
@@ -203,6 +224,14 @@ public struct CollectorServer: Sendable {
             } catch {
                 logger.error("could not join the trails waiting for their crashes", metadata: ["error": "\(error)"])
             }
+            do {
+                let expired = try debugFiles.upload.expireChunks()
+                if expired > 0 { logger.info("forgot upload chunks no assemble used", metadata: ["count": "\(expired)"]) }
+            } catch {
+                logger.error("could not forget expired upload chunks", metadata: ["error": "\(error)"])
+            }
+            // Reports stored while the symbolizer timed out or died wait for a run that can name their frames.
+            if debugFiles.symbolication.canSymbolicate { await debugFiles.symbolication.kick() }
             try? await Task.sleep(for: .seconds(60))
         }
     }
@@ -224,10 +253,12 @@ public struct CollectorServer: Sendable {
             lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="delivered"} \#(status.delivered)"#)
             lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="waiting"} \#(status.waiting)"#)
             lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="retrying"} \#(status.retrying)"#)
-            for (reason, count) in status.setAside.sorted(by: { $0.key < $1.key }) {
-                lines.append(
-                    #"crashtrail_forward_reports{upstream="\#(upstream)",state="set-aside",reason="\#(label(String(reason.prefix(80))))"} \#(count)"#
-                )
+            // The reason's class only (`HTTP 400`, or `other`): its text comes from the upstream, and a label value must
+            // not (SPEC section 19).
+            var byClass: [String: Int] = [:]
+            for (reason, count) in status.setAside { byClass[Self.reasonClass(reason), default: 0] += count }
+            for (reason, count) in byClass.sorted(by: { $0.key < $1.key }) {
+                lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="set-aside",reason="\#(reason)"} \#(count)"#)
             }
         }
         lines.append("# HELP crashtrail_forward_oldest_waiting_seconds How long the oldest report waiting for an upstream has waited.")
@@ -237,6 +268,13 @@ public struct CollectorServer: Sendable {
             lines.append(#"crashtrail_forward_oldest_waiting_seconds{upstream="\#(label(status.upstream))"} \#(age)"#)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A set-aside reason's class: `HTTP NNN` when it starts so, else `other`.
+    static func reasonClass(_ reason: String) -> String {
+        let head = reason.prefix(8)
+        guard head.hasPrefix("HTTP "), head.count == 8, head.dropFirst(5).allSatisfy(\.isNumber) else { return "other" }
+        return String(head)
     }
 
     /// A host as a URL names it: an IPv6 address in brackets, `0.0.0.0` as this machine's loopback.
@@ -272,12 +310,22 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The route a path takes, with the project ID left out so the label has few values.
+    /// The route a path takes, with the project ID left out: one of a fixed set, so no request can add a series
+    /// (SPEC section 19).
     static func endpoint(_ path: String) -> String {
-        let parts = path.split(separator: "/")
-        if parts.count >= 3, parts[0] == "api" {
-            return "/api/ID/\(parts[2])"
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        if parts.count >= 3, parts.count <= 4, parts[0] == "api", parts.count == 3 || parts[3].isEmpty {
+            if parts[1] == "0", ["groups", "reports", "paths"].contains(parts[2]) { return "/api/0/\(parts[2])" }
+            if ["envelope", "store", "reports", "trails"].contains(parts[2]) { return "/api/ID/\(parts[2])" }
         }
-        return ["/health", "/metrics"].contains(path) ? path : "other"
+        if parts.count == 4, parts[0] == "api", parts[1] == "0", ["show", "replay"].contains(parts[2]) { return "/api/0/\(parts[2])/ID" }
+        if parts.count >= 4, parts[0] == "api", parts[1] == "0", parts[2] == "organizations", parts.last == "chunk-upload" {
+            return "/api/0/organizations/ORG/chunk-upload"
+        }
+        if parts.count >= 6, parts[0] == "api", parts[1] == "0", parts[2] == "projects", parts.last == "assemble" {
+            return "/api/0/projects/ORG/PROJECT/files/difs/assemble"
+        }
+        if parts.count == 2, ["groups", "reports"].contains(parts[0]) { return "/\(parts[0])/NAME" }
+        return ["/", "/index.html", "/health.html", "/health", "/metrics"].contains(path) ? path : "other"
     }
 }

@@ -11,7 +11,8 @@ import MultipartKit
 /// Debug files uploaded as Sentry's tools upload them (SPEC section 16).
 ///
 /// `sentry-cli debug-files upload`, and the fastlane and Xcode build-phase scripts built on it, work with `SENTRY_URL`
-/// pointed at the service and a project's key as the auth token:
+/// pointed at the service and a token with the `debug-files` scope as the auth token (SPEC section 19; a DSN key is
+/// refused with 403):
 ///
 /// - `GET /api/0/organizations/ORG/chunk-upload/`: how to upload (chunk size, limits, SHA-1, gzip);
 /// - `POST /api/0/organizations/ORG/chunk-upload/`: chunks, as multipart parts named by their SHA-1;
@@ -21,6 +22,7 @@ struct DebugFileRoutes: Sendable {
     let projects: ProjectRegistry
     let upload: ChunkedUpload
     let symbolication: SymbolicationWorker
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// The body of a chunk request: the chunks and the multipart framing around them.
@@ -40,10 +42,10 @@ struct DebugFileRoutes: Sendable {
 
     /// `GET chunk-upload/`: how sentry-cli must upload.
     func options(_ request: Request) throws -> Response {
-        _ = try projects.authorize(key: Self.token(request))
+        _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: nil, anyProject: true)
         let answer: JSONValue = .object([
             "url": .string(request.uri.path), "chunkSize": .int(Int64(ChunkedUpload.chunkSize)),
-            "chunksPerRequest": .int(Int64(ChunkedUpload.chunksPerRequest)), "maxFileSize": .int(ChunkedUpload.maximumFileSize),
+            "chunksPerRequest": .int(Int64(ChunkedUpload.chunksPerRequest)), "maxFileSize": .int(upload.limits.maximumFileSize),
             "maxRequestSize": .int(Int64(ChunkedUpload.maximumRequestSize)), "concurrency": .int(4), "hashAlgorithm": .string("sha1"),
             "compression": .array([.string("gzip")]), "accept": .array([.string("debug_files")]),
         ])
@@ -52,7 +54,9 @@ struct DebugFileRoutes: Sendable {
 
     /// `POST chunk-upload/`: each part a chunk named by its SHA-1, gzipped when named `file_gzip`.
     func chunks(_ request: Request) async throws -> Response {
-        _ = try projects.authorize(key: Self.token(request))
+        // The organization endpoint names no project: the chunks count against the token's project (an operator's
+        // token's against none).
+        let token = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: nil, anyProject: true)
         guard let type = request.headers[.contentType], let boundary = Self.boundary(type) else {
             throw RequestError.badRequest(
                 "a chunk upload is multipart/form-data with a boundary; Content-Type was \(request.headers[.contentType] ?? "none")")
@@ -62,6 +66,9 @@ struct DebugFileRoutes: Sendable {
         guard parts.count <= ChunkedUpload.chunksPerRequest else {
             throw RequestError.badRequest("the request holds \(parts.count) chunks, over the limit of \(ChunkedUpload.chunksPerRequest)")
         }
+        // The chunks of a request, inflated, hold at most what a plain request may: a gzip chunk that inflates to the
+        // chunk size, 64 times, would otherwise hold 512 MiB.
+        var inflatedBytes = 0
         for part in parts {
             guard let sha1 = part.filename, sha1.count == 40, sha1.allSatisfy(\.isHexDigit) else {
                 throw RequestError.badRequest(
@@ -70,20 +77,28 @@ struct DebugFileRoutes: Sendable {
             }
             var bytes = part.bytes
             if part.name == "file_gzip" {
+                let cap = min(ChunkedUpload.chunkSize, ChunkedUpload.maximumRequestSize - inflatedBytes)
                 do {
-                    bytes = try ZlibStream.inflated(bytes, wrapper: .gzip, cap: ChunkedUpload.chunkSize)
+                    bytes = try ZlibStream.inflated(bytes, wrapper: .gzip, cap: cap)
                 } catch  where error.code == .overCap {
-                    throw RequestError.tooLarge("the chunk \(sha1) inflates to more than \(ChunkedUpload.chunkSize) bytes, the chunk size")
+                    throw RequestError.tooLarge(
+                        "the chunk \(sha1) inflates to more than \(cap) bytes: over the chunk size (\(ChunkedUpload.chunkSize)) or the \(ChunkedUpload.maximumRequestSize) bytes a request's chunks may hold"
+                    )
                 } catch {
                     throw RequestError.badRequest("the chunk \(sha1) could not be inflated: \(error.message)")
                 }
             }
+            inflatedBytes += bytes.count
             do {
-                try upload.keepChunk(named: sha1, bytes: bytes)
+                try upload.keepChunk(named: sha1, bytes: bytes, project: token.project ?? 0)
             } catch let error as ChunkedUploadError {
-                throw error.code == .tooLarge ? RequestError.tooLarge(error.message) : RequestError.badRequest(error.message)
+                if error.code == .overQuota { metrics.refused(.uploadQuota, project: token.project) }
+                throw error.code == .tooLarge || error.code == .overQuota
+                    ? RequestError.tooLarge(error.message) : RequestError.badRequest(error.message)
             } catch {
-                throw RequestError(.serviceUnavailable, "the chunk could not be stored (\(error)); send it again")
+                logger.error("an upload chunk could not be stored", metadata: ["error": "\(error)"])
+                throw RequestError(
+                    .serviceUnavailable, "the chunk could not be stored (the store failed; its log names why); send it again")
             }
         }
         return Response(status: .ok)
@@ -91,7 +106,8 @@ struct DebugFileRoutes: Sendable {
 
     /// `POST …/files/difs/assemble/`: `{CHECKSUM: {"name", "debug_id", "chunks": [SHA-1…]}}`.
     func assemble(_ request: Request, project: String) async throws -> Response {
-        _ = try projects.authorize(projectNamed: project, key: Self.token(request))
+        let named = try projects.project(named: project)
+        _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: named)
         let body = try await Self.body(request, limit: Self.maximumAssembleRequest)
         guard case .object(let object)? = try? JSONParser.parse(body) else {
             throw RequestError.badRequest("an assemble request is a JSON object of files by their SHA-1")
@@ -108,7 +124,8 @@ struct DebugFileRoutes: Sendable {
             states = try upload.assemble(files)
         } catch {
             logger.error("assembling uploaded debug files failed", metadata: ["error": "\(error)"])
-            throw RequestError(.serviceUnavailable, "the debug files could not be stored (\(error)); send them again")
+            throw RequestError(
+                .serviceUnavailable, "the debug files could not be stored (the store failed; its log names why); send them again")
         }
         var answer: [String: JSONValue] = [:]
         var stored = false
@@ -119,6 +136,7 @@ struct DebugFileRoutes: Sendable {
                     "state": .string("not_found"), "missingChunks": .array(missing.map(JSONValue.string)), "detail": .null,
                 ])
             case .error(let detail):
+                metrics.refused(.assemble, project: named.id)
                 answer[checksum] = .object(["state": .string("error"), "missingChunks": .array([]), "detail": .string(detail)])
             case .ok(let slices):
                 stored = true
@@ -205,11 +223,14 @@ actor SymbolicationWorker {
     private let logger: Logger
     private var running = false
     private var again = false
+    /// Whether an `llvm-symbolizer` was found, so a run can name frames.
+    nonisolated let canSymbolicate: Bool
 
     init(importer: DebugFileImport, symbolicator: Symbolicator?, logger: Logger) {
         self.importer = importer
         self.symbolicator = symbolicator
         self.logger = logger
+        canSymbolicate = symbolicator?.canSymbolicate == true
     }
 
     /// Starts a run, or asks the running one to run again when it ends.

@@ -25,6 +25,15 @@ struct IntakeRoutes: Sendable {
     let logger: Logger
     /// The clock that decides which session starts are recent enough to count.
     let time: TimeSource
+    /// Each project's rate limits, for events and for trails.
+    let events: ProjectRateLimiter
+    let trailRate: ProjectRateLimiter
+    /// Each project's share of the backlog.
+    let shares: ProjectShares
+    /// The free disk below which intake refuses before writing.
+    let diskFloor: DiskFloor
+    /// The most the quarantine keeps.
+    let quarantineBudget: QuarantineBudget
 
     /// The largest `session` or `sessions` item counted (Sentry's Relay takes 100 KB).
     static let maximumSessionItem = 100 * 1024
@@ -36,29 +45,46 @@ struct IntakeRoutes: Sendable {
     /// Envelopes without an `event` item (sessions, transactions, client reports) are accepted and not stored.
     func envelope(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
-        let body = try await RequestBodyReader.read(request, limits: options.limits)
+        // The key is checked from the headers before a byte of the body is read (SPEC section 19). An envelope that
+        // carries its key only in its own header (`dsn`) is read first, within an event's limit.
+        let early = try sentryKey(request).map { key throws(RequestError) in try projects.authorize(projectID: projectID, key: key) }
+        try checkRoom()
+        var limits = options.limits
+        if early == nil {
+            limits.compressedBody = min(limits.compressedBody, limits.eventItem)
+            limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
+        }
+        let body = try await RequestBodyReader.read(
+            request, limits: limits,
+            what: early == nil ? "an envelope without X-Sentry-Auth (send the key in that header to send more)" : "a request")
         let summary: SentryEnvelopeSummary
         do {
             summary = try body.withUnsafeBufferPointer { buffer throws(RejectionError) in try SentryEnvelopeSummary(buffer) }
         } catch {
-            let key = sentryKey(request)
-            _ = try projects.authorize(projectID: projectID, key: key)
-            throw try refuse(body, source: source("envelope", projectID, body), reason: error)
+            let project = try early ?? projects.authorize(projectID: projectID, key: nil)
+            throw try refuse(body, source: source("envelope", String(project.id), body), reason: error)
         }
-        let project = try projects.authorize(projectID: projectID, key: sentryKey(request) ?? summary.dsn.flatMap(ProjectKey.fromDSN))
+        let project = try early ?? projects.authorize(projectID: projectID, key: summary.dsn.flatMap(ProjectKey.fromDSN))
         let sessions = sessionTally(summary, body)
         for (index, item) in summary.items.enumerated() where item.type == "event" && item.size > options.limits.eventItem {
             // Sentry's SDKs drop what is refused: the sessions the envelope carries are counted all the same.
-            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
+            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
             throw RequestError.tooLarge(
                 "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
             )
         }
         guard summary.carriesEvent else {
             // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted.
-            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id)) }
+            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
             return Response.json(
                 CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
+        }
+        do {
+            try admitEvent(project)
+        } catch {
+            // Sessions are a category of their own, which the event's rate limit does not hold back (as Relay's).
+            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
+            throw error
         }
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
         let name =
@@ -66,7 +92,7 @@ struct IntakeRoutes: Sendable {
         // The sessions are counted in the transaction that stores the event (or alone, when the event is refused: Sentry's
         // SDKs drop a refused envelope, and its sessions happened all the same).
         let ids = try await store(
-            body, source: name, sentry: true, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
+            body, source: name, sentry: true, project: project, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
         return Self.eventAnswer(summary.eventID ?? ids.first)
     }
 
@@ -104,10 +130,12 @@ struct IntakeRoutes: Sendable {
     func storeEvent(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: sentryKey(request))
+        try checkRoom()
+        try admitEvent(project)
         var limits = options.limits
         limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
         let body = try await RequestBodyReader.read(request, limits: limits, what: "an event")
-        let ids = try await store(body, source: source("store", String(project.id), body), sentry: true)
+        let ids = try await store(body, source: source("store", String(project.id), body), sentry: true, project: project)
         return Self.eventAnswer(ids.first)
     }
 
@@ -115,8 +143,10 @@ struct IntakeRoutes: Sendable {
     func reports(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
+        try checkRoom()
+        try admitEvent(project)
         let body = try await RequestBodyReader.read(request, limits: options.limits)
-        let ids = try await store(body, source: source("reports", String(project.id), body), sentry: false)
+        let ids = try await store(body, source: source("reports", String(project.id), body), sentry: false, project: project)
         return Self.idsAnswer(ids)
     }
 
@@ -124,6 +154,10 @@ struct IntakeRoutes: Sendable {
     func trails(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
+        try checkRoom()
+        if let wait = trailRate.take(project) {
+            throw rateLimited(project, wait: wait, what: "trail files", limit: trailRate.limit(of: project), sentryCategories: nil)
+        }
         let body = try await RequestBodyReader.read(request, limits: options.limits, what: "a trail file")
         var trail: JoinableTrail
         do {
@@ -134,14 +168,14 @@ struct IntakeRoutes: Sendable {
         if var counted = trail.sessionTrail {
             // The trail of a session that did not crash: counted, joined to nothing (SPEC section 20).
             counted.project = project.id
-            _ = try await commit(.sessionTrail(counted))
+            _ = try await commit(.sessionTrail(counted), project: project)
             metrics.sessionTrailCounted()
             return Response.json(CanonicalJSON.string(of: .object(["ids": .array([]), "counted": .bool(true)])))
         }
         let waits = ReportStore.WaitingTrailLimits(
             maximumCount: options.maximumWaitingTrails, maximumBytes: options.maximumWaitingTrailBytes,
             maximumAge: Int64(options.trailWait.components.seconds) * 1000)
-        switch try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true, waits: waits)) {
+        switch try await commit(.trail(trail, tolerance: options.joinTolerance, answersRepeat: true, waits: waits), project: project) {
         case .trail(let joined?):
             return Self.idsAnswer([joined])
         case .trailWaiting:
@@ -170,11 +204,14 @@ struct IntakeRoutes: Sendable {
     ///   - body: the payload's bytes.
     ///   - source: its name in the store and the quarantine.
     ///   - sentry: whether it came by Sentry's protocol, where an event ID already stored is a retry.
+    ///   - project: the project it came for, whose share of the backlog it takes.
     ///   - others: more work of the same request, committed in the same transaction (an envelope's sessions).
     /// - Returns: the stored reports' IDs (those already stored included).
-    /// - Throws: `RequestError`: 400 for a payload refused (kept in the quarantine), 429 when the backlog is full, 503 when
-    ///   the store failed.
-    private func store(_ body: [UInt8], source: String, sentry: Bool, with others: [IntakeWork] = []) async throws -> [String] {
+    /// - Throws: `RequestError`: 400 for a payload refused (kept in the quarantine), 429 when the backlog (or the project's
+    ///   share of it) is full, 503 when the store failed.
+    private func store(
+        _ body: [UInt8], source: String, sentry: Bool, project: Project, with others: [IntakeWork] = []
+    ) async throws -> [String] {
         let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
         var records: [ReportRecord] = []
         for outcome in outcomes {
@@ -182,16 +219,16 @@ struct IntakeRoutes: Sendable {
             case .record(let record): records.append(record)
             case .rejected(let reason, let source, let bytes):
                 // The work riding with a refused payload (an envelope's sessions) is kept: its SDK will not send it again.
-                if !others.isEmpty { _ = try await commit(together: others) }
+                if !others.isEmpty { _ = try await commit(together: others, project: project) }
                 throw try refuse(bytes, source: source, reason: reason)
             case .skipped: break
             }
         }
         guard !records.isEmpty else {
-            if !others.isEmpty { _ = try await commit(together: others) }
+            if !others.isEmpty { _ = try await commit(together: others, project: project) }
             return []
         }
-        let committed = try await commit(together: [.reports(records, idDecides: sentry)] + others)
+        let committed = try await commit(together: [.reports(records, idDecides: sentry)] + others, project: project)
         guard case .reports(let inserted, let joinedWaiting)? = committed.first else {
             throw RequestError(.internalServerError, "the store answered reports with a trail join")
         }
@@ -210,15 +247,29 @@ struct IntakeRoutes: Sendable {
     }
 
     /// Submits work to the group commit, turning its failures into answers.
-    private func commit(_ work: IntakeWork) async throws -> IntakeOutcome {
-        guard let outcome = try await commit(together: [work]).first else {
+    private func commit(_ work: IntakeWork, project: Project) async throws -> IntakeOutcome {
+        guard let outcome = try await commit(together: [work], project: project).first else {
             throw RequestError(.internalServerError, "the store answered no outcome for the work")
         }
         return outcome
     }
 
-    /// Submits works to be committed in one transaction, turning its failures into answers.
-    private func commit(together works: [IntakeWork]) async throws -> [IntakeOutcome] {
+    /// Submits works to be committed in one transaction, within the project's share of the backlog, turning its
+    /// failures into answers.
+    private func commit(together works: [IntakeWork], project: Project) async throws -> [IntakeOutcome] {
+        let weight = max(1, works.reduce(0) { $0 + $1.weight })
+        let projectCount = projects.active.count
+        guard shares.reserve(weight, for: project.id, among: projectCount) else {
+            metrics.refused(.backlogShare, project: project.id)
+            var headers = HTTPFields()
+            headers[.retryAfter] = "1"
+            headers[.sentryRateLimits] = "1::project"
+            throw RequestError(
+                .tooManyRequests,
+                "project \(project.id) already has \(shares.held[project.id] ?? 0) reports waiting to be stored, its share of the service's backlog (\(shares.share(among: projectCount)) of \(shares.capacity)); send again after a second",
+                headers: headers)
+        }
+        defer { shares.release(weight, for: project.id) }
         do {
             return try await committer.submit(together: works)
         } catch let full as GroupCommitter.BacklogFullError {
@@ -230,18 +281,61 @@ struct IntakeRoutes: Sendable {
                 "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second",
                 headers: headers)
         } catch {
+            // The cause stays in the log: a store's error may name its paths or its server.
             logger.error("a group commit failed", metadata: ["error": "\(error)"])
             throw RequestError(
-                .serviceUnavailable, "the store could not be written (\(error)); nothing of this request was kept, send it again")
+                .serviceUnavailable,
+                "the store could not be written (\(String(describing: type(of: error)))); nothing of this request was kept, send it again"
+            )
         }
+    }
+
+    /// Refuses intake while the disk has less free space than the floor, before anything is read or written.
+    /// - Throws: `RequestError` (503 with `Retry-After`).
+    private func checkRoom() throws(RequestError) {
+        guard diskFloor.hasRoom else {
+            metrics.refused(.diskFloor, project: nil)
+            var headers = HTTPFields()
+            headers[.retryAfter] = "60"
+            throw RequestError(
+                .serviceUnavailable,
+                "the service's disk has less free space than its floor (--min-free-disk); nothing was read or kept, send again later",
+                headers: headers)
+        }
+    }
+
+    /// Takes one event from the project's rate limit.
+    /// - Throws: `RequestError` (429 with `Retry-After` and `X-Sentry-Rate-Limits`) past it.
+    private func admitEvent(_ project: Project) throws(RequestError) {
+        guard let wait = events.take(project) else { return }
+        throw rateLimited(project, wait: wait, what: "events", limit: events.limit(of: project), sentryCategories: "error;default")
+    }
+
+    /// The 429 of a project past its rate limit, counted in `/metrics`.
+    private func rateLimited(_ project: Project, wait: Int, what: String, limit: Int, sentryCategories: String?) -> RequestError {
+        metrics.refused(.rateLimit, project: project.id)
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(wait)
+        if let sentryCategories { headers[.sentryRateLimits] = "\(wait):\(sentryCategories):project" }
+        return RequestError(
+            .tooManyRequests,
+            "project \(project.id) sent more than its \(limit) \(what) a minute (crashtrail project limit); send again in \(wait) s",
+            headers: headers)
     }
 
     /// Keeps a refused payload in the quarantine and makes the 400 answer that names why.
     private func refuse(_ bytes: [UInt8], source: String, reason: RejectionError) throws -> RequestError {
-        do {
-            try bytes.withUnsafeBufferPointer { try quarantine.keep($0, source: source, reason: reason) }
-        } catch {
-            logger.error("could not quarantine a refused payload", metadata: ["source": "\(source)", "error": "\(error)"])
+        if quarantineBudget.take(bytes.count) {
+            do {
+                try bytes.withUnsafeBufferPointer { try quarantine.keep($0, source: source, reason: reason) }
+            } catch {
+                logger.error("could not quarantine a refused payload", metadata: ["source": "\(source)", "error": "\(error)"])
+            }
+        } else {
+            metrics.refused(.quarantineFull, project: nil)
+            logger.warning(
+                "the quarantine holds its limit (--quarantine-limit): a refused payload was not copied",
+                metadata: ["source": "\(source)", "bytes": "\(bytes.count)"])
         }
         logger.notice("refused a payload", metadata: ["source": "\(source)", "code": "\(reason.code)"])
         return RequestError.badRequest("the payload was refused (\(reason.code)): \(reason.message)")

@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// The read side, live: the triage site's pages rendered from the store on request, and JSON with the same fields as
 /// the commands' `--format json` (SPEC section 14).
@@ -14,11 +15,12 @@ import Hummingbird
 /// - `GET /api/0/groups` (`list`), `/api/0/reports?group=G&limit=N` (`list --reports`), `/api/0/show/ID` (`show`),
 ///   `/api/0/replay/ID` (`replay --format json`), `/api/0/paths?group=G&screens=N` (`paths`).
 ///
-/// With a read token, each asks for it as `Authorization: Bearer TOKEN`, or as the password of HTTP basic
-/// authentication, which a browser asks for once.
+/// Each asks for a token that may read (``ReadAccess``) as `Authorization: Bearer TOKEN`, or as the password of HTTP
+/// basic authentication, which a browser asks for once.
 struct ReadRoutes: Sendable {
     let service: TriageService
-    let readToken: String?
+    let access: ReadAccess
+    let logger: Logger
 
     func add(to router: Router<BasicRequestContext>) {
         let routes = self
@@ -103,24 +105,20 @@ struct ReadRoutes: Sendable {
         } catch let error as ReplayError {
             throw RequestError(.unprocessableContent, error.description)
         } catch {
-            throw RequestError(.internalServerError, "\(error)")
+            // The cause stays in the log: an error of the store may name its paths.
+            logger.error("a read failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            throw RequestError(
+                .internalServerError, "the page could not be made (\(Self.kind(of: error))); the service's log names the cause")
         }
     }
 
     private func authorize(_ request: Request) throws(RequestError) {
-        guard let readToken else { return }
-        let header = request.headers[.authorization] ?? ""
-        if ProjectKey.fromBearer(header) == readToken { return }
-        if header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-            let text = String(data: decoded, encoding: .utf8), text.split(separator: ":", maxSplits: 1).last.map(String.init) == readToken
-        {
-            return
-        }
-        throw RequestError(
-            .unauthorized,
-            "the read side needs the read token crashtrail serve printed at start: Authorization: Bearer TOKEN, or the password of basic authentication",
-            headers: [.wwwAuthenticate: "Basic realm=\"crashtrail\", charset=\"UTF-8\""])
+        try access.authorize(request)
+    }
+
+    /// An error's type, which names its kind without its text.
+    static func kind(of error: any Error) -> String {
+        String(describing: type(of: error))
     }
 
     private static func limit(_ request: Request) throws(RequestError) -> Int? {

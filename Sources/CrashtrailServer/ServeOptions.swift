@@ -27,9 +27,18 @@ public struct ServeOptions: Sendable {
     public var joinTolerance: Int64
     /// The most steps an embedded trail may have; more is refused as undecodable.
     public var maximumTrailSteps: Int
-    /// The token the read endpoints (`/api/0/…` JSON) ask for as `Authorization: Bearer TOKEN`; nil leaves them open,
-    /// which the service allows only when it listens on loopback.
+    /// The operator's token, which opens every read (pages, JSON, `/metrics`).
+    ///
+    /// It is sent as `Authorization: Bearer TOKEN` or as basic authentication's password, beside the store's `read`
+    /// tokens, and never printed.
     public var readToken: String?
+    /// Whether anyone may read, without a token (`--public-read`).
+    ///
+    /// Reads are closed by default, on loopback too.
+    public var publicRead: Bool
+    /// The limits that keep any client, keyed or not, from growing the service's memory, disk or metrics (SPEC
+    /// section 19).
+    public var trust: Trust
     /// Sentry's limits on what one request may carry.
     public var limits: Limits
     /// The upstreams' DSNs every stored report is forwarded to, enriched with its trail (SPEC section 17).
@@ -45,6 +54,52 @@ public struct ServeOptions: Sendable {
     public var maximumWaitingTrails: Int
     /// The most bytes of trails (their canonical JSON) kept waiting; past it a trail is answered 429.
     public var maximumWaitingTrailBytes: Int64
+
+    /// The limits of SPEC section 19, each with its default.
+    public struct Trust: Sendable {
+        /// The events (crash reports) a minute a project may send, unless `crashtrail project limit` set its own.
+        ///
+        /// 0 for no limit; 6,000 by default.
+        public var eventsPerMinute: Int
+        /// The trail files a minute a project may post to `/api/ID/trails`.
+        ///
+        /// 0 for no limit; 60,000 by default.
+        public var trailsPerMinute: Int
+        /// The bytes of uploaded chunks a project may keep before they are assembled.
+        ///
+        /// 2 GiB by default.
+        public var uploadQuota: Int64
+        /// How long an uploaded chunk no assemble used is kept, in milliseconds.
+        ///
+        /// A day by default.
+        public var chunkLifetime: Int64
+        /// The largest debug file assembled from chunks.
+        ///
+        /// 2 GiB by default.
+        public var maximumDebugFile: Int64
+        /// The free disk below which intake refuses before writing, in bytes.
+        ///
+        /// 0 for none; 256 MiB by default.
+        public var minimumFreeDisk: Int64
+        /// The most bytes the quarantine folder holds.
+        ///
+        /// Refused payloads past it are not copied; 256 MiB by default.
+        public var quarantineLimit: Int64
+
+        public init(
+            eventsPerMinute: Int = 6_000, trailsPerMinute: Int = 60_000, uploadQuota: Int64 = 2 << 30,
+            chunkLifetime: Int64 = 86_400_000, maximumDebugFile: Int64 = 2 << 30, minimumFreeDisk: Int64 = 256 << 20,
+            quarantineLimit: Int64 = 256 << 20
+        ) {
+            self.eventsPerMinute = eventsPerMinute
+            self.trailsPerMinute = trailsPerMinute
+            self.uploadQuota = uploadQuota
+            self.chunkLifetime = chunkLifetime
+            self.maximumDebugFile = maximumDebugFile
+            self.minimumFreeDisk = minimumFreeDisk
+            self.quarantineLimit = quarantineLimit
+        }
+    }
 
     /// Sentry's limits (SPEC section 14).
     public struct Limits: Sendable {
@@ -67,10 +122,13 @@ public struct ServeOptions: Sendable {
         quarantineDirectory: String = IntakeDefaults.quarantineDirectory, backlog: Int = 4096,
         batchSize: Int = IntakeDefaults.batchSize, idleTimeout: Duration = .seconds(30),
         joinTolerance: Int64 = IntakeDefaults.joinTolerance, maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps,
-        readToken: String? = nil, limits: Limits = Limits(), forward: [String] = [], forwardGrouping: Bool = false,
+        readToken: String? = nil, publicRead: Bool = false, limits: Limits = Limits(), trust: Trust = Trust(),
+        forward: [String] = [], forwardGrouping: Bool = false,
         forwardHold: Duration = .seconds(30), trailWait: Duration = .seconds(7 * 86_400), maximumWaitingTrails: Int = 10_000,
         maximumWaitingTrailBytes: Int64 = 256 << 20
     ) {
+        self.publicRead = publicRead
+        self.trust = trust
         self.trailWait = trailWait
         self.maximumWaitingTrails = max(0, maximumWaitingTrails)
         self.maximumWaitingTrailBytes = max(0, maximumWaitingTrailBytes)
@@ -154,5 +212,36 @@ public struct ServeOptionsError: CrashtrailError, Hashable {
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+}
+
+extension ServeOptions {
+    /// The upstream DSNs of `--forward-file` (one a line, `#` starting a comment) and of `$CRASHTRAIL_FORWARD`
+    /// (separated by spaces, commas or new lines), which keep them out of `ps` (SPEC section 19).
+    /// - Throws: ``ServeOptionsError`` for a file that cannot be read, or that users other than its owner may read.
+    public static func upstreams(file: String?, environment: String?) throws(ServeOptionsError) -> [String] {
+        var found: [String] = []
+        if let file {
+            var info = stat()
+            guard stat(file, &info) == 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ServeOptionsError(.invalidOption, "--forward-file \(file) cannot be read; give a file of DSNs, one a line")
+            }
+            guard info.st_mode & 0o077 == 0 else {
+                throw ServeOptionsError(
+                    .invalidOption,
+                    "--forward-file \(file) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))), and its DSNs hold keys; run chmod 600 \(file)"
+                )
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let dsn =
+                    line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+                    .trimmingCharacters(in: .whitespaces) ?? ""
+                if !dsn.isEmpty { found.append(dsn) }
+            }
+        }
+        if let environment {
+            found += environment.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        }
+        return found
     }
 }

@@ -24,6 +24,25 @@ struct ServerMetrics: Sendable {
     private let sessionTrails: CoreMetrics.Counter
     /// Each endpoint and status's counter and timer, made once: making them looks them up in the registry.
     private let handles = NIOLockedValueBox<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
+    /// Each refusal's counter, by reason and project, made once.
+    private let refusals = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
+
+    /// Why the service refused work for a limit of SPEC section 19: the `reason` label of
+    /// `crashtrail_limit_refusals_total`.
+    enum Refusal: String, CaseIterable {
+        /// A project passed its rate limit (429).
+        case rateLimit = "rate-limit"
+        /// A project held its share of the backlog (429).
+        case backlogShare = "backlog-share"
+        /// The disk had less free space than the floor (503).
+        case diskFloor = "disk-floor"
+        /// The quarantine held its limit: a refused payload was not copied.
+        case quarantineFull = "quarantine-full"
+        /// An upload chunk would pass its project's quota (413).
+        case uploadQuota = "upload-quota"
+        /// An assemble was refused before anything was stored (too large, or bad chunks).
+        case assemble = "assemble"
+    }
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -65,6 +84,21 @@ struct ServerMetrics: Sendable {
     /// Counts crashes that joined the trail waiting for them.
     func joinedWaiting(_ count: Int) {
         if count > 0 { trailsJoinedWaiting.increment(by: count) }
+    }
+
+    /// Counts a refusal for a limit, by its reason and the project (a project the service accepts: its number), or
+    /// none.
+    func refused(_ reason: Refusal, project: Int?) {
+        let project = project.map(String.init) ?? "none"
+        let counter = refusals.withLockedValue { refusals in
+            let key = "\(reason.rawValue) \(project)"
+            if let made = refusals[key] { return made }
+            let made = CoreMetrics.Counter(
+                label: "crashtrail_limit_refusals_total", dimensions: [("reason", reason.rawValue), ("project", project)], factory: factory)
+            refusals[key] = made
+            return made
+        }
+        counter.increment()
     }
 
     /// Counts a request answered, and how long it took.

@@ -16,11 +16,22 @@ public final class ServeProcess: @unchecked Sendable {
     public var projectID: String { URLComponents(string: dsn)?.path.split(separator: "/").last.map(String.init) ?? "1" }
 
     /// Starts `crashtrail serve --listen 127.0.0.1:0 ARGUMENTS` in `directory` and waits until it prints its DSN.
+    /// - Parameters:
+    ///   - runner: what runs the executable.
+    ///   - arguments: its arguments after `serve --listen 127.0.0.1:0`.
+    ///   - directory: where it runs.
+    ///   - environment: variables set for it beside this process's own.
+    ///   - timeout: how long it may take to start, in seconds.
     /// - Throws: ``ServeProcessError`` when it does not start within `timeout` seconds (with what it printed).
-    public init(runner: CommandRunner, arguments: [String], directory: URL, timeout: Double = 60) throws {
+    public init(
+        runner: CommandRunner, arguments: [String], directory: URL, environment: [String: String] = [:], timeout: Double = 60
+    ) throws {
         process.executableURL = runner.executable
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         captured = CapturedOutput(process)
         process.standardInput = FileHandle.nullDevice
         try process.run()

@@ -23,8 +23,13 @@ struct ServeCommand: AsyncParsableCommand {
               crashtrail serve --listen 0.0.0.0:8000 \\
                 --store postgres://crashtrail@db/crashes --manifest manifests/ \\
                 --public-url https://crashes.example.com
-              crashtrail serve --forward https://KEY@sentry.example.com/42
-              curl -H 'Authorization: Bearer KEY' --data-binary @crash.ips http://127.0.0.1:8000/api/1/reports
+              crashtrail serve --forward-file /etc/crashtrail/upstreams
+              curl -H 'Authorization: Bearer KEY' --data-binary @crash.ips \\
+                http://127.0.0.1:8000/api/1/reports
+
+            Reads (pages, /api/0/, /metrics) take a token with the read scope \
+            (crashtrail project token add PROJECT --scope read), on loopback too; --public-read opens them. \
+            docs/SECURITY.md lists every limit and its default.
             """
     )
 
@@ -59,16 +64,50 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The token the pages and JSON ask for (Authorization: Bearer TOKEN, or basic authentication's password). Defaults to $CRASHTRAIL_READ_TOKEN; listening beyond loopback without one makes one and prints it.",
+            "An operator's token that opens the pages, JSON and /metrics (Authorization: Bearer TOKEN, or basic authentication's password), beside the store's read tokens. Defaults to $CRASHTRAIL_READ_TOKEN; never printed.",
             valueName: "token"))
     var readToken: String?
+
+    @Flag(name: .long, help: "Let anyone read the pages, JSON and /metrics, without a token.")
+    var publicRead = false
+
+    @Option(name: .long, help: "The events a minute a project may send, unless crashtrail project limit set its own; 0 for no limit.")
+    var eventsPerMinute = 6_000
+
+    @Option(name: .long, help: "The trail files a minute a project may post; 0 for no limit.")
+    var trailsPerMinute = 60_000
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The MiB of uploaded debug-file chunks a project may keep before they are assembled.", valueName: "mib"))
+    var uploadQuota = 2048
+
+    @Option(name: .long, help: ArgumentHelp("The largest debug file, in MiB, assembled from uploaded chunks.", valueName: "mib"))
+    var maxDebugFile = 2048
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Forward every stored report, enriched with its trail, to this Sentry-compatible DSN (repeat for several upstreams; docs/FORWARD.md).",
+            "The free disk, in MiB, below which reports are refused (503) before anything is written; 0 for none.", valueName: "mib"))
+    var minFreeDisk = 256
+
+    @Option(
+        name: .long, help: ArgumentHelp("The most MiB the quarantine keeps; refused payloads past it are not copied.", valueName: "mib"))
+    var quarantineLimit = 256
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Forward every stored report, enriched with its trail, to this Sentry-compatible DSN (repeat for several upstreams; docs/FORWARD.md). The DSN holds a key, which others on the machine see in ps: prefer --forward-file or $CRASHTRAIL_FORWARD.",
             valueName: "dsn"))
     var forward: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A file of upstream DSNs to forward to, one a line (# starts a comment), readable by the service's user only.",
+            valueName: "path"))
+    var forwardFile: String?
 
     @Flag(
         name: .long,
@@ -96,11 +135,19 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try reportingFailure {
             let (host, port) = try ServeOptions.listenAddress(listen)
             let projects = try project.map(ServeOptions.project)
+            let environment = ProcessEnvironment.current()
+            let upstreams = try forward + ServeOptions.upstreams(file: forwardFile, environment: environment["CRASHTRAIL_FORWARD"])
+            let trust = ServeOptions.Trust(
+                eventsPerMinute: max(0, eventsPerMinute), trailsPerMinute: max(0, trailsPerMinute),
+                uploadQuota: Int64(max(1, uploadQuota)) << 20, maximumDebugFile: Int64(max(1, maxDebugFile)) << 20,
+                minimumFreeDisk: Int64(max(0, minFreeDisk)) << 20,
+                quarantineLimit: Int64(max(0, quarantineLimit)) << 20)
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(max(1, idleTimeout)),
-                readToken: readToken ?? ProcessEnvironment.current()["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
-                forward: forward, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)),
+                readToken: readToken ?? environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                publicRead: publicRead, trust: trust,
+                forward: upstreams, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)),
                 trailWait: .seconds(max(0, trailWait) * 3600), maximumWaitingTrails: trailWaitLimit)
             var logger = Logger(label: "crashtrail.serve")
             logger.logLevel = quiet ? .warning : .info
@@ -111,7 +158,12 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run { started in
                 var lines = ["crashtrail serve is listening on \(started.host):\(started.port)"]
                 for (project, dsn) in started.dsns { lines.append("DSN of project \(project.id) (\(project.name)): \(dsn)") }
-                if let token = started.readToken { lines.append("Read token (pages and /api/0/): \(token)") }
+                // A token is never printed: reads take one the operator made (or gave), unless they are public.
+                lines.append(
+                    started.publicRead
+                        ? "Reads (pages, /api/0/, /metrics) are open to anyone (--public-read)"
+                        : "Reads (pages, /api/0/, /metrics) take a token with the read scope: crashtrail project token add PROJECT --scope read"
+                )
                 // Written at once, not through print's buffer: a supervisor or a test reads the DSN while the service runs.
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             }

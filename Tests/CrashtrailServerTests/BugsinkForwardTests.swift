@@ -70,7 +70,7 @@ struct BugsinkForwardTests {
             runner: runner,
             arguments: [
                 "--store", store, "--manifest", Self.manifest, "--forward", bugsink.info.dsn, "--forward-hold", "20", "--public-url",
-                "http://127.0.0.1:1",
+                "http://127.0.0.1:1", "--read-token", "operator-token-for-tests",
             ], directory: folder.url)
         defer { serve.stop(SIGTERM) }
 
@@ -149,7 +149,9 @@ struct BugsinkForwardTests {
         }
         // /metrics counts the outbox
         let curl = try #require(CommandRunner.which("curl"))
-        let metrics = try curl.run(["-s", "http://127.0.0.1:\(serve.port)/metrics"]).stdout
+        let metrics = try curl.run([
+            "-s", "-H", "Authorization: Bearer operator-token-for-tests", "http://127.0.0.1:\(serve.port)/metrics",
+        ]).stdout
         #expect(metrics.contains(#"crashtrail_forward_reports{upstream="\#(upstream)",state="delivered"} \#(records.count)"#), "\(metrics)")
         #expect(metrics.contains("crashtrail_forward_oldest_waiting_seconds"))
         // The .ips waited for its trail file and went with it; the SDK's event kept its own breadcrumb and tag

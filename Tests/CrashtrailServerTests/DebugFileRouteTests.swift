@@ -50,19 +50,24 @@ struct DebugFileRouteTests {
         try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any], "\(response.text)")
     }
 
-    @Test("The options say how sentry-cli must upload, to a project's key only")
+    @Test("The options say how sentry-cli must upload, to a debug-files token only: a DSN key is 403")
     func options() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        let (anonymous, wrong, options) = try await fixture.test { client in
+        let token = fixture.uploadToken
+        let otherToken = fixture.otherUploadToken
+        let (anonymous, wrong, dsnKey, options) = try await fixture.test { client in
             (
                 try await client.execute(uri: Self.optionsPath, method: .get),
                 try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer("00000000000000000000000000000000")),
-                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer(ServerFixture.key))
+                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer(ServerFixture.key)),
+                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer(token))
             )
         }
         #expect(anonymous.status == .unauthorized)
         #expect(wrong.status == .unauthorized)
+        #expect(dsnKey.status == .forbidden, "a DSN key uploads nothing")
+        #expect(dsnKey.detail.contains("a DSN key only sends reports"))
         #expect(options.status == .ok)
         let answer = try Self.json(options)
         #expect(answer["chunkSize"] as? Int == ChunkedUpload.chunkSize)
@@ -76,6 +81,8 @@ struct DebugFileRouteTests {
         // Given a dSYM cut into three chunks
         let fixture = try ServerFixture()
         defer { fixture.remove() }
+        let token = fixture.uploadToken
+        let otherToken = fixture.otherUploadToken
         let file = Array(try Data(contentsOf: Self.dsym))
         let chunks = Self.chunks(file, size: file.count / 3 + 1)
         try #require(chunks.count == 3)
@@ -83,13 +90,13 @@ struct DebugFileRouteTests {
 
         // When
         let (early, first, second, done, again) = try await fixture.test { client in
-            let early = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            let early = try await client.post(Self.assemblePath, assemble, headers: bearer(token))
             let first = try await client.post(
-                Self.optionsPath, Self.multipart(Array(chunks.prefix(2)), gzip: true), headers: Self.multipartHeaders(ServerFixture.key))
+                Self.optionsPath, Self.multipart(Array(chunks.prefix(2)), gzip: true), headers: Self.multipartHeaders(token))
             let second = try await client.post(
-                Self.optionsPath, Self.multipart([chunks[2]]), headers: Self.multipartHeaders(ServerFixture.key))
-            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
-            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+                Self.optionsPath, Self.multipart([chunks[2]]), headers: Self.multipartHeaders(token))
+            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(token))
+            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(token))
             return (early, first, second, done, again)
         }
 
@@ -119,15 +126,17 @@ struct DebugFileRouteTests {
         // Given a universal dSYM (two slices, each stored by its own SHA-1) uploaded and assembled once
         let fixture = try ServerFixture()
         defer { fixture.remove() }
+        let token = fixture.uploadToken
+        let otherToken = fixture.otherUploadToken
         let file = Array(try Data(contentsOf: SymbolFixtures.shared.url("AppFat.dSYM/Contents/Resources/DWARF/AppFat")))
         let chunks = Self.chunks(file, size: ChunkedUpload.chunkSize)
         let assemble = Self.assembleBody(file: file, chunks: chunks, name: "AppFat")
 
         // When it is assembled again, as sentry-cli asks before sending chunks
         let (done, again) = try await fixture.test { client in
-            _ = try await client.post(Self.optionsPath, Self.multipart(chunks), headers: Self.multipartHeaders(ServerFixture.key))
-            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
-            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(ServerFixture.key))
+            _ = try await client.post(Self.optionsPath, Self.multipart(chunks), headers: Self.multipartHeaders(token))
+            let done = try await client.post(Self.assemblePath, assemble, headers: bearer(token))
+            let again = try await client.post(Self.assemblePath, assemble, headers: bearer(token))
             return (done, again)
         }
 
@@ -147,6 +156,8 @@ struct DebugFileRouteTests {
     func refusals() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
+        let token = fixture.uploadToken
+        let otherToken = fixture.otherUploadToken
         let text = Array("not a debug file, but long enough to be read\n".utf8)
         var damaged = Self.multipart([text])
         // Flip a byte of the chunk: its name no longer matches.
@@ -155,11 +166,11 @@ struct DebugFileRouteTests {
         let corrupted = damaged
         let (checksum, plain, stored, assembled) = try await fixture.test { client in
             (
-                try await client.post(Self.optionsPath, corrupted, headers: Self.multipartHeaders(ServerFixture.key)),
-                try await client.post(Self.optionsPath, text, headers: bearer(ServerFixture.key)),
-                try await client.post(Self.optionsPath, Self.multipart([text]), headers: Self.multipartHeaders(ServerFixture.key)),
+                try await client.post(Self.optionsPath, corrupted, headers: Self.multipartHeaders(token)),
+                try await client.post(Self.optionsPath, text, headers: bearer(token)),
+                try await client.post(Self.optionsPath, Self.multipart([text]), headers: Self.multipartHeaders(token)),
                 try await client.post(
-                    Self.assemblePath, Self.assembleBody(file: text, chunks: [text], name: "notes.txt"), headers: bearer(ServerFixture.key))
+                    Self.assemblePath, Self.assembleBody(file: text, chunks: [text], name: "notes.txt"), headers: bearer(token))
             )
         }
         #expect(checksum.status == .badRequest)
@@ -173,18 +184,20 @@ struct DebugFileRouteTests {
         #expect(try fixture.service.store.debugFiles().isEmpty)
     }
 
-    @Test("Assembling for another project's key is 403, for a project that is not here 404; a body over the limit 413")
+    @Test("Assembling with another project's token is 403, for a project that is not here 404; a body over the limit 413")
     func projectsAndLimits() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
+        let token = fixture.uploadToken
+        let otherToken = fixture.otherUploadToken
         let body = Array(#"{}"#.utf8)
         let (other, unknown, large) = try await fixture.test { client in
             (
-                try await client.post(Self.assemblePath, body, headers: bearer(ServerFixture.otherKey)),
-                try await client.post("/api/0/projects/acme/watchos/files/difs/assemble/", body, headers: bearer(ServerFixture.key)),
+                try await client.post(Self.assemblePath, body, headers: bearer(otherToken)),
+                try await client.post("/api/0/projects/acme/watchos/files/difs/assemble/", body, headers: bearer(token)),
                 try await client.post(
                     Self.assemblePath, [UInt8](repeating: UInt8(ascii: " "), count: DebugFileRoutes.maximumAssembleRequest + 1),
-                    headers: bearer(ServerFixture.key))
+                    headers: bearer(token))
             )
         }
         #expect(other.status == .forbidden)

@@ -162,7 +162,6 @@ struct IntakeRouteTests {
     func groupingRulesPerProject() async throws {
         // Given rules for project 1 and for the store, none for project 2
         let fixture = try ServerFixture { service in
-            _ = try service.store.addProject(name: "ios")
             _ = try service.setGroupingRules("type:* -> project-one, {{ type }}", file: nil, project: "1")
             _ = try service.setGroupingRules("type:* -> store-wide", file: nil, project: nil)
         }
@@ -279,6 +278,7 @@ struct IntakeRouteTests {
         // Given a service that keeps one waiting trail, two trails of two sessions and the crash of the first
         let fixture = try ServerFixture(maximumWaitingTrails: 1)
         defer { fixture.remove() }
+        let readToken = fixture.readToken
         @Sendable func trail(_ session: String) -> [UInt8] {
             Array(
                 """
@@ -301,7 +301,7 @@ struct IntakeRouteTests {
                 try await client.post("/api/1/trails", trail("SESSION-B"), headers: bearer(ServerFixture.key)),
                 try await client.post("/api/1/trails", trail("SESSION-A"), headers: bearer(ServerFixture.key)),
             ]
-            return (answers, try await client.execute(uri: "/metrics", method: .get))
+            return (answers, try await client.execute(uri: "/metrics", method: .get, headers: bearer(readToken)))
         }
 
         // Then the first waits, the second finds the bound full (429, Retry-After), the crash joins the first, which
@@ -345,7 +345,8 @@ struct IntakeRouteTests {
         let (waited, refused) = try await fixture.test { client in
             async let waiting = client.post("/api/1/store/", first, headers: sentryAuth(ServerFixture.key))
             while committer.backlog == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            let refused = try await client.post("/api/1/store/", second, headers: sentryAuth(ServerFixture.key))
+            // From the other project: the first project's share is full too, and this is the whole backlog's refusal.
+            let refused = try await client.post("/api/2/store/", second, headers: sentryAuth(ServerFixture.otherKey))
             release.signal()
             return (try await waiting, refused)
         }
@@ -361,6 +362,46 @@ struct IntakeRouteTests {
 }
 
 extension IntakeRouteTests {
+    @Test("A project that holds its share of the backlog is answered 429; another project's report still gets in and is stored")
+    func backlogSharePerProject() async throws {
+        // Given a backlog of two reports shared by two projects, and a store another connection keeps locked
+        let fixture = try ServerFixture(backlog: 2)
+        defer { fixture.remove() }
+        let lock = try DatabaseQueue(path: fixture.folder.url.appendingPathComponent("store.sqlite").path)
+        let first = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+        let second = try ServerFixture.sample("reports/sentry-event-extra-object.json")
+        let committer = fixture.server.routes.committer
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? lock.inTransaction(.exclusive) { _ in
+                locked.signal()
+                release.wait()
+                return .commit
+            }
+        }
+        locked.wait()
+
+        // When project 1 floods while its first report waits, then project 2 sends one
+        let (waited, flooded, other) = try await fixture.test { client in
+            async let waiting = client.post("/api/1/store/", first, headers: sentryAuth(ServerFixture.key))
+            while committer.backlog == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let flooded = try await client.post("/api/1/store/", second, headers: sentryAuth(ServerFixture.key))
+            async let other = client.post("/api/2/store/", second, headers: sentryAuth(ServerFixture.otherKey))
+            while committer.backlog < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            release.signal()
+            return (try await waiting, flooded, try await other)
+        }
+
+        // Then
+        #expect(flooded.status == .tooManyRequests)
+        #expect(flooded.headers[.sentryRateLimits] == "1::project")
+        #expect(flooded.detail.contains("its share of the service's backlog (1 of 2)"), "\(flooded.detail)")
+        #expect(waited.status == .ok)
+        #expect(other.status == .ok, "one project's flood never refuses another's report")
+        #expect(try fixture.service.store.allRecords().count == 2)
+    }
+
     /// `bytes` with the first occurrence of `old` replaced, byte for byte (the envelopes hold binary attachments).
     static func replacing(_ old: String, with new: String, in bytes: [UInt8]) -> [UInt8] {
         let old = Array(old.utf8)

@@ -26,7 +26,7 @@ struct ReadRouteTests {
     @Test("The JSON answers are the commands' --format json documents, from the store as it is now")
     func json() async throws {
         // Given
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(publicRead: true)
         defer { fixture.remove() }
 
         // When
@@ -64,7 +64,7 @@ struct ReadRouteTests {
     @Test("The triage pages are rendered on request and link to each other; a name that is no page is 404")
     func pages() async throws {
         // Given
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(publicRead: true)
         defer { fixture.remove() }
 
         // When
@@ -90,12 +90,19 @@ struct ReadRouteTests {
         #expect(missing.status == .notFound)
     }
 
-    @Test("With a read token, the read side asks for it (bearer or basic authentication); the intake does not")
+    @Test("Reads are closed by default: a read token (bearer or basic), or the operator's, opens them; a DSN key does not")
     func readToken() async throws {
         // Given
-        let fixture = try ServerFixture(readToken: "s3cret")
+        var projectToken = ""
+        let fixture = try ServerFixture(readToken: "s3cret") { service in
+            projectToken = try service.store.addToken(project: "ios", scopes: [.read], created: 0).value
+        }
         defer { fixture.remove() }
         let basic = "Basic " + Data("anyone:s3cret".utf8).base64EncodedString()
+        let stored = fixture.readToken
+        let storedBasic = "Basic " + Data("me:\(stored)".utf8).base64EncodedString()
+        let onlyProject = projectToken
+        let uploadOnly = fixture.uploadToken
 
         // When
         let answers = try await fixture.test { client in
@@ -106,19 +113,32 @@ struct ReadRouteTests {
                 try await client.execute(uri: "/api/0/groups", method: .get, headers: [.authorization: "Bearer s3cret"]),
                 try await client.execute(uri: "/", method: .get, headers: [.authorization: basic]),
                 try await client.execute(uri: "/health", method: .get),
+                try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(stored)),
+                try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: storedBasic]),
+                try await client.execute(uri: "/metrics", method: .get),
+                try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(ServerFixture.key)),
+                try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(uploadOnly)),
+                // A project's read token while the service has two projects: the pages show both, so it may not.
+                try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(onlyProject)),
             ]
         }
 
         // Then
-        #expect(answers.map(\.status) == [.unauthorized, .unauthorized, .ok, .ok, .ok])
+        #expect(
+            answers.map(\.status)
+                == [.unauthorized, .unauthorized, .ok, .ok, .ok, .ok, .ok, .unauthorized, .forbidden, .forbidden, .forbidden])
         #expect(answers[0].headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
-        #expect(answers[0].detail.contains("read token"))
+        #expect(answers[0].detail.contains("read scope"))
+        #expect(answers[8].detail.contains("a DSN key only sends reports"))
+        #expect(answers[9].detail.contains("not read"))
+        #expect(answers[10].detail.contains("opens project 1 only"))
+        #expect(!answers.contains { $0.text.contains(stored) || $0.text.contains("s3cret") }, "no answer names a token")
     }
 
     @Test("/health answers, /metrics counts requests by endpoint and status, reports stored and the backlog")
     func healthAndMetrics() async throws {
         // Given
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(publicRead: true)
         defer { fixture.remove() }
 
         // When

@@ -33,19 +33,31 @@ struct SentryCLIUploadTests {
         let store = folder.url.appendingPathComponent("store.sqlite")
         let ingested = try runner.run(["ingest", reports.path, "--store", store.path], directory: folder.url)
         try #require(ingested.status == 0, "\(ingested.stderr)")
+        let added = try runner.run(["project", "add", "default", "--store", store.path], directory: folder.url)
+        try #require(added.status == 0, "\(added.stderr)")
+        let made = try runner.run(
+            ["project", "token", "add", "default", "--scope", "debug-files", "--store", store.path], directory: folder.url)
+        try #require(made.status == 0, "\(made.stderr)")
+        let token = try #require(made.stdout.split(separator: "\n").last.map(String.init))
         let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path], directory: folder.url)
         defer { serve.stop(SIGTERM) }
-        let environment = [
+        var environment = [
             "SENTRY_URL": "http://127.0.0.1:\(serve.port)", "SENTRY_AUTH_TOKEN": serve.key, "SENTRY_ORG": "acme",
             "SENTRY_PROJECT": "default", "HOME": folder.url.path, "SENTRY_LOAD_DOTENV": "0",
             "SENTRY_DISABLE_UPDATE_CHECK": "1",
         ]
         let arguments = ["debug-files", "upload", "--wait", fixtures.url("AppC.dSYM").path]
 
-        // When sentry-cli uploads the dSYM
+        // When sentry-cli uploads the dSYM with the project's DSN key, then with a debug-files token
+        let refused = try cli.run(arguments, directory: folder.url, environment: environment)
+        environment["SENTRY_AUTH_TOKEN"] = token
         let uploaded = try cli.run(arguments, directory: folder.url, environment: environment)
 
-        // Then the slice is stored and the waiting crash names its frames
+        // Then the DSN key uploads nothing
+        #expect(refused.status != 0, "sentry-cli uploaded with a DSN key: \(refused.stdout)")
+        #expect(refused.stderr.contains("403") || refused.stderr.contains("DSN key"), "\(refused.stderr)")
+
+        // And the token's upload is stored, and the waiting crash names its frames
         try #require(uploaded.status == 0, "sentry-cli: \(uploaded.stdout) \(uploaded.stderr)\nserve: \(serve.stderr)")
         let service = try TriageService(location: StoreLocation(store.path), creating: false)
         #expect(try service.store.debugFiles().map(\.uuid) == [build.uuid.lowercased()])

@@ -9,7 +9,8 @@ import NIOCore
 
 @testable import CrashtrailServer
 
-/// A service over a new SQLite store in a temporary folder, with two projects of fixed keys and the sample manifests.
+/// A service over a new SQLite store in a temporary folder, with two projects of fixed keys (the store's projects 1,
+/// `ios`, and 2, `android`), tokens to read and to upload debug files, and the sample manifests.
 struct ServerFixture {
     static let samples = PackageRoot.url.appendingPathComponent("Samples")
     static let key = "0123456789abcdef0123456789abcdef"
@@ -18,23 +19,34 @@ struct ServerFixture {
     let folder: TemporaryFolder
     let service: TriageService
     let server: CollectorServer
+    /// An operator's token with the `read` scope.
+    let readToken: String
+    /// Project 1's token with the `debug-files` scope.
+    let uploadToken: String
+    /// Project 2's token with the `debug-files` scope.
+    let otherUploadToken: String
 
     init(
-        readToken: String? = nil, limits: ServeOptions.Limits = ServeOptions.Limits(), backlog: Int = 4096,
+        readToken operatorToken: String? = nil, publicRead: Bool = false, limits: ServeOptions.Limits = ServeOptions.Limits(),
+        trust: ServeOptions.Trust = ServeOptions.Trust(), backlog: Int = 4096,
         maximumWaitingTrails: Int = 10_000, preparing: (TriageService) throws -> Void = { _ in }
     ) throws {
         folder = try TemporaryFolder("crashtrail-serve")
         let location = StoreLocation(folder.url.appendingPathComponent("store.sqlite").path)
         service = try TriageService(location: location, creating: true)
+        _ = try service.store.addProject(name: "ios", key: Self.key)
+        _ = try service.store.addProject(name: "android", key: Self.otherKey)
+        readToken = try service.store.addToken(project: nil, scopes: [.read], created: 0).value
+        uploadToken = try service.store.addToken(project: "ios", scopes: [.debugFiles], created: 0).value
+        otherUploadToken = try service.store.addToken(project: "android", scopes: [.debugFiles], created: 0).value
         try preparing(service)
         let manifests = try LoadedManifest.load([
             Self.samples.appendingPathComponent("PirateBay/Sources/PirateBay/piratebay.yml").path
         ])
         let options = ServeOptions(
             host: "127.0.0.1", port: 0,
-            projects: [Project(id: 1, name: "ios", key: Self.key), Project(id: 2, name: "android", key: Self.otherKey)],
-            quarantineDirectory: folder.url.appendingPathComponent("quarantine").path, backlog: backlog, readToken: readToken,
-            limits: limits, maximumWaitingTrails: maximumWaitingTrails)
+            quarantineDirectory: folder.url.appendingPathComponent("quarantine").path, backlog: backlog, readToken: operatorToken,
+            publicRead: publicRead, limits: limits, trust: trust, maximumWaitingTrails: maximumWaitingTrails)
         server = try CollectorServer(service: service, manifests: manifests, options: options)
     }
 
