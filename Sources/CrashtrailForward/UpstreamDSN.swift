@@ -39,12 +39,13 @@ package struct UpstreamDSN: Hashable, Sendable, CustomStringConvertible {
         self.key = key
     }
 
-    /// `text` with its user part (the key) replaced by `***`, or the whole text hidden when it is no URL.
+    /// `text` with its user part (the key) replaced by `***`, or the whole text hidden when it is no URL and may be a key.
     static func redacted(_ text: String) -> String {
         if let at = text.lastIndex(of: "@"), let schemeEnd = text.range(of: "://"), schemeEnd.upperBound <= at {
             return text[..<schemeEnd.upperBound] + "***" + text[at...]
         }
-        return text.contains("://") || text.count > 12 ? "(a DSN of \(text.count) characters, hidden)" : text
+        // Without an @ there is no key to hide, unless the text is no URL at all (a key pasted alone).
+        return text.contains("://") || text.count <= 12 ? text : "(a DSN of \(text.count) characters, hidden)"
     }
 
     private var origin: String {

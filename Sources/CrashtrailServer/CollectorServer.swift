@@ -77,7 +77,9 @@ public struct CollectorServer: Sendable {
         self.logger = logger
         // Without llvm-symbolizer, or with a store whose debug files cannot be read, reports are stored unsymbolicated
         // and wait for a service that can.
-        let symbolicator = try? Symbolicator(store: service.store)
+        // A request waits for a symbolizer another request uses at most one deadline, then stores its report unnamed.
+        let deadline = LLVMSymbolizer.deadline(environment: ProcessEnvironment.current(), otherwise: LLVMSymbolizer.serviceDeadline)
+        let symbolicator = try? Symbolicator(store: service.store, deadline: deadline, busyWait: deadline)
         if let symbolicator, !symbolicator.canSymbolicate {
             logger.warning(
                 "llvm-symbolizer was not found: reports are stored without function names from debug files; install llvm or set CRASHTRAIL_LLVM_SYMBOLIZER"
@@ -145,7 +147,13 @@ public struct CollectorServer: Sendable {
             try access.authorize(request)
             let forwarding = (try? service.forwardingStatus()).map { Self.forwardMetrics($0, now: service.time.now()) } ?? ""
             let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
-            let text = metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8)
+            let awaiting =
+                (try? service.store.countReportsAwaitingStoredDebugFiles()).map {
+                    "# HELP crashtrail_reports_awaiting_symbols Stored reports waiting to be symbolicated with a debug file the store has.\n"
+                        + "# TYPE crashtrail_reports_awaiting_symbols gauge\ncrashtrail_reports_awaiting_symbols \($0)\n"
+                } ?? ""
+            let text =
+                metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8) + Array(awaiting.utf8)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))

@@ -76,8 +76,14 @@ struct DebugFileRoutes: Sendable {
                 )
             }
             var bytes = part.bytes
+            let room = ChunkedUpload.maximumRequestSize - inflatedBytes
+            guard room > 0, part.name == "file_gzip" || bytes.count <= room else {
+                throw RequestError.tooLarge(
+                    "the request's chunks hold more than the \(ChunkedUpload.maximumRequestSize) bytes a request may carry; send them in more requests"
+                )
+            }
             if part.name == "file_gzip" {
-                let cap = min(ChunkedUpload.chunkSize, ChunkedUpload.maximumRequestSize - inflatedBytes)
+                let cap = min(ChunkedUpload.chunkSize, room)
                 do {
                     bytes = try ZlibStream.inflated(bytes, wrapper: .gzip, cap: cap)
                 } catch  where error.code == .overCap {
@@ -106,6 +112,8 @@ struct DebugFileRoutes: Sendable {
 
     /// `POST …/files/difs/assemble/`: `{CHECKSUM: {"name", "debug_id", "chunks": [SHA-1…]}}`.
     func assemble(_ request: Request, project: String) async throws -> Response {
+        // The token first: a client without one learns nothing, not even which projects exist.
+        _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: nil, anyProject: true)
         let named = try projects.project(named: project)
         _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: named)
         let body = try await Self.body(request, limit: Self.maximumAssembleRequest)

@@ -228,6 +228,17 @@ struct IntakeRoutes: Sendable {
             if !others.isEmpty { _ = try await commit(together: others, project: project) }
             return []
         }
+        // A payload of many reports (a JSON-lines file) counts each against the rate limit (one was taken before its
+        // body was read), and may not hold more than the project's share of the backlog.
+        if records.count > 1, let wait = events.take(project, count: records.count - 1) {
+            throw rateLimited(project, wait: wait, what: "events", limit: events.limit(of: project), sentryCategories: "error;default")
+        }
+        let share = shares.share(among: projects.active.count)
+        guard records.count <= share else {
+            throw RequestError.tooLarge(
+                "the payload holds \(records.count) reports, more than project \(project.id)'s share of the service's backlog (\(share)); send it in parts of at most \(share) reports"
+            )
+        }
         let committed = try await commit(together: [.reports(records, idDecides: sentry)] + others, project: project)
         guard case .reports(let inserted, let joinedWaiting)? = committed.first else {
             throw RequestError(.internalServerError, "the store answered reports with a trail join")

@@ -32,13 +32,15 @@ final class ProjectRateLimiter: Sendable {
         (usesProjectLimit ? project.eventsPerMinute : nil) ?? defaultEventsPerMinute
     }
 
-    /// Takes one event from `project`'s bucket.
-    /// - Returns: nil when it was taken; else the seconds until one can be, for `Retry-After`.
-    func take(_ project: Project) -> Int? {
+    /// Takes `count` events from `project`'s bucket, all or none.
+    /// - Returns: nil when they were taken; else the seconds until they can be, for `Retry-After`.
+    func take(_ project: Project, count: Int = 1) -> Int? {
+        let count = Double(max(1, count))
         let limit = limit(of: project)
         guard limit > 0 else { return nil }
-        let now = time.uptimeNanoseconds()
         return buckets.withLock { buckets in
+            // Read under the lock: a clock read before it could be older than the bucket's last fill.
+            let now = time.uptimeNanoseconds()
             var bucket = buckets[project.id] ?? Bucket(level: Double(limit), limit: limit, filledAt: now)
             if bucket.limit != limit {
                 // A limit changed with `project limit`: the bucket keeps what it holds, within the new size.
@@ -46,13 +48,15 @@ final class ProjectRateLimiter: Sendable {
                 bucket.level = min(bucket.level, Double(limit))
             }
             let perSecond = Double(limit) / 60
-            bucket.level = min(Double(limit), bucket.level + Double(now &- bucket.filledAt) / 1e9 * perSecond)
-            bucket.filledAt = now
+            let elapsed = now > bucket.filledAt ? now - bucket.filledAt : 0
+            bucket.level = min(Double(limit), bucket.level + Double(elapsed) / 1e9 * perSecond)
+            bucket.filledAt = max(now, bucket.filledAt)
             defer { buckets[project.id] = bucket }
-            guard bucket.level >= 1 else {
-                return max(1, Int(((1 - bucket.level) / perSecond).rounded(.up)))
+            guard bucket.level >= count else {
+                let wait = ((min(count, Double(limit)) - bucket.level) / perSecond).rounded(.up)
+                return max(1, Int(min(wait, 3600)))
             }
-            bucket.level -= 1
+            bucket.level -= count
             return nil
         }
     }

@@ -178,7 +178,11 @@ final class ProjectRegistry: Sendable {
         let due = known.withLock { time.seconds(since: $0.readAt) >= refreshInterval }
         guard due else { return }
         let projects = fixed.map { Result<[Project], StoreError>.success($0) } ?? Result { () throws(StoreError) in try store.projects() }
-        guard case .success(let fresh) = projects, let tokens = try? Self.tokens(in: store) else { return }
+        guard case .success(let fresh) = projects, let tokens = try? Self.tokens(in: store) else {
+            // The store could not be read: what is known stays, and the next attempt waits its interval too.
+            known.withLock { $0.readAt = time.uptimeNanoseconds() }
+            return
+        }
         known.withLock { $0 = Known(projects: fresh, tokens: tokens, readAt: time.uptimeNanoseconds()) }
     }
 }

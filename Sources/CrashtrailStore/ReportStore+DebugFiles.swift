@@ -139,6 +139,18 @@ extension ReportStore {
         }
     }
 
+    /// How many stored reports wait for a debug file the store has (``reportsAwaitingStoredDebugFiles()``): `/metrics`'
+    /// `crashtrail_reports_awaiting_symbols`.
+    /// - Throws: `StoreError` (`database`).
+    package func countReportsAwaitingStoredDebugFiles() throws(StoreError) -> Int {
+        try read { db in
+            Int(
+                try db.value(
+                    "SELECT COUNT(DISTINCT reportID) FROM reportImage WHERE symbolicated = 0 AND uuid IN (SELECT uuid FROM debugFile)", [])?
+                    .integer ?? 0)
+        }
+    }
+
     /// The stored debug file whose slice has this SHA-1, if any: an upload of a file already stored.
     /// - Throws: `StoreError` (`database`).
     package func debugFile(sha1: String) throws(StoreError) -> DebugFile? {

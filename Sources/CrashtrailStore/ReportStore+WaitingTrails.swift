@@ -102,14 +102,18 @@ extension ReportStore {
         _ trail: WaitingTrail, limits: WaitingTrailLimits, now: Int64, in db: any StoreTransaction
     ) throws -> WaitOutcome {
         try db.execute("DELETE FROM waitingTrail WHERE received < ?", [.integer(now - limits.maximumAge)])
-        let sameSession =
-            try db.value(
-                "SELECT COUNT(*) FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(trail.bundleID), .text(trail.session)]
-            )?.integer ?? 0
-        if sameSession == 0 {
-            let totals = try db.rows("SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail", []).first
-            let count = Int(totals?.int64("n") ?? 0)
-            let bytes = totals?.int64("bytes") ?? 0
+        let sameSession = try db.rows(
+            "SELECT size FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(trail.bundleID), .text(trail.session)]
+        ).first
+        let totals = try db.rows("SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail", []).first
+        let count = Int(totals?.int64("n") ?? 0)
+        let bytes = totals?.int64("bytes") ?? 0
+        if let replaced = sameSession {
+            // A longer trail of a waiting session replaces it: the bytes bound holds for what it adds.
+            guard bytes - (replaced.int64("size") ?? 0) + trail.size <= limits.maximumBytes else {
+                return .full(count: count, bytes: bytes)
+            }
+        } else {
             guard count < limits.maximumCount, bytes + trail.size <= limits.maximumBytes else {
                 return .full(count: count, bytes: bytes)
             }

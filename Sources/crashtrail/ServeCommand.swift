@@ -136,19 +136,25 @@ struct ServeCommand: AsyncParsableCommand {
             let (host, port) = try ServeOptions.listenAddress(listen)
             let projects = try project.map(ServeOptions.project)
             let environment = ProcessEnvironment.current()
+            let readToken = readToken ?? environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            if let readToken, readToken.utf8.count < 16 {
+                throw ValidationError(
+                    "--read-token (or CRASHTRAIL_READ_TOKEN) must be 16 characters or more; crashtrail project token add --all-projects --scope read makes a strong one"
+                )
+            }
+            // Sizes in MiB, held to what a 64-bit byte count takes.
+            func mebibytes(_ value: Int, least: Int) -> Int64 { Int64(min(max(least, value), 1 << 40)) << 20 }
             let upstreams = try forward + ServeOptions.upstreams(file: forwardFile, environment: environment["CRASHTRAIL_FORWARD"])
             let trust = ServeOptions.Trust(
                 eventsPerMinute: max(0, eventsPerMinute), trailsPerMinute: max(0, trailsPerMinute),
-                uploadQuota: Int64(max(1, uploadQuota)) << 20, maximumDebugFile: Int64(max(1, maxDebugFile)) << 20,
-                minimumFreeDisk: Int64(max(0, minFreeDisk)) << 20,
-                quarantineLimit: Int64(max(0, quarantineLimit)) << 20)
+                uploadQuota: mebibytes(uploadQuota, least: 1), maximumDebugFile: mebibytes(maxDebugFile, least: 1),
+                minimumFreeDisk: mebibytes(minFreeDisk, least: 0), quarantineLimit: mebibytes(quarantineLimit, least: 0))
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
-                backlog: backlog, idleTimeout: .seconds(max(1, idleTimeout)),
-                readToken: readToken ?? environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                backlog: backlog, idleTimeout: .seconds(min(max(1, idleTimeout), 86_400)), readToken: readToken,
                 publicRead: publicRead, trust: trust,
-                forward: upstreams, forwardGrouping: forwardGrouping, forwardHold: .seconds(max(0, forwardHold)),
-                trailWait: .seconds(max(0, trailWait) * 3600), maximumWaitingTrails: trailWaitLimit)
+                forward: upstreams, forwardGrouping: forwardGrouping, forwardHold: .seconds(min(max(0, forwardHold), 86_400)),
+                trailWait: .seconds(min(max(0, trailWait), 24 * 3650) * 3600), maximumWaitingTrails: trailWaitLimit)
             var logger = Logger(label: "crashtrail.serve")
             logger.logLevel = quiet ? .warning : .info
             let service = try TriageService(location: storeOptions.location, creating: true)

@@ -205,4 +205,23 @@ struct DebugFileRouteTests {
         #expect(unknown.detail.contains("watchos"))
         #expect(large.status == .contentTooLarge)
     }
+
+    @Test("Chunks past the bytes a request may carry are refused, and the service goes on")
+    func requestRoom() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let token = fixture.uploadToken
+        var generator = SplitMix64(seed: 4545)
+        let full = (0..<4).map { _ in (0..<ChunkedUpload.chunkSize).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let small = Array("one chunk too many".utf8)
+        let (plain, after) = try await fixture.test { client in
+            (
+                try await client.post(Self.optionsPath, Self.multipart(full + [small]), headers: Self.multipartHeaders(token)),
+                try await client.execute(uri: Self.optionsPath, method: .get, headers: bearer(token))
+            )
+        }
+        #expect(plain.status == .contentTooLarge, "\(plain.detail)")
+        #expect(plain.detail.contains("more than the \(ChunkedUpload.maximumRequestSize) bytes a request may carry"))
+        #expect(after.status == .ok)
+    }
 }

@@ -5,6 +5,7 @@ import CrashtrailStore
 import CrashtrailSymbols
 import CrashtrailTestSupport
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
@@ -305,6 +306,8 @@ struct HostileClientTests {
         chmod(file.path, 0o644)
         let readable = try setup.runner.run(
             ["serve", "--store", setup.store, "--listen", "127.0.0.1:0", "--forward-file", file.path], directory: setup.folder.url)
+        let weak = try setup.runner.run(
+            ["serve", "--store", setup.store, "--listen", "127.0.0.1:0", "--read-token", "short"], directory: setup.folder.url)
 
         #expect(!serve.stdout.contains("operator-secret-value") && !serve.stderr.contains("operator-secret-value"))
         #expect(serve.stdout.contains("take a token with the read scope"))
@@ -313,6 +316,7 @@ struct HostileClientTests {
         #expect(badDSN.stderr.contains("ftp://***@upstream.example/1"), "\(badDSN.stderr)")
         #expect(readable.status != 0 && readable.stderr.contains("chmod 600"), "\(readable.stderr)")
         #expect(!readable.stderr.contains("filekey456"))
+        #expect(weak.status != 0 && weak.stderr.contains("16 characters or more"), "\(weak.stderr)")
     }
 
     /// A store with one debug file, and the crash of its build, for the symbolizer tests.
@@ -450,5 +454,101 @@ struct ForwardRedirectTests {
             }
         }
         #expect(reached.withLock { $0 } == 0)
+    }
+}
+
+/// A disk that really fills: a small tmpfs, where the machine lets the tests mount one (as root, outside a container
+/// that forbids it).
+@Suite("crashtrail serve: a disk that fills")
+struct FullDiskTests {
+    /// Whether a tmpfs can be mounted here.
+    static let canMount: Bool = {
+        guard getuid() == 0, let mount = CommandRunner.which("mount"), let umount = CommandRunner.which("umount") else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-tmpfs-probe-\(getpid())")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard let mounted = try? mount.run(["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.path]), mounted.status == 0 else {
+            return false
+        }
+        _ = try? umount.run([probe.path])
+        return true
+    }()
+
+    /// An envelope of the sample event padded with `size` bytes that do not compress, under `eventID`.
+    static func paddedEnvelope(eventID: String, size: Int, seed: UInt64) -> [UInt8] {
+        var generator = SplitMix64(seed: seed)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let padding = (0..<size).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+        var envelope = SampleEnvelope.bytes(eventID: eventID)
+        // The item is the second line: its first brace opens the event object.
+        let itemHeaderEnd = envelope.indices.filter { envelope[$0] == 10 }[1]
+        let field = Array(#""crashtrail_test_padding":""#.utf8) + padding + Array(#"","#.utf8)
+        envelope.insert(contentsOf: field, at: itemHeaderEnd + 2)
+        // The item header's length grows by the field's.
+        let text = String(decoding: envelope, as: UTF8.self)
+        let lengthPattern = /"length":(\d+)/
+        guard let match = text.firstMatch(of: lengthPattern), let length = Int(match.output.1) else { return envelope }
+        return Array(text.replacingCharacters(in: match.range, with: "\"length\":\(length + field.count)").utf8)
+    }
+
+    @Test(
+        "On a disk that fills, every report answered 200 is stored, the store stays whole, and the service goes on answering",
+        .enabled(if: canMount, "mounting a tmpfs needs root and a machine that allows it; the floor alone is tested in HostileClientTests"),
+        arguments: [8, 0])
+    func diskFills(floorMiB: Int) throws {
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder("crashtrail-full-disk")
+        defer { folder.remove() }
+        let disk = folder.url.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mount = try #require(CommandRunner.which("mount"))
+        let umount = try #require(CommandRunner.which("umount"))
+        try #require(try mount.run(["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk.path]).status == 0)
+        defer { _ = try? umount.run(["-l", disk.path]) }
+        let store = disk.appendingPathComponent("store.sqlite").path
+        let serve = try ServeProcess(
+            runner: runner,
+            arguments: [
+                "--store", store, "--quarantine", disk.appendingPathComponent("quarantine").path, "--min-free-disk", String(floorMiB),
+                "--events-per-minute", "0", "--quiet",
+            ], directory: folder.url)
+
+        // When events of 400 KB that do not compress are sent until the disk refuses ten in a row
+        var acknowledged: [String] = []
+        var refusals: [Int: String] = [:]
+        var refusedInARow = 0
+        for index in 0..<200 where refusedInARow < 10 {
+            let id = String(format: "%032x", 0xF011_0000 + index)
+            let answer = LoopbackConnection.request(
+                port: serve.port, "POST", "/api/\(serve.projectID)/envelope/",
+                headers: ["X-Sentry-Auth": "Sentry sentry_key=\(serve.key)"],
+                body: Self.paddedEnvelope(eventID: id, size: 400_000, seed: UInt64(index)), timeout: 30)
+            if answer?.status == 200 {
+                acknowledged.append(id)
+                refusedInARow = 0
+            } else {
+                refusedInARow += 1
+                refusals[answer?.status ?? 0] = answer?.text ?? "no answer"
+            }
+        }
+        let healthy = LoopbackConnection.request(port: serve.port, "GET", "/health")?.status
+        serve.stop(SIGTERM)
+
+        // Then
+        #expect(!acknowledged.isEmpty && refusedInARow == 10, "acknowledged \(acknowledged.count), refusals \(refusals)")
+        #expect(refusals.keys.allSatisfy { $0 == 503 }, "\(refusals)")
+        if floorMiB > 0 {
+            #expect(refusals[503]?.contains("--min-free-disk") == true, "the floor refused first: \(refusals)")
+        }
+        #expect(healthy == 200)
+        #expect(serve.status == 0, "\(serve.stderr.suffix(2_000))")
+        let queue = try DatabaseQueue(path: store)
+        let integrity = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        let stored = Set(
+            try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM report") }.map {
+                $0.replacingOccurrences(of: "-", with: "").lowercased()
+            })
+        #expect(acknowledged.allSatisfy { stored.contains($0) }, "every acknowledged report is stored")
     }
 }

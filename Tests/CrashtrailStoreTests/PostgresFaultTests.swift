@@ -82,6 +82,7 @@ struct PostgresFaultTests {
             try db.execute("DROP TABLE groupingRules")
             try db.execute("DROP TABLE sessionCount")
             try db.execute("DROP TABLE pathVisit")
+            try db.execute("DROP TABLE token")
             try db.execute("DROP TABLE debugFileChunk")
             try db.execute("DROP TABLE debugFile")
             try db.execute("DROP VIEW reportWithTrail")
@@ -145,7 +146,7 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The fifteen migrations this version knows and the newer one, left as they were.
+        // The sixteen migrations this version knows and the newer one, left as they were.
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 17)
     }
 

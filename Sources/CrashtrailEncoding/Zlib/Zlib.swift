@@ -121,6 +121,8 @@ enum RawDeflate {
     static func inflatePrefix(
         _ input: [UInt8], dictionary: [UInt8], cap: Int, windowBits: Int32 = -15
     ) throws(StreamError) -> (output: [UInt8], consumed: Int) {
+        // A cap below zero is no room at all, never a negative count handed to zlib.
+        let cap = max(0, cap)
         var stream = z_stream()
         var status = crashtrail_inflateInit2(&stream, windowBits)
         guard status == Z_OK else { throw .zlib("inflateInit2 returned \(status)") }

@@ -64,13 +64,14 @@ public struct AccessToken: Hashable, Sendable {
     public static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
         let left = Array(lhs.utf8)
         let right = Array(rhs.utf8)
-        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+        var difference: UInt8 = 0
         for index in 0..<max(left.count, right.count) {
             let a = index < left.count ? left[index] : 0
             let b = index < right.count ? right[index] : 0
             difference |= a ^ b
         }
-        return difference == 0
+        // The lengths compared whole: a difference of 256 bytes is a difference.
+        return difference == 0 && left.count == right.count
     }
 
     /// Reads `read,debug-files`.

@@ -144,7 +144,9 @@ package struct ChunkedUpload: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent(
             (file.name as NSString).lastPathComponent.isEmpty ? "debug-file" : (file.name as NSString).lastPathComponent)
-        guard FileManager.default.createFile(atPath: path.path, contents: nil) else { return .error("\(path.path) cannot be written") }
+        guard FileManager.default.createFile(atPath: path.path, contents: nil) else {
+            return .error("\(file.name) could not be written to the service's temporary folder; send it again later")
+        }
         let handle = try FileHandle(forWritingTo: path)
         var hash = Insecure.SHA1()
         for chunk in file.chunks {
@@ -165,8 +167,11 @@ package struct ChunkedUpload: Sendable {
             slices = try importer.store(DebugFileFinder.Candidate(path: path.path, name: file.name))
         } catch let error as StoreError {
             throw error
+        } catch let error as MachOError {
+            // Named by the file's own name: the temporary path it was written to stays in the service.
+            return .error(error.message.replacingOccurrences(of: path.path, with: file.name))
         } catch {
-            return .error("\(error)")
+            return .error("\(file.name) could not be read as a debug file (\(type(of: error)))")
         }
         try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid))
         // Chunks of a stored file are forgotten, as are those of uploads abandoned longer ago than a chunk's lifetime.

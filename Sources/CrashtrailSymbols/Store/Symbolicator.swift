@@ -37,7 +37,13 @@ package final class Symbolicator: Sendable {
         var lastFailure: SymbolizerError?
         /// When the store's list of debug files was last read, on the monotonic clock.
         var refreshed: UInt64 = 0
+        /// When a lookup of each debug file last failed (the symbolizer timed out, died or stayed busy), on the
+        /// monotonic clock: its lookups are not asked again until ``Symbolicator/backoff`` has passed.
+        var failedAt: [String: UInt64] = [:]
     }
+
+    /// How long a debug file whose lookup failed is left alone before it is asked again.
+    package static let backoff: Double = 600
 
     /// The most answers kept; past it the cache starts again (a store's crashes name far fewer addresses).
     private static let maximumAnswers = 500_000
@@ -48,6 +54,8 @@ package final class Symbolicator: Sendable {
     private let processes: [LLVMSymbolizer]
     private let state = Mutex(State())
     private let time: TimeSource
+    /// How long a lookup waits for a symbolizer another caller uses; nil waits until it is free.
+    private let busyWait: Duration?
 
     /// A symbolicator with the debug files `store` keeps.
     /// - Parameters:
@@ -57,15 +65,23 @@ package final class Symbolicator: Sendable {
     ///   - executable: the `llvm-symbolizer` to run; found by ``SymbolizerLocator`` when not given.
     ///   - workers: how many processes may look up at once.
     ///   - time: the clock that says when the store's list of debug files is old.
+    ///   - deadline: how long a batch of addresses may take before its symbolizer is killed:
+    ///     `$CRASHTRAIL_SYMBOLIZER_TIMEOUT` when set, else this (a batch job's 60 s by default; a service gives 10 s).
+    ///   - busyWait: how long a lookup waits for a symbolizer another caller uses before it gives up (its report is
+    ///     then named later); nil waits until it is free, as a batch job does. A service gives its deadline.
     /// - Throws: `StoreError` when the store's debug files cannot be read.
     package init(
         store: ReportStore, folder: URL? = nil, executable: String? = SymbolizerLocator.locate(),
-        workers: Int = ProcessInfo.processInfo.activeProcessorCount, time: TimeSource = .system
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount, time: TimeSource = .system,
+        deadline: Duration = LLVMSymbolizer.batchDeadline, busyWait: Duration? = nil
     ) throws(StoreError) {
         self.store = store
         self.time = time
+        self.busyWait = busyWait
         self.folder = folder ?? Self.defaultFolder(environment: ProcessEnvironment.current())
-        processes = executable.map { path in (0..<max(1, workers)).map { _ in LLVMSymbolizer(executable: path) } } ?? []
+        let deadline = LLVMSymbolizer.deadline(environment: ProcessEnvironment.current(), otherwise: deadline)
+        processes =
+            executable.map { path in (0..<max(1, workers)).map { _ in LLVMSymbolizer(executable: path, deadline: deadline) } } ?? []
         try refresh()
     }
 
@@ -172,14 +188,24 @@ package final class Symbolicator: Sendable {
         guard !processes.isEmpty, !lookups.isEmpty else { return (lookups.map { _ in nil }, []) }
         var answers: [[SymbolicatedFrame]?] = Array(repeating: nil, count: lookups.count)
         var missing: [Int] = []
+        var backingOff: Set<String> = []
+        let now = time.uptimeNanoseconds()
         let process = state.withLock { state -> LLVMSymbolizer in
             for (index, lookup) in lookups.enumerated() {
-                if let known = state.answers[lookup] { answers[index] = known } else { missing.append(index) }
+                if let known = state.answers[lookup] {
+                    answers[index] = known
+                } else if let failed = state.failedAt[lookup.uuid], Double(now &- failed) / 1e9 < Self.backoff, now >= failed {
+                    // A debug file that made the symbolizer fail waits out its backoff: each report of it would
+                    // otherwise hold its request for a whole deadline again.
+                    backingOff.insert(lookup.uuid)
+                } else {
+                    missing.append(index)
+                }
             }
             state.next = (state.next + 1) % processes.count
             return processes[state.next]
         }
-        let all = Set(lookups.map(\.uuid))
+        let all = Set(lookups.map(\.uuid)).subtracting(backingOff)
         guard !missing.isEmpty else { return (answers, all) }
         var queries: [(path: String, address: UInt64)] = []
         var asked: [Int] = []
@@ -190,9 +216,16 @@ package final class Symbolicator: Sendable {
         }
         let found: [[SymbolicatedFrame]?]
         do {
-            found = try process.symbolicate(queries)
+            found = try process.symbolicate(queries, waitingAtMost: busyWait)
         } catch {
-            state.withLock { $0.lastFailure = error }
+            let failed = Set(asked.map { lookups[$0].uuid })
+            state.withLock { state in
+                state.lastFailure = error
+                // A busy process says nothing of the debug files; one that timed out or died does.
+                if error.code != .busy {
+                    for uuid in failed { state.failedAt[uuid] = time.uptimeNanoseconds() }
+                }
+            }
             return (answers, all.subtracting(missing.map { lookups[$0].uuid }))
         }
         state.withLock { state in

@@ -17,13 +17,21 @@ package final class LLVMSymbolizer: Sendable {
     /// How long a batch may take, from its first address written to its last answer read.
     package let deadline: Duration
     private let state = Mutex<ProcessState?>(nil)
+    /// Held by the caller using the process, so another can wait for it with a deadline.
+    private let gate = DispatchSemaphore(value: 1)
 
-    /// The deadline when none is given: `$CRASHTRAIL_SYMBOLIZER_TIMEOUT` seconds, else 10 s.
-    package static func defaultDeadline(environment: [String: String]) -> Duration {
-        if let text = environment["CRASHTRAIL_SYMBOLIZER_TIMEOUT"], let seconds = Double(text), seconds > 0 {
+    /// A batch job's deadline: long, so a large debug file loads on a busy machine and every run names the same
+    /// frames; a symbolizer that hangs still ends the wait.
+    package static let batchDeadline = Duration.seconds(60)
+    /// A service's deadline: short, since a request waits for it.
+    package static let serviceDeadline = Duration.seconds(10)
+
+    /// `$CRASHTRAIL_SYMBOLIZER_TIMEOUT` seconds (up to an hour) when it is set, else `otherwise`.
+    package static func deadline(environment: [String: String], otherwise: Duration) -> Duration {
+        if let text = environment["CRASHTRAIL_SYMBOLIZER_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds <= 3600 {
             return .milliseconds(Int64(seconds * 1000))
         }
-        return .seconds(10)
+        return otherwise
     }
 
     /// The process and its pipes, while it runs.
@@ -34,7 +42,7 @@ package final class LLVMSymbolizer: Sendable {
     }
 
     /// A symbolizer that runs `executable`, each batch within `deadline`.
-    package init(executable: String, deadline: Duration = LLVMSymbolizer.defaultDeadline(environment: ProcessEnvironment.current())) {
+    package init(executable: String, deadline: Duration = LLVMSymbolizer.batchDeadline) {
         self.executable = executable
         self.deadline = deadline
     }
@@ -53,16 +61,39 @@ package final class LLVMSymbolizer: Sendable {
 
     /// The frames at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
     /// offset); nil for an address the file names nothing at.
-    /// - Throws: ``SymbolizerError`` when the process cannot start, dies, or answers what it was not asked.
-    package func symbolicate(_ queries: [(path: String, address: UInt64)]) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
+    /// - Parameters:
+    ///   - queries: the debug files' paths and the addresses in them.
+    ///   - waitingAtMost: how long to wait while another caller uses the process; nil waits until it is free.
+    /// - Returns: the frames at each query, in order.
+    /// - Throws: ``SymbolizerError`` when the process cannot start, dies, answers what it was not asked, does not answer
+    ///   within the deadline, or stayed busy longer than `waitingAtMost`.
+    package func symbolicate(
+        _ queries: [(path: String, address: UInt64)], waitingAtMost: Duration? = nil
+    ) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
+        if let waitingAtMost {
+            let (seconds, attoseconds) = waitingAtMost.components
+            let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            guard gate.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+                throw SymbolizerError(.busy, "\(executable) was busy with another caller's addresses for \(waitingAtMost)")
+            }
+        } else {
+            gate.wait()
+        }
+        defer { gate.signal() }
         var answers: [[SymbolicatedFrame]?] = []
         answers.reserveCapacity(queries.count)
-        // Batches small enough that their input always fits in the pipe, so writing never waits on reading.
+        // Batches small enough that their input always fits in the pipe (64 KiB on Linux), so writing never waits on
+        // reading: at most 128 addresses and 16 KiB of text.
         var start = 0
         while start < queries.count {
-            let batch = queries[start..<min(queries.count, start + 128)]
-            answers += try run(batch)
-            start = batch.endIndex
+            var end = start
+            var bytes = 0
+            while end < queries.count, end - start < 128, end == start || bytes + queries[end].path.utf8.count + 24 <= 16_384 {
+                bytes += queries[end].path.utf8.count + 24
+                end += 1
+            }
+            answers += try run(queries[start..<end])
+            start = end
         }
         return answers
     }

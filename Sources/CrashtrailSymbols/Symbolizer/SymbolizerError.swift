@@ -13,6 +13,8 @@ package struct SymbolizerError: CrashtrailError, Hashable {
         package static let died = Code(name: "died")
         /// It did not answer a batch within its deadline, and was killed.
         package static let timedOut = Code(name: "timed-out")
+        /// Another caller kept it busy past the wait allowed.
+        package static let busy = Code(name: "busy")
         /// It answered something that is not its JSON.
         package static let unreadableAnswer = Code(name: "unreadable-answer")
         /// A stored debug file could not be written out for it to read (the cache folder, or damaged chunks).
