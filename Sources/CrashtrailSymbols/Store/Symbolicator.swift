@@ -291,9 +291,12 @@ package final class Symbolicator: Sendable {
         guard sha1 == file.sha1 else {
             throw SymbolizerError(.unreadableAnswer, "its stored chunks have SHA-1 \(sha1), not \(file.sha1): the store may be damaged")
         }
-        // The name appears whole or not at all: another process writing the same file renames the same bytes.
-        _ = try? manager.removeItem(at: target)
-        try manager.moveItem(at: partial, to: target)
+        // The name appears whole or not at all, and never goes missing: rename(2) replaces a file another worker wrote
+        // (the same bytes) in one step, while a symbolizer may be opening it. Removing it first left a moment with no
+        // file, and a lookup then answered nothing.
+        guard Foundation.rename(partial.path, target.path) == 0 else {
+            throw SymbolizerError(.debugFileUnwritable, "\(target.lastPathComponent) could not be put in place (errno \(errno))")
+        }
         return target.path
     }
 
