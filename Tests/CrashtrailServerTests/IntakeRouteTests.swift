@@ -323,6 +323,23 @@ struct IntakeRouteTests {
 
     @Test("With the backlog full, a request is answered 429 with Retry-After and X-Sentry-Rate-Limits, and the one waiting is stored")
     func backlogFull() async throws {
+        // A loaded machine can take longer between the two requests than the store's busy timeout (10 s), which fails
+        // the first commit and empties the backlog: that run says nothing of the backlog, and is made again.
+        for attempt in 1...3 {
+            let (waited, refused, records) = try await Self.backlogFullRun()
+            if waited.status == .serviceUnavailable, attempt < 3 { continue }
+            #expect(refused.status == .tooManyRequests, "\(refused.detail)")
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(refused.headers[.sentryRateLimits] == "1::organization")
+            #expect(refused.detail.contains("backlog is full"))
+            #expect(waited.status == .ok, "\(waited.detail)")
+            #expect(records == 1)
+            return
+        }
+    }
+
+    /// One run of ``backlogFull()``: the answers to the report that waits and to the one refused, and the reports stored.
+    static func backlogFullRun() async throws -> (waited: TestResponse, refused: TestResponse, records: Int) {
         // Given a service whose backlog holds one report, and a store another connection keeps locked
         let fixture = try ServerFixture(backlog: 1)
         defer { fixture.remove() }
@@ -350,14 +367,7 @@ struct IntakeRouteTests {
             release.signal()
             return (try await waiting, refused)
         }
-
-        // Then
-        #expect(refused.status == .tooManyRequests)
-        #expect(refused.headers[.retryAfter] == "1")
-        #expect(refused.headers[.sentryRateLimits] == "1::organization")
-        #expect(refused.detail.contains("backlog is full"))
-        #expect(waited.status == .ok)
-        #expect(try fixture.service.store.allRecords().count == 1)
+        return (waited, refused, try fixture.service.store.allRecords().count)
     }
 }
 
