@@ -272,25 +272,18 @@ struct IntakeRoutes: Sendable {
         let projectCount = projects.active.count
         guard shares.reserve(weight, for: project.id, among: projectCount) else {
             metrics.refused(.backlogShare, project: project.id)
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            headers[.sentryRateLimits] = "1::project"
-            throw RequestError(
-                .tooManyRequests,
-                "project \(project.id) already has \(shares.held[project.id] ?? 0) reports waiting to be stored, its share of the service's backlog (\(shares.share(among: projectCount)) of \(shares.capacity)); send again after a second",
-                headers: headers)
+            throw Self.backlogRefusal(
+                scope: "project",
+                "project \(project.id) already has \(shares.held[project.id] ?? 0) reports waiting to be stored, its share of the service's backlog (\(shares.share(among: projectCount)) of \(shares.capacity)); send again after a second"
+            )
         }
         defer { shares.release(weight, for: project.id) }
         do {
             return try await committer.submit(together: works)
         } catch let full as GroupCommitter.BacklogFullError {
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            headers[.sentryRateLimits] = "1::organization"
-            throw RequestError(
-                .tooManyRequests,
-                "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second",
-                headers: headers)
+            throw Self.backlogRefusal(
+                scope: "organization",
+                "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second")
         } catch {
             // The cause stays in the log: a store's error may name its paths or its server.
             logger.error("a group commit failed", metadata: ["error": "\(error)"])
@@ -299,6 +292,15 @@ struct IntakeRoutes: Sendable {
                 "the store could not be written (\(String(describing: type(of: error)))); nothing of this request was kept, send it again"
             )
         }
+    }
+
+    /// The 429 of a backlog with no room, for a second: the project's share of it or the whole of it (`scope`, as
+    /// `X-Sentry-Rate-Limits` names it).
+    private static func backlogRefusal(scope: String, _ detail: String) -> RequestError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = "1"
+        headers[.sentryRateLimits] = "1::\(scope)"
+        return RequestError(.tooManyRequests, detail, headers: headers)
     }
 
     /// Refuses intake while the disk has less free space than the floor, before anything is read or written.

@@ -229,11 +229,7 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     @discardableResult
     package func removeUploadChunks(addedBefore before: String) throws(StoreError) -> Int {
-        try write { db in
-            let count = try db.value("SELECT COUNT(*) FROM uploadChunk WHERE added < ?", [.text(before)])?.integer ?? 0
-            if count > 0 { try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)]) }
-            return Int(count)
-        }
+        try write { db in try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)]) }
     }
 
     /// Which of `sha1s` the store holds as uploaded chunks.

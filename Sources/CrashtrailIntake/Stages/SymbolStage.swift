@@ -74,9 +74,7 @@ struct SymbolStage: Sendable {
             crashed: named.prefix(parsed.frames.count).flatMap { $0 }, exception: named.dropFirst(parsed.frames.count).flatMap { $0 },
             // An image counts as symbolicated only when the symbolizer answered for it; the others wait, and are looked up
             // again later (a symbolizer that timed out or died, SPEC section 19).
-            symbolicatedImages: Set(images.values.map(\.uuid)).filter { uuid in
-                answered.contains(uuid) || !lookups.contains { $0.uuid == uuid }
-            })
+            symbolicatedImages: Set(images.values.map(\.uuid)).subtracting(Set(lookups.map(\.uuid)).subtracting(answered)))
     }
 
     /// The frames with mangled Swift and C++ symbols demangled, the name as written kept in `rawSymbol`.
