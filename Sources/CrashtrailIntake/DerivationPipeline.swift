@@ -18,16 +18,20 @@ struct DerivationPipeline: Sendable {
     let symbols: SymbolStage
     /// The store's grouping rules and merges (SPEC section 21).
     let grouping: GroupingSource
+    /// The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`).
+    let project: Int
 
     /// - Parameters:
     ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
     ///   - maximumTrailSteps: the most steps an embedded trail may have.
     ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
     ///   - grouping: the grouping rules and merges the signature follows.
-    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingSource) {
+    ///   - project: the project of payloads whose source names none.
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingSource, project: Int) {
         trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
         symbols = SymbolStage(symbolicator: symbolicator)
         self.grouping = grouping
+        self.project = project
     }
 
     /// The stored row for `parsed`.
@@ -50,8 +54,10 @@ struct DerivationPipeline: Sendable {
                 release: GroupingRuleBook.release(bundleID: parsed.app.bundleID, version: parsed.app.version, build: parsed.app.build),
                 crashScreen: trail.crashScreen)
         let screenPath = ScreenPathStage.screenPath(of: trail)
-        return RecordStage.record(
+        var record = RecordStage.record(
             parsed, identity: identity, payload: payload, trail: trail, frames: frames, exception: exception, signature: signature,
             screenPath: screenPath, source: source)
+        record.project = GroupingRuleBook.project(ofSource: source) ?? project
+        return record
     }
 }

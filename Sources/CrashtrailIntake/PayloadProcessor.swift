@@ -55,6 +55,8 @@ package struct PayloadProcessor: Sendable {
     let symbolicator: Symbolicator?
     /// The store's grouping rules and merges.
     package let grouping: GroupingSource
+    /// The project of payloads whose source names none: `ingest --project`.
+    package let project: Int
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
@@ -64,11 +66,13 @@ package struct PayloadProcessor: Sendable {
     ///   - symbolicator: Names frames with the store's debug files; none names nothing.
     ///   - grouping: The store's grouping rules and merges, read once or kept current; none groups by the default
     ///     signature.
+    ///   - project: The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`).
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
-        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none)
+        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none), project: Int = ReportRecord.firstProject
     ) {
+        self.project = project
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
@@ -77,14 +81,14 @@ package struct PayloadProcessor: Sendable {
         self.grouping = grouping
         readsBreadcrumbs = decoder.namesScreens
         derivation = DerivationPipeline(
-            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping)
+            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping, project: project)
     }
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
         PayloadProcessor(
             decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping)
+            grouping: grouping, project: project)
     }
 
     /// Processes an input file's or line's bytes.

@@ -162,6 +162,7 @@ struct IntakeRoutes: Sendable {
         var trail: JoinableTrail
         do {
             trail = try JoinableTrail(bytes: body, decoder: decoder)
+            trail.project = project.id
         } catch {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
@@ -190,7 +191,7 @@ struct IntakeRoutes: Sendable {
             headers[.retryAfter] = "3600"
             throw RequestError(
                 .tooManyRequests,
-                "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) already wait, the most allowed (--trail-wait-limit); send it again later",
+                "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) of project \(project.id) already wait, the most allowed for a project (--trail-wait-limit); send it again later",
                 headers: headers)
         default:
             throw RequestError(.internalServerError, "the store answered a trail join with reports")

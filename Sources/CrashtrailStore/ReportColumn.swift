@@ -6,16 +6,16 @@ package enum ReportColumn: String, CaseIterable, Sendable {
     case id, format, sha256, bundleID, appVersion, appBuild, osName, osVersion, device, time
     case exceptionType, exceptionCode, exceptionSignal, exceptionReason, frames, exceptionFrames, details, signature
     case trailSource, trailSteps, trailError, trail, trailDictionary, screenPath, pathManifest
-    case pid, launchTime, source, payload, payloadSize
+    case pid, launchTime, source, payload, payloadSize, project
 
     /// The column's name in SQL.
     package var name: String { rawValue }
 
     /// Whether the column is derived from the payload, so that reprocessing may change it: every column but the ID,
-    /// the payload, its digest and size, and where it came from.
+    /// the payload, its digest and size, where it came from and the project it was sent to.
     package var isDerived: Bool {
         switch self {
-        case .id, .sha256, .source, .payload, .payloadSize: false
+        case .id, .sha256, .source, .payload, .payloadSize, .project: false
         default: true
         }
     }

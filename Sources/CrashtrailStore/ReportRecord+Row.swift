@@ -42,6 +42,7 @@ extension ReportRecord {
         case .source: .text(source)
         case .payload: .blob(payload)
         case .payloadSize: .integer(Int64(payloadSize))
+        case .project: .integer(Int64(project))
         }
     }
 
@@ -80,5 +81,6 @@ extension ReportRecord {
         // As stored: a listing reads every row, and parsing the path to write it again would change nothing.
         screenPath = text(.screenPath)
         pathManifest = text(.pathManifest)
+        project = row.int(ReportColumn.project.name) ?? ReportRecord.firstProject
     }
 }

@@ -10,30 +10,48 @@ extension ReportStore {
         case duplicate(String)
     }
 
-    /// Stores `record` unless its bytes are already stored; a payload whose ID is taken by other bytes is kept
-    /// under `ID~` plus the first 12 hex digits of its SHA-256 (SPEC section 8).
+    /// Stores `record` unless its bytes are already stored in its project; a payload whose ID is taken by other bytes
+    /// is kept under `ID~` plus the first 12 hex digits of its SHA-256, and one whose ID is taken in another project
+    /// under `ID~pN`, N its project (SPEC sections 8 and 19).
     ///
     /// The primary key decides, not a look-up before the insert: jobs storing the same report at the same moment
     /// store it once, the others see a duplicate.
+    /// - Parameters:
+    ///   - record: the report.
+    ///   - idDecides: whether a taken ID in the report's project means the same report sent again, whatever its bytes.
+    ///   - db: the write transaction.
+    /// - Returns: what storing it did.
     /// - Throws: the backend's error.
-    package static func insert(_ record: ReportRecord, in db: any StoreTransaction) throws -> InsertOutcome {
+    package static func insert(_ record: ReportRecord, idDecides: Bool = false, in db: any StoreTransaction) throws -> InsertOutcome {
         var values = record.storeValues
-        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(record.id) }
-        let existing = try db.value("SELECT sha256 FROM report WHERE id = ?", [.text(record.id)])?.text
-        if existing == record.sha256 { return .duplicate(record.id) }
-        let alternative = record.id + "~" + record.sha256.prefix(12)
-        values[0] = .text(alternative)
-        if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(alternative) }
-        return .duplicate(alternative)
+        var id = record.id
+        // Each turn either stores, answers, or moves to a longer ID, so a chain of IDs planted in other projects ends.
+        for _ in 0..<8 {
+            if try db.execute(ReportRecord.insertSQL, values) > 0 { return .stored(id) }
+            guard let existing = try db.rows("SELECT sha256, project FROM report WHERE id = ?", [.text(id)]).first else {
+                return .duplicate(id)
+            }
+            if (existing.int("project") ?? ReportRecord.firstProject) != record.project {
+                id += "~p\(record.project)"
+            } else if idDecides || existing.string("sha256") == record.sha256 {
+                return .duplicate(id)
+            } else if !id.hasSuffix("~" + record.sha256.prefix(12)) {
+                id += "~" + record.sha256.prefix(12)
+            } else {
+                return .duplicate(id)
+            }
+            values[0] = .text(id)
+        }
+        return .duplicate(id)
     }
 
-    /// Stores `records` as ``insert(_:in:)`` stores each, in multi-row statements where the backend gains from them.
+    /// Stores `records` as ``insert(_:idDecides:in:)`` stores each, in multi-row statements where the backend gains from them.
     ///
     /// `StoreDialect.rowsPerInsert` says where: on PostgreSQL, one round trip for up to 256 reports instead of one
     /// each, which is what a worker's rate is made of. SQLite runs its prepared one-row statement for each.
     ///
     /// A report whose ID the statement did not insert (taken before, or twice in the batch) goes through
-    /// ``insert(_:in:)`` after, which tells a duplicate from other bytes under the same ID.
+    /// ``insert(_:idDecides:in:)`` after, which tells a duplicate from other bytes under the same ID.
     /// - Parameters:
     ///   - records: the reports, in order.
     ///   - idDecides: whether a taken ID means the same report sent again (a Sentry event's retry), counted as a
@@ -46,7 +64,7 @@ extension ReportStore {
         _ records: [ReportRecord], idDecides: Bool = false, rowsPerStatement: Int? = nil, in db: any StoreTransaction
     ) throws -> [InsertOutcome] {
         let rowsPerStatement = max(1, rowsPerStatement ?? db.dialect.rowsPerInsert)
-        guard rowsPerStatement > 1 else { return try records.map { try insertAlone($0, idDecides: idDecides, in: db) } }
+        guard rowsPerStatement > 1 else { return try records.map { try insert($0, idDecides: idDecides, in: db) } }
         var outcomes: [InsertOutcome] = []
         outcomes.reserveCapacity(records.count)
         var start = 0
@@ -66,28 +84,27 @@ extension ReportStore {
             }
             for record in slice {
                 if record.id.holdsNUL {
-                    outcomes.append(try insertAlone(record, idDecides: idDecides, in: db))
+                    outcomes.append(try insert(record, idDecides: idDecides, in: db))
                 } else if inserted.remove(record.id) != nil {
                     outcomes.append(.stored(record.id))
                 } else {
-                    // The statement found the ID taken: the same report again, or other bytes under its ID.
-                    outcomes.append(idDecides ? .duplicate(record.id) : try insert(record, in: db))
+                    // The statement found the ID taken: the same report again, other bytes under its ID, or a report
+                    // of another project.
+                    outcomes.append(try insert(record, idDecides: idDecides, in: db))
                 }
             }
         }
         return outcomes
     }
 
-    /// One report in its own statement: ``insert(_:in:)``, or, when the ID decides, stored or a duplicate.
-    private static func insertAlone(_ record: ReportRecord, idDecides: Bool, in db: any StoreTransaction) throws -> InsertOutcome {
-        guard idDecides else { return try insert(record, in: db) }
-        return try db.execute(ReportRecord.insertSQL, record.storeValues) > 0 ? .stored(record.id) : .duplicate(record.id)
-    }
-
-    /// The ID of a stored report whose payload has exactly these bytes (by SHA-256), if any.
+    /// The ID of a report of `project` whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
-    package func reportID(payloadDigest digest: String) throws(StoreError) -> String? {
-        try read { db in try db.value("SELECT id FROM report WHERE sha256 = ? LIMIT 1", [.text(digest)])?.text }
+    package func reportID(payloadDigest digest: String, project: Int = ReportRecord.firstProject) throws(StoreError) -> String? {
+        try read { db in
+            try db.value(
+                "SELECT id FROM report WHERE sha256 = ? AND project = ? LIMIT 1", [.text(digest), .integer(Int64(project))]
+            )?.text
+        }
     }
 
     /// The first eight bytes of every stored payload digest (``digestPrefix(_:)``): a set that answers "certainly

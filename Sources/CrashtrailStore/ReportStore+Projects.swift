@@ -49,6 +49,23 @@ extension ReportStore {
         return project
     }
 
+    /// The project a command writes reports, trails or debug files to (SPEC section 19): the one named by its ID or
+    /// name; else the store's only project, or the first project when the store has none yet.
+    /// - Parameter name: the project's ID or name, from `--project`; nil when not given.
+    /// - Returns: the project's ID.
+    /// - Throws: `StoreError`: `notFound` naming the projects there are, `ambiguous` when none is named and the store
+    ///   has several, or `database`.
+    public func writingProject(named name: String?) throws(StoreError) -> Int {
+        if let name { return try project(idOrName: name).id }
+        let all = try projects()
+        guard all.count > 1 else { return all.first?.id ?? ReportRecord.firstProject }
+        let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+        throw StoreError(
+            .ambiguous,
+            "the store has several projects, \(known), and duplicates and joins are decided within one; name it with --project, for example --project \(all[0].name)"
+        )
+    }
+
     /// Revokes a project, named by its ID or its name: its key is refused from now on.
     /// - Returns: the project, revoked.
     /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.

@@ -26,11 +26,15 @@ extension ReportStore {
         }
     }
 
-    /// Reports still missing a trail that a trail from this app, pid and session start could belong to: launched
-    /// within `tolerance` milliseconds of `started`.
+    /// Reports of `project` still missing a trail that a trail from this app, pid and session start could belong to:
+    /// launched within `tolerance` milliseconds of `started`.
     /// - Throws: `StoreError` (`database`).
-    package func reportsAwaitingTrail(bundleID: String, pid: Int64, started: Int64, tolerance: Int64) throws(StoreError) -> [String] {
-        try read { db in try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, in: db) }
+    package func reportsAwaitingTrail(
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject
+    ) throws(StoreError) -> [String] {
+        try read { db in
+            try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, project: project, in: db)
+        }
     }
 
     /// Attaches a trail that arrived separately to a stored report.
@@ -110,33 +114,35 @@ extension ReportStore {
         if renamed != signature { try db.execute("UPDATE report SET signature = ? WHERE id = ?", [.text(renamed), .text(id)]) }
     }
 
-    /// Reports missing a trail that `trail` may belong to (same app and pid, launched within `tolerance` ms of
-    /// `started`), closest launch first, inside a transaction.
+    /// Reports of `project` missing a trail that `trail` may belong to (same app and pid, launched within `tolerance`
+    /// ms of `started`), closest launch first, inside a transaction.
     /// - Throws: the backend's error.
     package static func idsAwaitingTrail(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, in db: any StoreTransaction
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject,
+        in db: any StoreTransaction
     ) throws -> [String] {
         try db.strings(
             awaitingTrailSQL(columns: "id", limit: nil),
-            awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
+            awaitingTrailArguments(project: project, bundleID: bundleID, pid: pid, started: started, tolerance: tolerance))
     }
 
     /// Attaches a separate trail to the stored crash it belongs to, as ``attach(_:toReport:crashScreen:screenPath:in:)``
     /// does, inside a transaction; returns that report's ID, or nil when no report awaits the trail.
     ///
-    /// The crash that carries the trail's session (SPEC section 18) is chosen first, however long ago its process
-    /// started; else the closest report ``idsAwaitingTrail(bundleID:pid:started:tolerance:in:)`` finds that carries no
-    /// other session. Each is chosen, the trail attached and the report's signature read in one statement (a round
+    /// Only a report of `project` is chosen (SPEC section 19). The crash that carries the trail's session (SPEC section
+    /// 18) is chosen first, however long ago its process started; else the closest report
+    /// ``idsAwaitingTrail(bundleID:pid:started:tolerance:project:in:)`` finds that carries no other session. Each is chosen, the trail attached and the report's signature read in one statement (a round
     /// trip on PostgreSQL, which a join of many trail files is made of); a crash without frames then moves to the
     /// group of `crashScreen`.
     /// - Throws: the backend's error.
     package static func joinClosestReport(
         _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
-        screenPath: StoredScreenPath? = nil, in db: any StoreTransaction
+        screenPath: StoredScreenPath? = nil, project: Int = ReportRecord.firstProject, in db: any StoreTransaction
     ) throws -> String? {
         let session = decoded.trail.session.id
         for (sql, arguments) in reportForTrail(
-            columns: "report.id, ?, ?, ?, ?, ?", bundleID: bundleID, session: session, pid: pid, started: started, tolerance: tolerance)
+            columns: "report.id, ?, ?, ?, ?, ?", project: project, bundleID: bundleID, session: session, pid: pid, started: started,
+            tolerance: tolerance)
         {
             let joined = try insertJoinedTrail(decoded, from: sql, arguments, crashScreen: crashScreen, screenPath: screenPath, in: db)
             if let joined { return joined }
@@ -146,25 +152,26 @@ extension ReportStore {
 
     /// The rule that chooses the report a trail joins (SPEC sections 7 and 18), written once for a trail file, a trail
     /// posted to serve and a trail that waited: two queries, tried in order, each selecting `columns` of at most one
-    /// report that still awaits a recorded trail.
+    /// report of `project` that still awaits a recorded trail.
     ///
     /// 1. The crash that carries the trail's session, however long ago its process started.
     /// 2. Else the crash of the same app and pid launched closest to `started`, within `tolerance` milliseconds, that
     ///    carries no other session.
     static func reportForTrail(
-        columns: String, bundleID: String, session: String, pid: Int64, started: Int64, tolerance: Int64
+        columns: String, project: Int, bundleID: String, session: String, pid: Int64, started: Int64, tolerance: Int64
     ) -> [(sql: String, arguments: [StoreValue])] {
         [
             (
                 """
                 SELECT \(columns) FROM reportSession JOIN report ON report.id = reportSession.id
-                WHERE reportSession.bundleID = ? AND reportSession.session = ? AND \(Self.awaitsTrail)
+                WHERE reportSession.bundleID = ? AND reportSession.session = ? AND report.project = ? AND \(Self.awaitsTrail)
                 ORDER BY report.id LIMIT 1
-                """, [.text(bundleID), .text(session)]
+                """, [.text(bundleID), .text(session), .integer(Int64(project))]
             ),
             (
                 awaitingTrailSQL(columns: columns, limit: 1, session: true),
-                awaitingTrailArguments(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, session: session)
+                awaitingTrailArguments(
+                    project: project, bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, session: session)
             ),
         ]
     }
@@ -176,43 +183,48 @@ extension ReportStore {
             session ? " AND NOT EXISTS (SELECT 1 FROM reportSession WHERE reportSession.id = report.id AND reportSession.session <> ?)" : ""
         return """
             SELECT \(columns) FROM report
-            WHERE \(Self.awaitsTrail) AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?\(otherSession)
+            WHERE \(Self.awaitsTrail) AND report.project = ? AND bundleID = ? AND pid = ? AND launchTime BETWEEN ? AND ?\(otherSession)
             ORDER BY ABS(launchTime - ?), id\(limit.map { " LIMIT \($0)" } ?? "")
             """
     }
 
     private static func awaitingTrailArguments(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, session: String? = nil
+        project: Int, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, session: String? = nil
     ) -> [StoreValue] {
-        [.text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance)] + (session.map { [.text($0)] } ?? [])
+        [.integer(Int64(project)), .text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance)]
+            + (session.map { [.text($0)] } ?? [])
             + [.integer(started)]
     }
 
-    /// The report that already has exactly this trail joined (the crash of its session, or one of the same app and
-    /// pid launched within `tolerance` ms of `started`), so a trail sent again joins nothing new and is answered with
-    /// its report.
+    /// The report of `project` that already has exactly this trail joined (the crash of its session, or one of the same
+    /// app and pid launched within `tolerance` ms of `started`), so a trail sent again joins nothing new and is answered
+    /// with its report.
     /// - Throws: the backend's error.
     package static func reportJoined(
-        to decoded: DecodedTrail, started: Int64, tolerance: Int64, in db: any StoreTransaction
+        to decoded: DecodedTrail, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject,
+        in db: any StoreTransaction
     ) throws -> String? {
+        let project = StoreValue.integer(Int64(project))
         let trailJSON = StoreValue.text(String(decoding: decoded.canonicalJSON, as: UTF8.self))
         let bySession = try db.strings(
             """
             SELECT joinedTrail.id FROM reportSession JOIN joinedTrail ON joinedTrail.id = reportSession.id
-            WHERE reportSession.bundleID = ? AND reportSession.session = ? AND joinedTrail.trail = ?
+                JOIN report ON report.id = reportSession.id
+            WHERE reportSession.bundleID = ? AND reportSession.session = ? AND joinedTrail.trail = ? AND report.project = ?
             ORDER BY joinedTrail.id LIMIT 1
-            """, [.text(decoded.trail.app.bundleID), .text(decoded.trail.session.id), trailJSON]
+            """, [.text(decoded.trail.app.bundleID), .text(decoded.trail.session.id), trailJSON, project]
         ).first
         if let bySession { return bySession }
         return try db.strings(
             """
             SELECT report.id FROM report JOIN joinedTrail ON joinedTrail.id = report.id
             WHERE report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ? AND joinedTrail.trail = ?
+                AND report.project = ?
             ORDER BY report.id LIMIT 1
             """,
             [
                 .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
-                .integer(started + tolerance), trailJSON,
+                .integer(started + tolerance), trailJSON, project,
             ]
         ).first
     }

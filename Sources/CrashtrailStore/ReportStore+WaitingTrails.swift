@@ -21,11 +21,14 @@ extension ReportStore {
         package var screenPath: StoredScreenPath?
         /// The screen on top at the crash by the trail, which names the group of a crash without frames.
         package var crashScreen: String?
+        /// The project the trail was sent to: it joins only that project's crashes.
+        package var project: Int
 
         package init(
             bundleID: String, session: String, pid: Int64, started: Int64, steps: Int, trail: String, dictionary: String?,
-            screenPath: StoredScreenPath?, crashScreen: String?
+            screenPath: StoredScreenPath?, crashScreen: String?, project: Int = ReportRecord.firstProject
         ) {
+            self.project = project
             self.bundleID = bundleID
             self.session = session
             self.pid = pid
@@ -41,11 +44,12 @@ extension ReportStore {
         var size: Int64 { Int64(trail.utf8.count) }
     }
 
-    /// How many trails may wait for their crashes, and for how long (SPEC section 18).
+    /// How many trails may wait for their crashes, and for how long (SPEC section 18); the counts hold for each
+    /// project (SPEC section 19).
     package struct WaitingTrailLimits: Sendable, Hashable {
-        /// The most trails kept waiting.
+        /// The most trails of one project kept waiting.
         package var maximumCount: Int
-        /// The most bytes of trails (canonical JSON) kept waiting.
+        /// The most bytes of one project's trails (canonical JSON) kept waiting.
         package var maximumBytes: Int64
         /// How long a trail waits for its crash, in milliseconds; an older one is dropped.
         package var maximumAge: Int64
@@ -102,10 +106,15 @@ extension ReportStore {
         _ trail: WaitingTrail, limits: WaitingTrailLimits, now: Int64, in db: any StoreTransaction
     ) throws -> WaitOutcome {
         try db.execute("DELETE FROM waitingTrail WHERE received < ?", [.integer(now - limits.maximumAge)])
+        let project = StoreValue.integer(Int64(trail.project))
         let sameSession = try db.rows(
-            "SELECT size FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(trail.bundleID), .text(trail.session)]
+            "SELECT size FROM waitingTrail WHERE project = ? AND bundleID = ? AND session = ?",
+            [project, .text(trail.bundleID), .text(trail.session)]
         ).first
-        let totals = try db.rows("SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail", []).first
+        // The limits hold for each project: one project's trails never keep another's from waiting (SPEC section 19).
+        let totals = try db.rows(
+            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail WHERE project = ?", [project]
+        ).first
         let count = Int(totals?.int64("n") ?? 0)
         let bytes = totals?.int64("bytes") ?? 0
         if let replaced = sameSession {
@@ -121,9 +130,10 @@ extension ReportStore {
         try db.execute(
             """
             INSERT INTO waitingTrail
-                (bundleID, session, pid, started, received, size, steps, trail, dictionary, screenPath, pathManifest, crashScreen)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (bundleID, session) DO UPDATE SET
+                (bundleID, session, pid, started, received, size, steps, trail, dictionary, screenPath, pathManifest, crashScreen,
+                project)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (project, bundleID, session) DO UPDATE SET
                 pid = excluded.pid, started = excluded.started, received = excluded.received, size = excluded.size,
                 steps = excluded.steps, trail = excluded.trail, dictionary = excluded.dictionary,
                 screenPath = excluded.screenPath, pathManifest = excluded.pathManifest, crashScreen = excluded.crashScreen
@@ -133,6 +143,7 @@ extension ReportStore {
                 .text(trail.bundleID), .text(trail.session), .integer(trail.pid), .integer(trail.started), .integer(now),
                 .integer(trail.size), .integer(Int64(trail.steps)), .text(trail.trail), StoreValue(trail.dictionary),
                 StoreValue(trail.screenPath?.screensJSON), StoreValue(trail.screenPath?.manifest), StoreValue(trail.crashScreen),
+                project,
             ])
         return .waiting
     }
@@ -162,8 +173,8 @@ extension ReportStore {
             else { continue }
             guard
                 try attachWaiting(
-                    bundleID: bundleID, session: waiting.session, crashScreen: waiting.crashScreen, toReport: id,
-                    signature: record.signature, in: db)
+                    project: record.project, bundleID: bundleID, session: waiting.session, crashScreen: waiting.crashScreen,
+                    toReport: id, signature: record.signature, in: db)
             else { continue }
             joined.append(id)
         }
@@ -175,17 +186,20 @@ extension ReportStore {
     /// The trail becomes the report's `joinedTrail` row, a crash without frames moves to its crash screen's group,
     /// and the trail stops waiting.
     private static func attachWaiting(
-        bundleID: String, session: String, crashScreen: String?, toReport id: String, signature: String, in db: any StoreTransaction
+        project: Int, bundleID: String, session: String, crashScreen: String?, toReport id: String, signature: String,
+        in db: any StoreTransaction
     ) throws -> Bool {
+        let key: [StoreValue] = [.integer(Int64(project)), .text(bundleID), .text(session)]
         let inserted = try db.rows(
             """
             INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-            SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail WHERE bundleID = ? AND session = ?
+            SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail
+            WHERE project = ? AND bundleID = ? AND session = ?
             ON CONFLICT (id) DO NOTHING
             RETURNING id
-            """, [.text(id), .text(bundleID), .text(session)])
+            """, [.text(id)] + key)
         guard !inserted.isEmpty else { return false }
-        try db.execute("DELETE FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
+        try db.execute("DELETE FROM waitingTrail WHERE project = ? AND bundleID = ? AND session = ?", key)
         try moveIfStackless(id, signature: signature, crashScreen: crashScreen, in: db)
         return true
     }
@@ -196,16 +210,19 @@ extension ReportStore {
         for record: ReportRecord, bundleID: String, tolerance: Int64, in db: any StoreTransaction
     ) throws -> (session: String, crashScreen: String?)? {
         let rows: [StoreRow]
+        let project = StoreValue.integer(Int64(record.project))
         if let session = record.sessionID {
             rows = try db.rows(
-                "SELECT session, crashScreen FROM waitingTrail WHERE bundleID = ? AND session = ?", [.text(bundleID), .text(session)])
+                "SELECT session, crashScreen FROM waitingTrail WHERE project = ? AND bundleID = ? AND session = ?",
+                [project, .text(bundleID), .text(session)])
         } else if let pid = record.pid, let launch = record.launchTime {
             rows = try db.rows(
                 """
-                SELECT session, crashScreen FROM waitingTrail WHERE bundleID = ? AND pid = ? AND started BETWEEN ? AND ?
+                SELECT session, crashScreen FROM waitingTrail
+                WHERE project = ? AND bundleID = ? AND pid = ? AND started BETWEEN ? AND ?
                 ORDER BY ABS(started - ?), session LIMIT 1
                 """,
-                [.text(bundleID), .integer(pid), .integer(launch - tolerance), .integer(launch + tolerance), .integer(launch)])
+                [project, .text(bundleID), .integer(pid), .integer(launch - tolerance), .integer(launch + tolerance), .integer(launch)])
         } else {
             return nil
         }
@@ -230,24 +247,28 @@ extension ReportStore {
     package func sweepWaitingTrails(tolerance: Int64, since: Int64 = 0, limit: Int = 10_000) throws(StoreError) -> [String] {
         try write { db in
             let waiting = try db.rows(
-                "SELECT bundleID, session, pid, started, crashScreen FROM waitingTrail WHERE received >= ? ORDER BY received LIMIT ?",
+                """
+                SELECT project, bundleID, session, pid, started, crashScreen FROM waitingTrail WHERE received >= ?
+                ORDER BY received LIMIT ?
+                """,
                 [.integer(since), .integer(Int64(limit))])
             var joined: [String] = []
             for row in waiting {
                 guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
-                    let started = row.int64("started")
+                    let started = row.int64("started"), let project = row.int("project")
                 else { continue }
                 var report: StoreRow?
                 for (sql, arguments) in Self.reportForTrail(
-                    columns: "report.id AS id, report.signature AS signature", bundleID: bundleID, session: session, pid: pid,
-                    started: started, tolerance: tolerance)
+                    columns: "report.id AS id, report.signature AS signature", project: project, bundleID: bundleID,
+                    session: session, pid: pid, started: started, tolerance: tolerance)
                 where report == nil {
                     report = try db.rows(sql, arguments).first
                 }
                 guard let report, let id = report.string("id"), let signature = report.string("signature") else { continue }
                 guard
                     try Self.attachWaiting(
-                        bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), toReport: id, signature: signature,
+                        project: project, bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), toReport: id,
+                        signature: signature,
                         in: db)
                 else { continue }
                 joined.append(id)

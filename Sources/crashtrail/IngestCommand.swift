@@ -47,6 +47,13 @@ struct IngestCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The project the reports and trails belong to, by ID or name (crashtrail project list): duplicates and joins are decided within it. Needed when the store has several projects.",
+            valueName: "project"))
+    var project: String?
+
     @Option(name: .long, help: "How many payloads to parse at once. Defaults to the number of cores.")
     var jobs: Int?
 
@@ -79,7 +86,7 @@ struct IngestCommand: ParsableCommand {
         let result = try reportingFailure {
             let loaded = try manifests.load()
             let service = try TriageService(location: storeOptions.location, creating: true)
-            return try service.ingest(options, manifests: loaded, observer: progress)
+            return try service.ingest(options, project: project, manifests: loaded, observer: progress)
         }
         progress.finish()
         if output.isJSON {

@@ -1,3 +1,5 @@
+import CrashtrailService
+import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
@@ -73,5 +75,32 @@ struct ProjectCommandTests {
         #expect(revoked.stdout.contains("Revoked token 1 (\(token.prefix(8))…)"))
         #expect(limited.stdout == "Project 1 (ios-app) takes at most 600 events a minute.\n")
         #expect(negative.status != 0)
+    }
+
+    @Test("ingest --project: a store with several projects needs one named, and the reports go to it")
+    func ingestIntoAProject() throws {
+        // Given a store with two projects and a crash file
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let crash = PackageRoot.url.appendingPathComponent("Samples/reports/sentry-event-no-trail.json").path
+        _ = try runner.run(["project", "add", "ios", "--store", "s.sqlite"], directory: folder.url)
+        _ = try runner.run(["project", "add", "android", "--store", "s.sqlite"], directory: folder.url)
+
+        // When it is ingested without a project, into android, then into ios
+        let unnamed = try runner.run(["ingest", crash, "--store", "s.sqlite", "--quiet"], directory: folder.url)
+        let intoAndroid = try runner.run(["ingest", crash, "--store", "s.sqlite", "--project", "android", "--json"], directory: folder.url)
+        let intoIOS = try runner.run(["ingest", crash, "--store", "s.sqlite", "--project", "1", "--json"], directory: folder.url)
+        let unknown = try runner.run(["ingest", crash, "--store", "s.sqlite", "--project", "web"], directory: folder.url)
+
+        // Then the first is refused naming the projects and the option; each project stores the crash once
+        #expect(unnamed.status != 0)
+        #expect(unnamed.stderr.contains("1 (ios), 2 (android)") && unnamed.stderr.contains("--project"), "\(unnamed.stderr)")
+        #expect(intoAndroid.status == 0 && intoAndroid.stdout.contains(#""stored":1"#), "\(intoAndroid.stdout)\(intoAndroid.stderr)")
+        #expect(intoIOS.status == 0 && intoIOS.stdout.contains(#""stored":1"#), "\(intoIOS.stdout)\(intoIOS.stderr)")
+        #expect(unknown.status != 0 && unknown.stderr.contains("no project has the ID or name web"), "\(unknown.stderr)")
+        let records = try TriageService(location: StoreLocation(folder.url.appendingPathComponent("s.sqlite").path), creating: false)
+            .store.allRecords()
+        #expect(Set(records.map(\.project)) == [1, 2])
     }
 }

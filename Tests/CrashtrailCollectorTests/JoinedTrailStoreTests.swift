@@ -91,7 +91,7 @@ import Testing
             #expect(try db.tableExists("joinedTrail") == false)
             // The columns of the released v2 schema: every column but those later migrations added.
             let columns = ReportColumn.allCases.filter {
-                ![.trailDictionary, .exceptionFrames, .details, .screenPath, .pathManifest].contains($0)
+                ![.trailDictionary, .exceptionFrames, .details, .screenPath, .pathManifest, .project].contains($0)
             }
             let sql =
                 "INSERT INTO report (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

@@ -321,6 +321,45 @@ struct IntakeRouteTests {
         #expect(lines.contains("crashtrail_trails_joined_after_waiting_total 1"))
     }
 
+    @Test("Projects are apart: a trail sent with another project's key joins none of its crashes, and an event ID is stored once in each")
+    func projectsApart() async throws {
+        // Given a service with projects 1 and 2, a crash of session SESSION-A and its trail
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let trail = Array(
+            """
+            {"version": 1, "app": {"bundleID": "com.example.piratebay", "version": "3.1.1", "build": "418"},
+             "session": {"id": "SESSION-A", "started": "2026-11-02T14:45:05Z", "pid": 31922},
+             "dropped": 0, "steps": [{"t": 1258, "op": "push", "to": {"item": {"id": "L-65586"}}}]}
+            """.utf8)
+        let url = ServerFixture.samples.appendingPathComponent("reports/sentry-event-no-trail.json")
+        var event = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        event["tags"] = [["crashtrail.session", "SESSION-A"]]
+        let crash = Array(try JSONSerialization.data(withJSONObject: event))
+
+        // When project 1 stores the crash, project 2's key sends the trail of its session, project 2 sends the same
+        // event, then project 1 sends the trail and the crash again
+        let answers = try await fixture.test { client in
+            [
+                try await client.post("/api/1/store/", crash, headers: sentryAuth(ServerFixture.key)),
+                try await client.post("/api/2/trails", trail, headers: bearer(ServerFixture.otherKey)),
+                try await client.post("/api/2/store/", crash, headers: sentryAuth(ServerFixture.otherKey)),
+                try await client.post("/api/1/trails", trail, headers: bearer(ServerFixture.key)),
+                try await client.post("/api/1/store/", crash, headers: sentryAuth(ServerFixture.key)),
+            ]
+        }
+
+        // Then project 2's trail waits instead of joining project 1's crash, and joins project 2's own crash; project
+        // 1's trail joins project 1's; each project keeps the event once
+        #expect(answers.map(\.status) == [.ok, .accepted, .ok, .ok, .ok])
+        let records = try fixture.service.store.allRecords().sorted { $0.project < $1.project }
+        #expect(records.map(\.project) == [1, 2])
+        #expect(records.allSatisfy { $0.trailSource == .joined })
+        #expect(records[1].id == records[0].id + "~p2")
+        #expect(answers[3].text == #"{"ids":["\#(records[0].id)"]}"#)
+        #expect(try fixture.service.store.waitingTrailStatus().count == 0)
+    }
+
     @Test("With the backlog full, a request is answered 429 with Retry-After and X-Sentry-Rate-Limits, and the one waiting is stored")
     func backlogFull() async throws {
         // A loaded machine can take longer between the two requests than the store's busy timeout (10 s), which fails

@@ -29,7 +29,7 @@ struct PostgresFaultTests {
                     "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
                     "v9: path counts kept as reports arrive", "v10: debug files", "v11: forwarding outbox",
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
-                    "v15: release health", "v16: tokens and limits",
+                    "v15: release health", "v16: tokens and limits", "v17: reports and trails by project",
                 ].sorted())
     }
 
@@ -92,6 +92,7 @@ struct PostgresFaultTests {
             try db.execute("ALTER TABLE report DROP COLUMN details")
             try db.execute("ALTER TABLE report DROP COLUMN screenPath")
             try db.execute("ALTER TABLE report DROP COLUMN pathManifest")
+            try db.execute("ALTER TABLE report DROP COLUMN project")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN screenPath")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN pathManifest")
             try db.execute("DROP INDEX report_recent")
@@ -146,8 +147,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The sixteen migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 17)
+        // The seventeen migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 18)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

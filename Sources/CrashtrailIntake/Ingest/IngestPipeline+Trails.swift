@@ -40,6 +40,7 @@ extension IngestPipeline {
         let decoder = processor.decoder
         let claims = WorkClaims(count: paths.count)
         let maximumSize = options.maximumPayloadSize
+        let project = options.project
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = claims.next() {
                 let path = paths[index]
@@ -52,7 +53,9 @@ extension IngestPipeline {
                     continue
                 }
                 do throws(RejectionError) {
-                    result = .success(try JoinableTrail(bytes: bytes, decoder: decoder))
+                    var trail = try JoinableTrail(bytes: bytes, decoder: decoder)
+                    trail.project = project
+                    result = .success(trail)
                 } catch {
                     result = .failure(error)
                 }

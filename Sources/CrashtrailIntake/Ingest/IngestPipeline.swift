@@ -35,8 +35,10 @@ public struct IngestPipeline: Sendable {
         self.store = store
         self.time = time
         self.processor = PayloadProcessor(
-            decoder: decoder, storedID: { [store] digest in (try? store.reportID(payloadDigest: digest)) ?? nil },
-            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping))
+            decoder: decoder,
+            storedID: { [store, project = options.project] digest in (try? store.reportID(payloadDigest: digest, project: project)) ?? nil
+            },
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping), project: options.project)
         self.options = options
     }
 

@@ -20,6 +20,8 @@ package struct JoinableTrail: Sendable {
     /// The counts it adds, when it is the trail of a session that did not crash (SPEC section 20): such a trail joins
     /// no crash.
     package var sessionTrail: SessionTrail?
+    /// The project it was sent to: it joins and waits for that project's crashes only (SPEC section 19).
+    package var project = ReportRecord.firstProject
 
     /// Decodes a trail file's bytes (`.ctr`, `.ct1` or `.json`) with `decoder`.
     /// - Throws: `RejectionError` (`undecodable-trail`) saying why.
@@ -54,7 +56,7 @@ package struct JoinableTrail: Sendable {
         let trail = decoded.trail
         return try ReportStore.joinClosestReport(
             decoded, bundleID: trail.app.bundleID, pid: trail.session.pid, started: started, tolerance: tolerance,
-            crashScreen: crashScreen, screenPath: screenPath, in: db)
+            crashScreen: crashScreen, screenPath: screenPath, project: project, in: db)
     }
 
     /// The trail as it waits for its crash (SPEC section 18).
@@ -63,12 +65,12 @@ package struct JoinableTrail: Sendable {
         return ReportStore.WaitingTrail(
             bundleID: trail.app.bundleID, session: trail.session.id, pid: trail.session.pid, started: started,
             steps: trail.steps.count, trail: String(decoding: decoded.canonicalJSON, as: UTF8.self), dictionary: decoded.dictionaryID,
-            screenPath: screenPath, crashScreen: crashScreen)
+            screenPath: screenPath, crashScreen: crashScreen, project: project)
     }
 
     /// The report this very trail was joined to before, if any: a trail sent again is answered with it.
     /// - Throws: the database's error.
     package func joinedBefore(tolerance: Int64, in db: any StoreTransaction) throws -> String? {
-        try ReportStore.reportJoined(to: decoded, started: started, tolerance: tolerance, in: db)
+        try ReportStore.reportJoined(to: decoded, started: started, tolerance: tolerance, project: project, in: db)
     }
 }

@@ -28,7 +28,10 @@ package struct PayloadDeriver: ReportDeriving {
         var refusal: String?
         for outcome in outcomes {
             switch outcome {
-            case .record(let record) where Self.record(record, derives: stored): return .record(record)
+            case .record(var record) where Self.record(record, derives: stored):
+                // Derived again, it stays in the project it was stored in.
+                record.project = stored.project
+                return .record(record)
             case .rejected(let error, _, _): refusal = refusal ?? "\(error.code): \(error.message)"
             default: continue
             }

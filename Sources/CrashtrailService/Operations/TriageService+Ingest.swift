@@ -14,11 +14,14 @@ extension TriageService {
     /// Ingests `options.inputs`: keeps the manifests given (so later commands need none), decodes trails with them and
     /// those the store keeps, runs the pipeline, then decodes the stored trails that waited for a new manifest.
     ///
-    /// The store's own files are never read as inputs.
+    /// The store's own files are never read as inputs. The reports and trails go to `project`, by ID or name, or to the
+    /// store's only project (``ReportStore/writingProject(named:)``).
     /// - Throws: `StoreError` or `IngestError`; refused inputs are counted and quarantined, not thrown.
     public func ingest(
-        _ options: IngestOptions, manifests: [LoadedManifest], observer: (any IngestProgressObserver)? = nil
+        _ options: IngestOptions, project: String? = nil, manifests: [LoadedManifest], observer: (any IngestProgressObserver)? = nil
     ) throws -> IngestResult {
+        var options = options
+        options.project = try store.writingProject(named: project)
         var added = 0
         for loaded in manifests where try store.addManifest(loaded.manifest, text: loaded.text) { added += 1 }
         let codec = try codec(given: manifests.map(\.manifest))

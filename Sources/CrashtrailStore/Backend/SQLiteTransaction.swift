@@ -25,18 +25,25 @@ final class SQLiteTransaction: StoreTransaction {
 
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (StoreRow) throws -> Void) throws {
         let statement = try prepared(sql, arguments)
-        let names = statement.columnNames
         let cursor = try Row.fetchCursor(statement)
         // The cursor steps the statement; its columns are read from SQLite directly. A text equal to the one the same
         // column held in the row before is that string again, not a new one: a listing's rows share their app,
         // version and format, and a group's path counts their app and manifest.
         let handle = statement.sqliteStatement
-        var values = [StoreValue](repeating: .null, count: names.count)
+        var names: [String]?
+        var values: [StoreValue] = []
         while try cursor.next() != nil {
+            if names == nil {
+                // Named after the first step, not at preparation: a connection that read the schema before a migration
+                // prepares a statement again at its first step, and a `SELECT *` then has the migrated columns.
+                let count = Int(sqlite3_column_count(handle))
+                names = (0..<count).map { sqlite3_column_name(handle, CInt($0)).map { String(cString: $0) } ?? "" }
+                values = [StoreValue](repeating: .null, count: count)
+            }
             for column in values.indices {
                 values[column] = Self.value(handle, column: CInt(column), before: values[column])
             }
-            try body(StoreRow(names: names, values: values))
+            try body(StoreRow(names: names ?? [], values: values))
         }
     }
 

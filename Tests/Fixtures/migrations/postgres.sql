@@ -543,3 +543,27 @@ CREATE TABLE token (
 ALTER TABLE project ADD COLUMN eventsPerMinute BIGINT;
 ALTER TABLE uploadChunk ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX uploadChunk_project ON uploadChunk(project);
+
+-- v17: reports and trails by project
+ALTER TABLE report ADD COLUMN project BIGINT NOT NULL DEFAULT 1;
+UPDATE report SET project = CAST(substring(source FROM '^api/([0-9]{1,18})/') AS BIGINT)
+    WHERE source ~ '^api/[0-9]{1,18}/' AND substring(source FROM '^api/([0-9]{1,18})/') <> '1';
+DROP VIEW reportWithTrail;
+CREATE VIEW reportWithTrail AS
+    SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
+        r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
+        r.frames, r.exceptionFrames, r.details, r.signature,
+        CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
+        CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
+        CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
+        CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
+        CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
+        CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
+        CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
+        r.pid, r.launchTime, r.source, r.payload, r.payloadSize, r.project
+    FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+ALTER TABLE waitingTrail ADD COLUMN project BIGINT NOT NULL DEFAULT 1;
+ALTER TABLE waitingTrail DROP CONSTRAINT waitingtrail_pkey;
+ALTER TABLE waitingTrail ADD PRIMARY KEY (project, bundleID, session);
+DROP INDEX waitingTrail_launch;
+CREATE INDEX waitingTrail_launch ON waitingTrail(project, bundleID, pid, started);
