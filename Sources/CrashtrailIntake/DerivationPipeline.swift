@@ -42,8 +42,9 @@ struct DerivationPipeline: Sendable {
     ///   - source: where the payload came from.
     /// - Returns: the row.
     func record(_ parsed: ParsedPayload, identity: PayloadIdentity, payload: CompressedPayload, source: String) -> ReportRecord {
+        let project = GroupingRuleBook.project(ofSource: source) ?? project
         let trail = trails.trail(of: parsed, sessionID: identity.id)
-        let frames = symbols.frames(of: parsed)
+        let frames = symbols.frames(of: parsed, project: project)
         let exception = parsed.exception.completed()
         let grouping = grouping.current
         let signature =
@@ -57,7 +58,7 @@ struct DerivationPipeline: Sendable {
         var record = RecordStage.record(
             parsed, identity: identity, payload: payload, trail: trail, frames: frames, exception: exception, signature: signature,
             screenPath: screenPath, source: source)
-        record.project = GroupingRuleBook.project(ofSource: source) ?? project
+        record.project = project
         return record
     }
 }

@@ -91,6 +91,14 @@ package struct PayloadProcessor: Sendable {
             grouping: grouping, project: project)
     }
 
+    /// This processor, for payloads of `project` whose source names none.
+    func inProject(_ project: Int) -> PayloadProcessor {
+        guard project != self.project else { return self }
+        return PayloadProcessor(
+            decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
+            grouping: grouping, project: project)
+    }
+
     /// Processes an input file's or line's bytes.
     /// - Parameters:
     ///   - bytes: The whole input.

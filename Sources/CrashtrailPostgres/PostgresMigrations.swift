@@ -227,8 +227,8 @@ enum PostgresMigrations {
         ("v15: release health", HealthSchema.postgres),
         // Tokens with scopes, per-project rate limits, upload chunks by project (TrustSchema.swift in CrashtrailStore).
         ("v16: tokens and limits", TrustSchema.postgres),
-        // The project of every report and waiting trail (ProjectSchema.swift in CrashtrailStore).
-        ("v17: reports and trails by project", ProjectSchema.postgres),
+        // The project of every report, waiting trail and debug file (ProjectSchema.swift in CrashtrailStore).
+        ("v17: projects kept apart", ProjectSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -129,7 +129,7 @@ struct DebugFileRoutes: Sendable {
         }
         let states: [String: ChunkedUpload.State]
         do {
-            states = try upload.assemble(files)
+            states = try upload.assemble(files, project: named.id)
         } catch {
             logger.error("assembling uploaded debug files failed", metadata: ["error": "\(error)"])
             throw RequestError(

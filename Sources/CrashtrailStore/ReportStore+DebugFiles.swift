@@ -8,10 +8,11 @@ extension ReportStore {
     /// The size of the chunks a debug file is kept in.
     package static let debugFileChunkSize = 4 << 20
 
-    /// Stores a debug file slice, unless one with its UUID is stored, in one transaction: all of it or none.
+    /// Stores a debug file slice for its project, unless the project has one with its UUID, in one transaction: all of
+    /// it or none.
     ///
-    /// A slice with DWARF replaces a stored one that has only a symbol table (the shipped binary, added before its
-    /// dSYM), and the reports derived with the symbol table are marked to be derived again.
+    /// A slice with DWARF replaces a stored one of the project that has only a symbol table (the shipped binary, added
+    /// before its dSYM), and the project's reports derived with the symbol table are marked to be derived again.
     /// The slice's bytes are read once: its SHA-1 is taken from the chunks as they are stored.
     /// - Parameters:
     ///   - file: the slice's description; its `sha1` is replaced by the SHA-1 of the chunks stored.
@@ -21,21 +22,22 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`), or what `chunk` throws, wrapped.
     @discardableResult
     package func addDebugFile(_ file: DebugFile, chunk: (Int) throws -> [UInt8]?) throws(StoreError) -> (isNew: Bool, sha1: String?) {
-        try write { db in
+        let key: [StoreValue] = [.integer(Int64(file.project)), .text(file.uuid)]
+        return try write { db in
             if file.kind == "dwarf",
-                try db.execute("DELETE FROM debugFile WHERE uuid = ? AND kind <> 'dwarf'", [.text(file.uuid)]) > 0
+                try db.execute("DELETE FROM debugFile WHERE project = ? AND uuid = ? AND kind <> 'dwarf'", key) > 0
             {
-                try db.execute("DELETE FROM debugFileChunk WHERE uuid = ?", [.text(file.uuid)])
-                try db.execute("UPDATE reportImage SET symbolicated = 0 WHERE uuid = ?", [.text(file.uuid)])
+                try db.execute("DELETE FROM debugFileChunk WHERE project = ? AND uuid = ?", key)
+                try Self.markUnsymbolicated(uuid: file.uuid, project: file.project, in: db)
             }
             // The row first (its chunks refer to it), its SHA-1 set once the chunks are stored, in the same transaction.
             let inserted = try db.execute(
                 """
-                INSERT INTO debugFile (uuid, arch, name, kind, textVMAddr, size, sha1, added) VALUES (?, ?, ?, ?, ?, ?, '', ?)
-                ON CONFLICT (uuid) DO NOTHING
+                INSERT INTO debugFile (project, uuid, arch, name, kind, textVMAddr, size, sha1, added) VALUES (?, ?, ?, ?, ?, ?, ?, '', ?)
+                ON CONFLICT (project, uuid) DO NOTHING
                 """,
-                [
-                    .text(file.uuid), .text(file.arch), .text(file.name), .text(file.kind), .integer(Int64(bitPattern: file.textVMAddr)),
+                key + [
+                    .text(file.arch), .text(file.name), .text(file.kind), .integer(Int64(bitPattern: file.textVMAddr)),
                     .integer(file.size), .text(file.added),
                 ])
             guard inserted > 0 else { return (false, nil) }
@@ -44,33 +46,66 @@ extension ReportStore {
             while let bytes = try chunk(sequence) {
                 hash.update(data: bytes)
                 try db.execute(
-                    "INSERT INTO debugFileChunk (uuid, seq, data) VALUES (?, ?, ?)",
-                    [.text(file.uuid), .integer(Int64(sequence)), .blob(Data(bytes))])
+                    "INSERT INTO debugFileChunk (project, uuid, seq, data) VALUES (?, ?, ?, ?)",
+                    key + [.integer(Int64(sequence)), .blob(Data(bytes))])
                 sequence += 1
             }
             let sha1 = Hex.lowercase(hash.finalize())
-            try db.execute("UPDATE debugFile SET sha1 = ? WHERE uuid = ?", [.text(sha1), .text(file.uuid)])
+            try db.execute("UPDATE debugFile SET sha1 = ? WHERE project = ? AND uuid = ?", [.text(sha1)] + key)
+            // A project's own debug file wins over one kept for every project: its reports derived with that one are
+            // derived again.
+            if file.project != DebugFile.everyProject {
+                try Self.markUnsymbolicated(uuid: file.uuid, project: file.project, in: db)
+            }
             return (true, sha1)
         }
     }
 
-    /// Every stored debug file, by name, then architecture.
+    /// Marks the images `uuid` of `project`'s reports as not yet symbolicated with the project's debug file (every
+    /// project's for ``DebugFile/everyProject``), so they are derived again.
+    private static func markUnsymbolicated(uuid: String, project: Int, in db: any StoreTransaction) throws {
+        if project == DebugFile.everyProject {
+            try db.execute("UPDATE reportImage SET symbolicated = 0 WHERE uuid = ? AND symbolicated = 1", [.text(uuid)])
+        } else {
+            try db.execute(
+                """
+                UPDATE reportImage SET symbolicated = 0
+                WHERE uuid = ? AND symbolicated = 1 AND reportID IN (SELECT id FROM report WHERE project = ?)
+                """, [.text(uuid), .integer(Int64(project))])
+        }
+    }
+
+    /// The condition, on `reportImage i` joined to `report r`, that a stored debug file describes the image for the
+    /// report's project: the project's own, or one kept for every project.
+    static let imageHasDebugFile =
+        "EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid AND d.project IN (r.project, \(DebugFile.everyProject)))"
+
+    /// Every stored debug file, by name, then architecture, UUID and project.
     /// - Throws: `StoreError` (`database`).
     public func debugFiles() throws(StoreError) -> [DebugFile] {
-        try read { db in try db.rows("SELECT * FROM debugFile ORDER BY name, arch, uuid", []).map(Self.debugFile) }
+        try read { db in try db.rows("SELECT * FROM debugFile ORDER BY name, arch, uuid, project", []).map(Self.debugFile) }
     }
 
-    /// The stored debug file with `uuid`, if any.
+    /// The debug file with `uuid` that symbolicates `project`'s crashes, if any: the project's own, else one kept for
+    /// every project.
     /// - Throws: `StoreError` (`database`).
-    public func debugFile(uuid: String) throws(StoreError) -> DebugFile? {
-        try read { db in try db.rows("SELECT * FROM debugFile WHERE uuid = ?", [.text(uuid)]).first.map(Self.debugFile) }
+    public func debugFile(uuid: String, project: Int) throws(StoreError) -> DebugFile? {
+        try read { db in
+            try db.rows(
+                "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?) ORDER BY project DESC LIMIT 1",
+                [.text(uuid), .integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]
+            ).first.map(Self.debugFile)
+        }
     }
 
-    /// Calls `body` with each chunk of the debug file `uuid`, in order, from a cursor: one chunk in memory at a time.
+    /// Calls `body` with each chunk of the debug file `uuid` of `project` (its own project, as ``DebugFile/project``
+    /// says), in order, from a cursor: one chunk in memory at a time.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    package func forEachDebugFileChunk(uuid: String, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
+    package func forEachDebugFileChunk(uuid: String, project: Int, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
         try read { db in
-            try db.forEachRow("SELECT data FROM debugFileChunk WHERE uuid = ? ORDER BY seq", [.text(uuid)]) { row in
+            try db.forEachRow(
+                "SELECT data FROM debugFileChunk WHERE project = ? AND uuid = ? ORDER BY seq", [.integer(Int64(project)), .text(uuid)]
+            ) { row in
                 guard let data = row.data("data") else { throw StoreError(.database, "a chunk of debug file \(uuid) is not bytes") }
                 try body([UInt8](data))
             }
@@ -86,7 +121,7 @@ extension ReportStore {
             try db.forEachRow(
                 """
                 SELECT i.uuid, i.name, r.appVersion FROM reportImage i JOIN report r ON r.id = i.reportID
-                WHERE i.inApp = 1 AND NOT EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid)
+                WHERE i.inApp = 1 AND NOT \(Self.imageHasDebugFile)
                 """, []
             ) { row in
                 let uuid = try row.requiredString("uuid")
@@ -115,7 +150,7 @@ extension ReportStore {
             try db.forEachRow(
                 """
                 SELECT i.reportID, i.uuid, i.name FROM reportImage i JOIN report r ON r.id = i.reportID
-                WHERE \(condition) AND i.inApp = 1 AND NOT EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid)
+                WHERE \(condition) AND i.inApp = 1 AND NOT \(Self.imageHasDebugFile)
                 ORDER BY i.reportID, i.name, i.uuid
                 """, [.text(value)]
             ) { row in
@@ -133,8 +168,8 @@ extension ReportStore {
         try read { db in
             try db.strings(
                 """
-                SELECT DISTINCT reportID FROM reportImage
-                WHERE symbolicated = 0 AND uuid IN (SELECT uuid FROM debugFile) ORDER BY reportID
+                SELECT DISTINCT i.reportID FROM reportImage i JOIN report r ON r.id = i.reportID
+                WHERE i.symbolicated = 0 AND \(Self.imageHasDebugFile) ORDER BY i.reportID
                 """, [])
         }
     }
@@ -146,40 +181,48 @@ extension ReportStore {
         try read { db in
             Int(
                 try db.value(
-                    "SELECT COUNT(DISTINCT reportID) FROM reportImage WHERE symbolicated = 0 AND uuid IN (SELECT uuid FROM debugFile)", [])?
-                    .integer ?? 0)
+                    """
+                    SELECT COUNT(DISTINCT i.reportID) FROM reportImage i JOIN report r ON r.id = i.reportID
+                    WHERE i.symbolicated = 0 AND \(Self.imageHasDebugFile)
+                    """, []
+                )?.integer ?? 0)
         }
     }
 
-    /// The stored debug file whose slice has this SHA-1, if any: an upload of a file already stored.
+    /// The debug file of `project` whose slice has this SHA-1, if any: an upload of a file the project has stored.
     /// - Throws: `StoreError` (`database`).
-    package func debugFile(sha1: String) throws(StoreError) -> DebugFile? {
-        try read { db in try db.rows("SELECT * FROM debugFile WHERE sha1 = ? LIMIT 1", [.text(sha1)]).first.map(Self.debugFile) }
+    package func debugFile(sha1: String, project: Int) throws(StoreError) -> DebugFile? {
+        try read { db in
+            try db.rows("SELECT * FROM debugFile WHERE sha1 = ? AND project = ? LIMIT 1", [.text(sha1), .integer(Int64(project))]).first
+                .map(Self.debugFile)
+        }
     }
 
-    /// The debug files stored from the uploaded file whose whole SHA-1 is `checksum`, when it was assembled before and
-    /// each of them is still stored; nil otherwise (the file's chunks are then asked for).
+    /// The debug files of `project` stored from the uploaded file whose whole SHA-1 is `checksum`, when it was assembled
+    /// for the project before and each of them is still stored; nil otherwise (the file's chunks are then asked for).
     /// - Throws: `StoreError` (`database`).
-    package func uploadedFile(checksum: String) throws(StoreError) -> [DebugFile]? {
-        try read { db in
-            let uuids = try db.strings("SELECT uuid FROM uploadedFile WHERE checksum = ? ORDER BY uuid", [.text(checksum)])
+    package func uploadedFile(checksum: String, project: Int) throws(StoreError) -> [DebugFile]? {
+        let project = StoreValue.integer(Int64(project))
+        return try read { db in
+            let uuids = try db.strings(
+                "SELECT uuid FROM uploadedFile WHERE project = ? AND checksum = ? ORDER BY uuid", [project, .text(checksum)])
             guard !uuids.isEmpty else { return nil }
             let files = try uuids.compactMap { uuid in
-                try db.rows("SELECT * FROM debugFile WHERE uuid = ?", [.text(uuid)]).first.map(Self.debugFile)
+                try db.rows("SELECT * FROM debugFile WHERE project = ? AND uuid = ?", [project, .text(uuid)]).first.map(Self.debugFile)
             }
             return files.count == uuids.count ? files : nil
         }
     }
 
-    /// Remembers that the uploaded file `checksum` held the debug files `uuids` (each stored).
+    /// Remembers that the uploaded file `checksum` held the debug files `uuids` of `project` (each stored).
     /// - Throws: `StoreError` (`database`).
-    package func recordUploadedFile(checksum: String, uuids: [String]) throws(StoreError) {
+    package func recordUploadedFile(checksum: String, uuids: [String], project: Int) throws(StoreError) {
         guard !uuids.isEmpty else { return }
         try write { db in
             for uuid in Set(uuids).sorted() {
                 try db.execute(
-                    "INSERT INTO uploadedFile (checksum, uuid) VALUES (?, ?) ON CONFLICT (checksum, uuid) DO NOTHING",
-                    [.text(checksum), .text(uuid)])
+                    "INSERT INTO uploadedFile (project, checksum, uuid) VALUES (?, ?, ?) ON CONFLICT (project, checksum, uuid) DO NOTHING",
+                    [.integer(Int64(project)), .text(checksum), .text(uuid)])
             }
         }
     }
@@ -287,6 +330,7 @@ extension ReportStore {
         DebugFile(
             uuid: try row.requiredString("uuid"), arch: try row.requiredString("arch"), name: try row.requiredString("name"),
             kind: try row.requiredString("kind"), textVMAddr: UInt64(bitPattern: row.int64("textVMAddr") ?? 0),
-            size: row.int64("size") ?? 0, sha1: try row.requiredString("sha1"), added: try row.requiredString("added"))
+            size: row.int64("size") ?? 0, sha1: try row.requiredString("sha1"), added: try row.requiredString("added"),
+            project: row.int("project") ?? DebugFile.everyProject)
     }
 }

@@ -125,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var trailWait = 168
 
-    @Option(name: .long, help: "The most trails kept waiting for their crashes; more are answered 429.")
+    @Option(name: .long, help: "The most trails of a project kept waiting for their crashes; more are answered 429.")
     var trailWaitLimit = 10_000
 
     @Flag(name: .long, help: "Log only warnings and errors.")

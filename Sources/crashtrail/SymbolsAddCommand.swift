@@ -26,6 +26,13 @@ struct SymbolsAddCommand: ParsableCommand {
     var paths: [String]
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The project whose crashes these debug files symbolicate, by ID or name (crashtrail project list). Needed when the store has several projects.",
+            valueName: "project"))
+    var project: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var quietOptions: QuietOptions
 
@@ -33,7 +40,7 @@ struct SymbolsAddCommand: ParsableCommand {
         let progress = ProgressLine(quiet: quietOptions.quiet || output.isJSON)
         let printsLines = !quietOptions.quiet && !output.isJSON
         let result = try reportingFailure {
-            try TriageService(location: storeOptions.location, creating: true).addSymbols(paths) { event in
+            try TriageService(location: storeOptions.location, creating: true).addSymbols(paths, project: project) { event in
                 switch event {
                 case .slice(let slice) where printsLines: print(SymbolsText.line(slice))
                 case .refused(let name, let reason) where printsLines: printError("refused \(name): \(reason)")

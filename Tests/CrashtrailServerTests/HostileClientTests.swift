@@ -327,7 +327,7 @@ struct HostileClientTests {
         let build = try #require(reference.slices.first { $0.file == "AppC.dSYM/Contents/Resources/DWARF/AppC" })
         let crash = try SymbolFixtures.crash(id: "45454545-0000-4000-8000-000000000001", in: build, top: "divide", caller: "crash_divide")
         let added = try setup.runner.run(
-            ["symbols", "add", fixtures.url("AppC.dSYM").path, "--store", setup.store], directory: setup.folder.url)
+            ["symbols", "add", fixtures.url("AppC.dSYM").path, "--project", "ios", "--store", setup.store], directory: setup.folder.url)
         try #require(added.status == 0, "\(added.stderr)")
         return (setup, crash, crash.expected.flatMap { $0.map(\.symbol) })
     }

@@ -29,7 +29,7 @@ struct PostgresFaultTests {
                     "v7: group counts kept as reports arrive", "v8: trails compressed with lz4",
                     "v9: path counts kept as reports arrive", "v10: debug files", "v11: forwarding outbox",
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
-                    "v15: release health", "v16: tokens and limits", "v17: reports and trails by project",
+                    "v15: release health", "v16: tokens and limits", "v17: projects kept apart",
                 ].sorted())
     }
 

@@ -154,9 +154,42 @@ struct ProjectIsolationBackendTests {
         }
         #expect(crash3 == [.reports([.stored("W-3")], joinedWaiting: ["W-3"])])
         #expect(try store.waitingTrailStatus().count == 0)
+
+        // When projects 3 and 4 each store a debug file of the same UUID, with other bytes, and project 3 a file it
+        // uploaded
+        let uuid = "0a0a0a0a-0000-4000-8000-000000000000"
+        func debugFile(project: Int) -> DebugFile {
+            DebugFile(
+                uuid: uuid, arch: "arm64", name: "App", kind: "dwarf", textVMAddr: 0, size: 1, sha1: "", added: "2026-11-29T00:00:00Z",
+                project: project)
+        }
+        let three = try store.addDebugFile(debugFile(project: 3)) { $0 == 0 ? [3] : nil }
+        let four = try store.addDebugFile(debugFile(project: 4)) { $0 == 0 ? [4] : nil }
+        let fourAgain = try store.addDebugFile(debugFile(project: 4)) { $0 == 0 ? [5] : nil }
+        try store.recordUploadedFile(checksum: "f11e", uuids: [uuid], project: 3)
+        var chunks: [Int: [UInt8]] = [:]
+        for project in [3, 4] { try store.forEachDebugFileChunk(uuid: uuid, project: project) { chunks[project, default: []] += $0 } }
+
+        // Then each project has its own, the first of each project wins within it, and project 5 has none; only project
+        // 3's crash awaiting that image is counted as waiting for a stored debug file
+        #expect(three.isNew && four.isNew && !fourAgain.isNew)
+        #expect(chunks == [3: [3], 4: [4]])
+        #expect(try store.debugFile(uuid: uuid, project: 3)?.sha1 == three.sha1)
+        #expect(try store.debugFile(uuid: uuid, project: 4)?.sha1 == four.sha1)
+        #expect(try store.debugFile(uuid: uuid, project: 5) == nil)
+        #expect(try store.uploadedFile(checksum: "f11e", project: 3)?.map(\.project) == [3])
+        #expect(try store.uploadedFile(checksum: "f11e", project: 4) == nil)
+        var imaged = crash("IMG-3", project: 3, session: nil, sha256: String(repeating: "f", count: 64), pid: 9)
+        imaged.images = [ReportImage(uuid: uuid, name: "App", inApp: true, symbolicated: false)]
+        var other = crash("IMG-5", project: 5, session: nil, sha256: String(repeating: "9", count: 64), pid: 9)
+        other.images = imaged.images
+        _ = try store.write { db in try IntakeBatch.apply([.reports([imaged, other], idDecides: true)], in: db) }
+        #expect(try store.reportsAwaitingStoredDebugFiles() == ["IMG-3"])
+        #expect(
+            try store.missingDebugFiles().filter { $0.uuid == uuid }.map(\.reports) == [1], "project 5's crash still misses its debug file")
     }
 
-    /// Two reports and a waiting trail, as a store of the release before projects kept them; `blob` is a byte in the
+    /// Two reports, a waiting trail and a debug file, as a store of the release before projects kept them; `blob` is a byte in the
     /// backend's SQL.
     static func previousRows(blob: String) -> [String] {
         [
@@ -172,6 +205,12 @@ struct ProjectIsolationBackendTests {
             INSERT INTO waitingTrail (bundleID, session, pid, started, received, size, steps, trail)
             VALUES ('com.example', 'S-OLD', 1, 0, 0, 2, 0, '{}')
             """,
+            """
+            INSERT INTO debugFile (uuid, arch, name, kind, textVMAddr, size, sha1, added)
+            VALUES ('U-OLD', 'arm64', 'App', 'dwarf', 0, 1, '5ba93c9db0cff93f52b521d7420e43f6eda2784f', '2026-01-01T00:00:00Z')
+            """,
+            "INSERT INTO debugFileChunk (uuid, seq, data) VALUES ('U-OLD', 0, x'00')",
+            "INSERT INTO uploadedFile (checksum, uuid) VALUES ('c0ffee', 'U-OLD')",
         ].map { $0.replacingOccurrences(of: "x'00'", with: blob) }
     }
 
@@ -182,6 +221,13 @@ struct ProjectIsolationBackendTests {
         #expect(try store.waitingTrailStatus().count == 1)
         let project = try store.read { db in try db.value("SELECT project FROM waitingTrail WHERE session = 'S-OLD'", [])?.integer }
         #expect(project == 1)
+        // A debug file stored before is every project's, as it was: kept as project 0, found for any project
+        #expect(try store.debugFiles().map(\.project) == [0])
+        #expect(try store.debugFile(uuid: "U-OLD", project: 2)?.project == 0)
+        #expect(try store.uploadedFile(checksum: "c0ffee", project: 0)?.map(\.uuid) == ["U-OLD"])
+        var chunks: [[UInt8]] = []
+        try store.forEachDebugFileChunk(uuid: "U-OLD", project: 0) { chunks.append($0) }
+        #expect(chunks == [[0]])
     }
 
     @Test("A SQLite store of the release before projects were kept apart migrates: each report to its project")
@@ -198,23 +244,9 @@ struct ProjectIsolationBackendTests {
 
     @Test("A PostgreSQL store of the release before projects were kept apart migrates: each report to its project", .needsPostgres)
     func previousPostgresRelease() throws {
-        // Given a database rolled back to the previous release's migrations (up to v16), with reports and a waiting trail
-        let url = try TestStores.newDatabase()
-        let old = try TestStores.open(url)
-        let view = try #require(
-            PostgresMigrations.all.first { $0.identifier.hasPrefix("v5:") }?.statements.first { $0.contains("CREATE VIEW") })
-        try old.write { db in
-            try db.execute("DROP VIEW reportWithTrail", [])
-            try db.execute("ALTER TABLE report DROP COLUMN project", [])
-            try db.execute(view, [])
-            try db.execute("DROP INDEX waitingTrail_launch", [])
-            try db.execute("ALTER TABLE waitingTrail DROP CONSTRAINT waitingtrail_pkey", [])
-            try db.execute("ALTER TABLE waitingTrail DROP COLUMN project", [])
-            try db.execute("ALTER TABLE waitingTrail ADD PRIMARY KEY (bundleID, session)", [])
-            try db.execute("CREATE INDEX waitingTrail_launch ON waitingTrail(bundleID, pid, started)", [])
-            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v17: reports and trails by project'", [])
-            for statement in Self.previousRows(blob: "decode('00', 'hex')") { try db.execute(statement, []) }
-        }
+        // Given a database of the previous release's migrations (up to v16), with reports, a waiting trail and a debug file
+        let url = try TestStores.previousReleaseDatabase(
+            upTo: "v16: tokens and limits", then: Self.previousRows(blob: "decode('00', 'hex')"))
 
         // When this version opens it, then each report is in its project
         try Self.expectMigrated(try TestStores.open(url))

@@ -1,11 +1,12 @@
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailIntake
-import CrashtrailPostgres
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
 import Testing
+
+@testable import CrashtrailPostgres
 
 /// The two backends every store test runs on.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -40,6 +41,32 @@ enum TestStores {
         ])
         try #require(result.status == 0, "createdb \(name) failed: \(result.stderr)")
         return "postgres://\(location.user)@\(location.host):\(location.port)/\(name)"
+    }
+
+    /// The URL of a new database on the test server whose schema is a previous release's: the migrations up to and
+    /// including `last`, as that release applied them, then `statements`, all run by `psql`.
+    static func previousReleaseDatabase(upTo last: String, then statements: [String] = []) throws -> String {
+        let url = try newDatabase()
+        let location = try PostgresLocation(url)
+        let migrations = PostgresMigrations.all.prefix { $0.identifier != last } + PostgresMigrations.all.filter { $0.identifier == last }
+        try #require(migrations.last?.identifier == last, "no PostgreSQL migration is named \(last)")
+        var script =
+            "CREATE TABLE \(PostgresMigrations.table) (identifier TEXT PRIMARY KEY NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now());\n"
+        for migration in migrations {
+            script += migration.statements.map { $0 + ";\n" }.joined()
+            script += "INSERT INTO \(PostgresMigrations.table) (identifier) VALUES ('\(migration.identifier)');\n"
+        }
+        script += statements.map { $0 + ";\n" }.joined()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-schema-\(UUID().uuidString).sql")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let psql = try #require(tool("psql"), "psql was not found; install postgresql-client")
+        let result = try CommandRunner(executable: psql).run([
+            "-h", location.host, "-p", String(location.port), "-U", location.user, "-d", location.database, "-v", "ON_ERROR_STOP=1",
+            "-q", "-f", file.path,
+        ])
+        try #require(result.status == 0, "psql could not make the schema of \(last): \(result.stderr)")
+        return url
     }
 
     /// A PostgreSQL client program: on the PATH's usual place, else in the newest server's folder.

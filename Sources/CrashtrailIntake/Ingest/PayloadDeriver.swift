@@ -21,6 +21,8 @@ package struct PayloadDeriver: ReportDeriving {
         } catch {
             return .failure("its stored payload is damaged: \(error)")
         }
+        // Derived in the project it was stored in: its debug files name its frames.
+        let processor = processor.inProject(stored.project)
         let outcomes = payload.withUnsafeBufferPointer { buffer in
             stored.format == .crashlytics
                 ? processor.processLine(buffer, source: stored.source) : processor.process(buffer, source: stored.source).outcomes

@@ -28,13 +28,13 @@ struct SymbolStage: Sendable {
     let symbolicator: Symbolicator?
 
     /// The frames of `parsed`, named.
-    func frames(of parsed: ParsedPayload) -> Frames {
+    func frames(of parsed: ParsedPayload, project: Int) -> Frames {
         guard let symbolicator, symbolicator.canSymbolicate, !parsed.binaryImages.isEmpty else {
             return Frames(crashed: Self.demangled(parsed.frames), exception: Self.demangled(parsed.exceptionFrames))
         }
         var images: [String: DebugFile] = [:]
         for image in parsed.binaryImages where images[image.name] == nil {
-            if let uuid = image.uuid, let file = symbolicator.debugFile(uuid: uuid) { images[image.name] = file }
+            if let uuid = image.uuid, let file = symbolicator.debugFile(uuid: uuid, project: project) { images[image.name] = file }
         }
         guard !images.isEmpty else {
             return Frames(crashed: Self.demangled(parsed.frames), exception: Self.demangled(parsed.exceptionFrames))
@@ -48,7 +48,9 @@ struct SymbolStage: Sendable {
                 continue
             }
             lookupOf[index] = lookups.count
-            lookups.append(Symbolicator.Lookup(uuid: file.uuid, address: file.textVMAddr &+ UInt64(offset) &- (isReturn ? 1 : 0)))
+            lookups.append(
+                Symbolicator.Lookup(
+                    uuid: file.uuid, address: file.textVMAddr &+ UInt64(offset) &- (isReturn ? 1 : 0), project: file.project))
         }
         let (answers, answered) = symbolicator.lookUp(lookups)
         var named: [[StackFrame]] = []

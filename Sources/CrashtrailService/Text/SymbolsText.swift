@@ -48,8 +48,13 @@ package enum SymbolsText {
             return "No debug files are stored; add them with crashtrail symbols add PATH… (dSYM bundles, folders, zip archives)."
         }
         return TextTable.render(
-            header: ["UUID", "ARCH", "NAME", "KIND", "SIZE", "ADDED"],
-            rows: files.map { [$0.uuid, $0.arch, $0.name, $0.kind, String($0.size), $0.added] })
+            header: ["UUID", "ARCH", "NAME", "KIND", "SIZE", "ADDED", "PROJECT"],
+            rows: files.map { [$0.uuid, $0.arch, $0.name, $0.kind, String($0.size), $0.added, projectText($0.project)] })
+    }
+
+    /// A debug file's project as `symbols list` shows it: its ID, or `every` for one kept for every project.
+    static func projectText(_ project: Int) -> String {
+        project == DebugFile.everyProject ? "every" : String(project)
     }
 
     /// `symbols list`'s JSON.
@@ -59,7 +64,7 @@ package enum SymbolsText {
                 .object([
                     "uuid": .string(file.uuid), "arch": .string(file.arch), "name": .string(file.name), "kind": .string(file.kind),
                     "size": .int(file.size), "sha1": .string(file.sha1), "added": .string(file.added),
-                    "textVMAddr": .string("0x" + String(file.textVMAddr, radix: 16)),
+                    "textVMAddr": .string("0x" + String(file.textVMAddr, radix: 16)), "project": .int(Int64(file.project)),
                 ])
             })
     }

@@ -1,5 +1,5 @@
-/// The text of the migrations that keep projects apart (SQLite `v20: reports and trails by project`, PostgreSQL
-/// `v17: reports and trails by project`; SPEC section 19).
+/// The text of the migrations that keep projects apart (SQLite `v20: projects kept apart`, PostgreSQL
+/// `v17: projects kept apart`; SPEC section 19).
 ///
 /// - `report.project`: the project a report was sent to. Reports `serve` stored before name it in their source
 ///   (`api/ID/…`) and take that ID; every other report takes 1, the store's first project (the `default` project
@@ -7,6 +7,9 @@
 /// - `waitingTrail.project`: the project a waiting trail was sent to, part of its key, so one project's trail never
 ///   waits for, nor replaces, another's; trails waiting before take 1.
 /// - `reportWithTrail` shows the project.
+/// - `debugFile`, `debugFileChunk` and `uploadedFile`: keyed by project too, so each project keeps its own debug file of a
+///   UUID and symbolicates its crashes with it. Debug files stored before take project 0: kept for every project, as
+///   they were, and used for a UUID a project has no debug file of its own for.
 ///
 /// Released with those migrations: never edited. A later schema change is a migration of its own.
 package enum ProjectSchema {
@@ -53,6 +56,44 @@ package enum ProjectSchema {
         ALTER TABLE waitingTrailByProject RENAME TO waitingTrail;
         CREATE INDEX waitingTrail_launch ON waitingTrail(project, bundleID, pid, started);
         CREATE INDEX waitingTrail_received ON waitingTrail(received);
+        CREATE TABLE debugFileByProject (
+            project INTEGER NOT NULL,
+            uuid TEXT NOT NULL,
+            arch TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            textVMAddr INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            sha1 TEXT NOT NULL,
+            added TEXT NOT NULL,
+            PRIMARY KEY (project, uuid)
+        ) WITHOUT ROWID;
+        INSERT INTO debugFileByProject SELECT 0, uuid, arch, name, kind, textVMAddr, size, sha1, added FROM debugFile;
+        CREATE TABLE debugFileChunkByProject (
+            project INTEGER NOT NULL,
+            uuid TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (project, uuid, seq),
+            FOREIGN KEY (project, uuid) REFERENCES debugFileByProject(project, uuid) ON DELETE CASCADE
+        );
+        INSERT INTO debugFileChunkByProject SELECT 0, uuid, seq, data FROM debugFileChunk;
+        CREATE TABLE uploadedFileByProject (
+            project INTEGER NOT NULL,
+            checksum TEXT NOT NULL,
+            uuid TEXT NOT NULL,
+            PRIMARY KEY (project, checksum, uuid),
+            FOREIGN KEY (project, uuid) REFERENCES debugFileByProject(project, uuid) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        INSERT INTO uploadedFileByProject SELECT 0, checksum, uuid FROM uploadedFile;
+        DROP TABLE uploadedFile;
+        DROP TABLE debugFileChunk;
+        DROP TABLE debugFile;
+        ALTER TABLE debugFileByProject RENAME TO debugFile;
+        ALTER TABLE debugFileChunkByProject RENAME TO debugFileChunk;
+        ALTER TABLE uploadedFileByProject RENAME TO uploadedFile;
+        CREATE INDEX debugFile_uuid ON debugFile(uuid);
+        CREATE INDEX uploadedFile_uuid ON uploadedFile(project, uuid);
         """
 
     /// PostgreSQL's statements.
@@ -83,5 +124,21 @@ package enum ProjectSchema {
         "ALTER TABLE waitingTrail ADD PRIMARY KEY (project, bundleID, session)",
         "DROP INDEX waitingTrail_launch",
         "CREATE INDEX waitingTrail_launch ON waitingTrail(project, bundleID, pid, started)",
+        "ALTER TABLE uploadedFile DROP CONSTRAINT uploadedfile_uuid_fkey",
+        "ALTER TABLE debugFileChunk DROP CONSTRAINT debugfilechunk_uuid_fkey",
+        "ALTER TABLE debugFile ADD COLUMN project BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE debugFileChunk ADD COLUMN project BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE uploadedFile ADD COLUMN project BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE debugFile DROP CONSTRAINT debugfile_pkey",
+        "ALTER TABLE debugFile ADD PRIMARY KEY (project, uuid)",
+        "ALTER TABLE debugFileChunk DROP CONSTRAINT debugfilechunk_pkey",
+        "ALTER TABLE debugFileChunk ADD PRIMARY KEY (project, uuid, seq)",
+        "ALTER TABLE debugFileChunk ADD FOREIGN KEY (project, uuid) REFERENCES debugFile(project, uuid) ON DELETE CASCADE",
+        "ALTER TABLE uploadedFile DROP CONSTRAINT uploadedfile_pkey",
+        "ALTER TABLE uploadedFile ADD PRIMARY KEY (project, checksum, uuid)",
+        "ALTER TABLE uploadedFile ADD FOREIGN KEY (project, uuid) REFERENCES debugFile(project, uuid) ON DELETE CASCADE",
+        "CREATE INDEX debugFile_uuid ON debugFile(uuid)",
+        "DROP INDEX uploadedFile_uuid",
+        "CREATE INDEX uploadedFile_uuid ON uploadedFile(project, uuid)",
     ]
 }

@@ -333,9 +333,9 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v19: tokens and limits") { db in
             try db.execute(sql: TrustSchema.sqlite)
         }
-        // The project of every report and waiting trail, so joins and duplicates are decided within a project
-        // (ProjectSchema.swift, SPEC section 19).
-        migrator.registerMigration("v20: reports and trails by project") { db in
+        // The project of every report, waiting trail and debug file, so joins, duplicates and symbolication are decided
+        // within a project (ProjectSchema.swift, SPEC section 19).
+        migrator.registerMigration("v20: projects kept apart") { db in
             try db.execute(sql: ProjectSchema.sqlite)
         }
         return migrator

@@ -17,8 +17,19 @@ public struct DebugFile: Hashable, Sendable {
     public var sha1: String
     /// When it was added, RFC 3339.
     public var added: String
+    /// The project it was added for, whose crashes it symbolicates (SPEC section 19); ``everyProject`` for one stored
+    /// before projects were kept apart.
+    public var project: Int
 
-    public init(uuid: String, arch: String, name: String, kind: String, textVMAddr: UInt64, size: Int64, sha1: String, added: String) {
+    /// The project of debug files stored before projects were kept apart: they symbolicate every project's crashes of
+    /// their UUID that the project has no debug file of its own for.
+    public static let everyProject = 0
+
+    public init(
+        uuid: String, arch: String, name: String, kind: String, textVMAddr: UInt64, size: Int64, sha1: String, added: String,
+        project: Int = 1
+    ) {
+        self.project = project
         self.uuid = uuid
         self.arch = arch
         self.name = name

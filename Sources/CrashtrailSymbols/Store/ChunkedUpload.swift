@@ -102,21 +102,27 @@ package struct ChunkedUpload: Sendable {
         try store.removeUploadChunks(addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
     }
 
-    /// Assembles each file whose chunks are all kept and stores its slices.
+    /// Assembles each file whose chunks are all kept and stores its slices for `project`.
+    /// - Parameters:
+    ///   - files: the files the client asks to assemble.
+    ///   - project: the project whose crashes they symbolicate (SPEC section 19).
     /// - Returns: each file's state, by its checksum.
     /// - Throws: `StoreError` when the store cannot be read or written.
-    package func assemble(_ files: [File]) throws -> [String: State] {
+    package func assemble(_ files: [File], project: Int) throws -> [String: State] {
         var states: [String: State] = [:]
         for file in files {
-            states[file.checksum] = try assemble(file)
+            states[file.checksum] = try assemble(file, project: project)
         }
         return states
     }
 
-    private func assemble(_ file: File) throws -> State {
+    private func assemble(_ file: File, project: Int) throws -> State {
         let checksum = file.checksum.lowercased()
-        // A thin file is stored under its own SHA-1; a universal one's slices are found by the file's.
-        if let stored = try store.debugFile(sha1: checksum).map({ [$0] }) ?? store.uploadedFile(checksum: checksum) {
+        // A thin file is stored under its own SHA-1; a universal one's slices are found by the file's. Only the
+        // project's own count: another project's copy of the file symbolicates none of this project's crashes.
+        if let stored = try store.debugFile(sha1: checksum, project: project).map({ [$0] })
+            ?? store.uploadedFile(checksum: checksum, project: project)
+        {
             return .ok(
                 stored.map { stored in
                     DebugFileImport.Slice(
@@ -164,7 +170,7 @@ package struct ChunkedUpload: Sendable {
         }
         let slices: [DebugFileImport.Slice]
         do {
-            slices = try importer.store(DebugFileFinder.Candidate(path: path.path, name: file.name))
+            slices = try importer.store(DebugFileFinder.Candidate(path: path.path, name: file.name), project: project)
         } catch let error as StoreError {
             throw error
         } catch let error as MachOError {
@@ -173,7 +179,7 @@ package struct ChunkedUpload: Sendable {
         } catch {
             return .error("\(file.name) could not be read as a debug file (\(type(of: error)))")
         }
-        try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid))
+        try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid), project: project)
         // Chunks of a stored file are forgotten, as are those of uploads abandoned longer ago than a chunk's lifetime.
         try store.removeUploadChunks(
             file.chunks.map { $0.lowercased() },

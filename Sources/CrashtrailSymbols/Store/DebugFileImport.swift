@@ -55,12 +55,13 @@ package struct DebugFileImport: Sendable {
     /// Imports the debug files under `paths`, then derives again the reports waiting for them.
     /// - Parameters:
     ///   - paths: dSYM bundles, folders, zip archives and Mach-O files.
+    ///   - project: the project whose crashes they symbolicate (SPEC section 19).
     ///   - given: names frames with the store's debug files; one is made when nil.
     ///   - progress: told each slice, refusal and batch of reports.
     /// - Returns: what was stored and derived again.
     /// - Throws: `StoreError` when the store cannot be written or read.
     package func add(
-        _ paths: [String], symbolicator given: Symbolicator? = nil, progress: @escaping (Progress) -> Void = { _ in }
+        _ paths: [String], project: Int, symbolicator given: Symbolicator? = nil, progress: @escaping (Progress) -> Void = { _ in }
     ) throws(StoreError) -> Result {
         var result = Result()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-symbols-\(UUID().uuidString)")
@@ -72,7 +73,7 @@ package struct DebugFileImport: Sendable {
         }
         for candidate in candidates {
             do {
-                for slice in try store(candidate) {
+                for slice in try store(candidate, project: project) {
                     result.slices.append(slice)
                     progress(.slice(slice))
                 }
@@ -121,7 +122,7 @@ package struct DebugFileImport: Sendable {
 
     /// Stores each slice of the Mach-O file `candidate`, streamed from the file in chunks.
     /// - Throws: `MachOError` naming the file, or `StoreError`.
-    package func store(_ candidate: DebugFileFinder.Candidate) throws -> [Slice] {
+    package func store(_ candidate: DebugFileFinder.Candidate, project: Int) throws -> [Slice] {
         let source = try FileByteSource(path: candidate.path)
         let name = URL(fileURLWithPath: candidate.name.split(separator: ":").last.map(String.init) ?? candidate.name).lastPathComponent
         return try MachOReader.slices(of: source, name: candidate.name).map { slice in
@@ -134,7 +135,7 @@ package struct DebugFileImport: Sendable {
             // The store takes the slice's SHA-1 from the chunks as it stores them: the slice is read once.
             let file = DebugFile(
                 uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, textVMAddr: slice.textVMAddr,
-                size: Int64(slice.size), sha1: "", added: time.rfc3339())
+                size: Int64(slice.size), sha1: "", added: time.rfc3339(), project: project)
             let isNew = try store.addDebugFile(file, chunk: chunk).isNew
             return Slice(uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, isNew: isNew, source: candidate.name)
         }

@@ -12,22 +12,34 @@ import Synchronization
 /// shares a PostgreSQL store symbolicates with it), and `llvm-symbolizer` processes, one for each worker, read it there.
 /// Each (UUID, address) is looked up once: a crash seen a thousand times costs one lookup.
 package final class Symbolicator: Sendable {
-    /// A lookup: the image's UUID and the address in its debug file (`__TEXT` vmaddr plus the frame's offset).
+    /// A lookup: the image's UUID, the project of the debug file to look in (``DebugFile/project``, as
+    /// ``debugFile(uuid:project:)`` found it), and the address in it (`__TEXT` vmaddr plus the frame's offset).
     package struct Lookup: Hashable, Sendable {
         package var uuid: String
         package var address: UInt64
+        package var project: Int
 
-        package init(uuid: String, address: UInt64) {
+        package init(uuid: String, address: UInt64, project: Int = 1) {
             self.uuid = uuid
             self.address = address
+            self.project = project
         }
+
+        /// The debug file it looks in.
+        var file: FileKey { FileKey(project: project, uuid: uuid) }
+    }
+
+    /// A stored debug file: its project and UUID.
+    struct FileKey: Hashable, Sendable {
+        var project: Int
+        var uuid: String
     }
 
     private struct State {
-        /// The stored debug files, by UUID.
-        var files: [String: DebugFile] = [:]
+        /// The stored debug files, by project and UUID.
+        var files: [FileKey: DebugFile] = [:]
         /// Where each debug file was written on this machine.
-        var paths: [String: String] = [:]
+        var paths: [FileKey: String] = [:]
         /// Every answer so far.
         var answers: [Lookup: [SymbolicatedFrame]?] = [:]
         /// Which process the next batch goes to.
@@ -39,7 +51,7 @@ package final class Symbolicator: Sendable {
         var refreshed: UInt64 = 0
         /// When a lookup of each debug file last failed (the symbolizer timed out, died or stayed busy), on the
         /// monotonic clock: its lookups are not asked again until ``Symbolicator/backoff`` has passed.
-        var failedAt: [String: UInt64] = [:]
+        var failedAt: [FileKey: UInt64] = [:]
     }
 
     /// How long a debug file whose lookup failed is left alone before it is asked again.
@@ -139,12 +151,12 @@ package final class Symbolicator: Sendable {
     /// - Throws: `StoreError`.
     package func refresh() throws(StoreError) {
         let files = try store.debugFiles()
-        let fresh = Dictionary(files.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        let fresh = Dictionary(files.map { (FileKey(project: $0.project, uuid: $0.uuid), $0) }, uniquingKeysWith: { first, _ in first })
         state.withLock { state in
             // What a missing debug file answered, or one since replaced (a symbol table by its dSYM), is asked again.
-            let kept = Set(fresh.filter { uuid, file in state.files[uuid]?.sha1 == file.sha1 }.keys)
+            let kept = Set(fresh.filter { key, file in state.files[key]?.sha1 == file.sha1 }.keys)
             state.files = fresh
-            state.answers = state.answers.filter { entry in kept.contains(entry.key.uuid) }
+            state.answers = state.answers.filter { entry in kept.contains(entry.key.file) }
             state.paths = state.paths.filter { entry in kept.contains(entry.key) }
             state.refreshed = time.uptimeNanoseconds()
         }
@@ -153,20 +165,25 @@ package final class Symbolicator: Sendable {
     /// Whether lookups can be made: an `llvm-symbolizer` was found.
     package var canSymbolicate: Bool { !processes.isEmpty }
 
-    /// The stored debug file with `uuid`, if any.
+    /// The stored debug file with `uuid` that symbolicates `project`'s crashes, if any: the project's own, else one
+    /// kept for every project (SPEC section 19).
     ///
     /// The store's list is read again when it is older than a minute and does not name `uuid`: another machine
     /// sharing the store may have stored it since.
-    package func debugFile(uuid: String) -> DebugFile? {
+    package func debugFile(uuid: String, project: Int) -> DebugFile? {
+        func resolved(_ files: [FileKey: DebugFile]) -> DebugFile? {
+            files[FileKey(project: project, uuid: uuid)] ?? files[FileKey(project: DebugFile.everyProject, uuid: uuid)]
+        }
         let (file, stale) = state.withLock { state in
-            let stale = state.files[uuid] == nil && time.seconds(since: state.refreshed) > Self.refreshInterval
+            let file = resolved(state.files)
+            let stale = file == nil && time.seconds(since: state.refreshed) > Self.refreshInterval
             // One worker reads the list again; the others go on with the one they have.
             if stale { state.refreshed = time.uptimeNanoseconds() }
-            return (state.files[uuid], stale)
+            return (file, stale)
         }
         guard stale else { return file }
         try? refresh()
-        return state.withLock { $0.files[uuid] }
+        return state.withLock { resolved($0.files) }
     }
 
     /// How old the list of stored debug files may be before a UUID it does not name makes it read again.
@@ -194,7 +211,7 @@ package final class Symbolicator: Sendable {
             for (index, lookup) in lookups.enumerated() {
                 if let known = state.answers[lookup] {
                     answers[index] = known
-                } else if let failed = state.failedAt[lookup.uuid], Double(now &- failed) / 1e9 < Self.backoff, now >= failed {
+                } else if let failed = state.failedAt[lookup.file], Double(now &- failed) / 1e9 < Self.backoff, now >= failed {
                     // A debug file that made the symbolizer fail waits out its backoff: each report of it would
                     // otherwise hold its request for a whole deadline again.
                     backingOff.insert(lookup.uuid)
@@ -210,7 +227,7 @@ package final class Symbolicator: Sendable {
         var queries: [(path: String, address: UInt64)] = []
         var asked: [Int] = []
         for index in missing {
-            guard let path = path(of: lookups[index].uuid) else { continue }
+            guard let path = path(of: lookups[index].file) else { continue }
             queries.append((path, lookups[index].address))
             asked.append(index)
         }
@@ -218,12 +235,13 @@ package final class Symbolicator: Sendable {
         do {
             found = try process.symbolicate(queries, waitingAtMost: busyWait)
         } catch {
-            let failed = Set(asked.map { lookups[$0].uuid })
+            let failed = Set(asked.map { lookups[$0].file })
             state.withLock { state in
                 state.lastFailure = error
-                // A busy process says nothing of the debug files; one that timed out or died does.
+                // A busy process says nothing of the debug files; one that timed out or died does, and only of the
+                // files asked: another project's debug file of the same UUID is not held back.
                 if error.code != .busy {
-                    for uuid in failed { state.failedAt[uuid] = time.uptimeNanoseconds() }
+                    for file in failed { state.failedAt[file] = time.uptimeNanoseconds() }
                 }
             }
             return (answers, all.subtracting(missing.map { lookups[$0].uuid }))
@@ -240,18 +258,18 @@ package final class Symbolicator: Sendable {
         return (answers, all.subtracting(missing.filter { !askedIndexes.contains($0) }.map { lookups[$0].uuid }))
     }
 
-    /// Where the debug file `uuid` is on this machine, written from the store's chunks the first time.
-    private func path(of uuid: String) -> String? {
-        let (file, known) = state.withLock { ($0.files[uuid], $0.paths[uuid]) }
+    /// Where the debug file `key` is on this machine, written from the store's chunks the first time.
+    private func path(of key: FileKey) -> String? {
+        let (file, known) = state.withLock { ($0.files[key], $0.paths[key]) }
         if let known { return known }
         guard let file else { return nil }
         do {
             let path = try write(file)
-            state.withLock { $0.paths[uuid] = path }
+            state.withLock { $0.paths[key] = path }
             return path
         } catch {
             let failure = SymbolizerError(
-                .debugFileUnwritable, "the debug file \(uuid) (\(file.name)) could not be written to \(folder.path): \(error)",
+                .debugFileUnwritable, "the debug file \(key.uuid) (\(file.name)) could not be written to \(folder.path): \(error)",
                 cause: error)
             state.withLock { $0.lastFailure = failure }
             return nil
@@ -278,7 +296,7 @@ package final class Symbolicator: Sendable {
         let handle = try FileHandle(forWritingTo: partial)
         var hash = Insecure.SHA1()
         do {
-            try store.forEachDebugFileChunk(uuid: file.uuid) { chunk in
+            try store.forEachDebugFileChunk(uuid: file.uuid, project: file.project) { chunk in
                 hash.update(data: chunk)
                 try handle.write(contentsOf: chunk)
             }

@@ -41,7 +41,8 @@ struct CrashProbeGroupingTests {
         let folder = try Self.unpack()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try ReportStore.open(path: folder.appendingPathComponent("store.sqlite").path)
-        let imported = try DebugFileImport(store: store, decoder: TestFiles.codec()).add([folder.appendingPathComponent("debug").path])
+        let imported = try DebugFileImport(store: store, decoder: TestFiles.codec()).add(
+            [folder.appendingPathComponent("debug").path], project: 1)
         #expect(imported.slices.count == 4 && imported.refused.isEmpty)
         _ = try TestFiles.ingest([folder.path], store: store, folder: folder)
         let groups = try store.groups().map(\.signature).sorted()

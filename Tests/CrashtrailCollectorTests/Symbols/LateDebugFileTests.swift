@@ -58,7 +58,7 @@ struct LateDebugFileTests {
         // When the two builds' dSYMs are added
         var progress: [DebugFileImport.Progress] = []
         let imported = try DebugFileImport(store: store, decoder: TestFiles.codec()).add(
-            [Self.fixtures.url("AppC.dSYM").path, Self.fixtures.url("AppC5.dSYM").path], progress: { progress.append($0) })
+            [Self.fixtures.url("AppC.dSYM").path, Self.fixtures.url("AppC5.dSYM").path], project: 1, progress: { progress.append($0) })
 
         // Then every report is derived again, each frame named as symbolic names it
         #expect(imported.slices.count == 2 && imported.refused.isEmpty)
@@ -102,7 +102,7 @@ struct LateDebugFileTests {
         #expect(progress.contains { if case .rederived(done: 3, total: 3) = $0 { true } else { false } })
 
         // And adding them again changes nothing
-        let again = try DebugFileImport(store: store, decoder: TestFiles.codec()).add([Self.fixtures.url("AppC.dSYM").path])
+        let again = try DebugFileImport(store: store, decoder: TestFiles.codec()).add([Self.fixtures.url("AppC.dSYM").path], project: 1)
         #expect(again.slices.map(\.isNew) == [false])
         #expect(again.rederived.examined == 0)
     }
@@ -121,7 +121,7 @@ struct LateDebugFileTests {
         let store = try ReportStore.open(path: folder.appendingPathComponent("store.sqlite").path)
         _ = try TestFiles.ingest([folder.path], store: store, folder: folder)
         let importer = DebugFileImport(store: store, decoder: try TestFiles.codec())
-        let stored = try importer.store(DebugFileFinder.Candidate(path: Self.fixtures.url(build.file).path, name: "AppC"))
+        let stored = try importer.store(DebugFileFinder.Candidate(path: Self.fixtures.url(build.file).path, name: "AppC"), project: 1)
         #expect(stored.count == 1)
         #expect(try store.reportsAwaitingStoredDebugFiles() == [crash.id])
 

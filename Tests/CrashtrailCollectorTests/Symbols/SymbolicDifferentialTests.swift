@@ -48,7 +48,7 @@ struct SymbolicDifferentialTests {
             let folder = try TestFiles.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = try TestFiles.memoryStore()
-            let imported = try DebugFileImport(store: store, decoder: TestFiles.codec()).add([fixtures.url(slice.file).path])
+            let imported = try DebugFileImport(store: store, decoder: TestFiles.codec()).add([fixtures.url(slice.file).path], project: 1)
             #expect(imported.refused.isEmpty, "\(slice.file): \(imported.refused)")
             let stored = try #require(try store.debugFiles().first { $0.uuid == slice.uuid.lowercased() && $0.arch == slice.arch })
             #expect(stored.textVMAddr == slice.textVMAddr)

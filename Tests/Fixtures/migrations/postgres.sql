@@ -544,7 +544,7 @@ ALTER TABLE project ADD COLUMN eventsPerMinute BIGINT;
 ALTER TABLE uploadChunk ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX uploadChunk_project ON uploadChunk(project);
 
--- v17: reports and trails by project
+-- v17: projects kept apart
 ALTER TABLE report ADD COLUMN project BIGINT NOT NULL DEFAULT 1;
 UPDATE report SET project = CAST(substring(source FROM '^api/([0-9]{1,18})/') AS BIGINT)
     WHERE source ~ '^api/[0-9]{1,18}/' AND substring(source FROM '^api/([0-9]{1,18})/') <> '1';
@@ -567,3 +567,19 @@ ALTER TABLE waitingTrail DROP CONSTRAINT waitingtrail_pkey;
 ALTER TABLE waitingTrail ADD PRIMARY KEY (project, bundleID, session);
 DROP INDEX waitingTrail_launch;
 CREATE INDEX waitingTrail_launch ON waitingTrail(project, bundleID, pid, started);
+ALTER TABLE uploadedFile DROP CONSTRAINT uploadedfile_uuid_fkey;
+ALTER TABLE debugFileChunk DROP CONSTRAINT debugfilechunk_uuid_fkey;
+ALTER TABLE debugFile ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE debugFileChunk ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE uploadedFile ADD COLUMN project BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE debugFile DROP CONSTRAINT debugfile_pkey;
+ALTER TABLE debugFile ADD PRIMARY KEY (project, uuid);
+ALTER TABLE debugFileChunk DROP CONSTRAINT debugfilechunk_pkey;
+ALTER TABLE debugFileChunk ADD PRIMARY KEY (project, uuid, seq);
+ALTER TABLE debugFileChunk ADD FOREIGN KEY (project, uuid) REFERENCES debugFile(project, uuid) ON DELETE CASCADE;
+ALTER TABLE uploadedFile DROP CONSTRAINT uploadedfile_pkey;
+ALTER TABLE uploadedFile ADD PRIMARY KEY (project, checksum, uuid);
+ALTER TABLE uploadedFile ADD FOREIGN KEY (project, uuid) REFERENCES debugFile(project, uuid) ON DELETE CASCADE;
+CREATE INDEX debugFile_uuid ON debugFile(uuid);
+DROP INDEX uploadedFile_uuid;
+CREATE INDEX uploadedFile_uuid ON uploadedFile(project, uuid);
