@@ -15,7 +15,7 @@ extension TriageService {
     /// those the store keeps, runs the pipeline, then decodes the stored trails that waited for a new manifest.
     ///
     /// The store's own files are never read as inputs. The reports and trails go to `project`, by ID or name, or to the
-    /// store's only project (``ReportStore/writingProject(named:)``).
+    /// store's only project (`ReportStore.writingProject(named:)`).
     /// - Throws: `StoreError` or `IngestError`; refused inputs are counted and quarantined, not thrown.
     public func ingest(
         _ options: IngestOptions, project: String? = nil, manifests: [LoadedManifest], observer: (any IngestProgressObserver)? = nil

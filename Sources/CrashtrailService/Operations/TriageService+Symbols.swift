@@ -9,7 +9,7 @@ extension TriageService {
     /// - Parameters:
     ///   - paths: dSYM bundles, folders, zip archives and Mach-O files.
     ///   - project: the project whose crashes they symbolicate, by ID or name; the store's only project when nil
-    ///     (``ReportStore/writingProject(named:)``).
+    ///     (`ReportStore.writingProject(named:)`).
     ///   - progress: told each slice, refusal and batch of reports.
     /// - Returns: what was stored and derived again.
     /// - Throws: `StoreError`.
