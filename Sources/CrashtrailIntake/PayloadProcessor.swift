@@ -55,8 +55,11 @@ package struct PayloadProcessor: Sendable {
     let symbolicator: Symbolicator?
     /// The store's grouping rules and merges.
     package let grouping: GroupingSource
-    /// The project of payloads whose source names none: `ingest --project`.
+    /// The project of payloads whose source names none, or of every payload: `ingest --project`.
     package let project: Int
+    /// Whether a payload's source names its project (`serve`'s: `api/ID/…`); false for a batch job, whose sources are
+    /// paths.
+    package let projectFromSource: Bool
 
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
@@ -66,13 +69,18 @@ package struct PayloadProcessor: Sendable {
     ///   - symbolicator: Names frames with the store's debug files; none names nothing.
     ///   - grouping: The store's grouping rules and merges, read once or kept current; none groups by the default
     ///     signature.
-    ///   - project: The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`).
+    ///   - project: The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`), or of every
+    ///     payload.
+    ///   - projectFromSource: Whether a payload's source names its project; false for a batch job, whose sources are paths
+    ///     (a file in a folder named `api/3/` is not project 3's).
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
-        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none), project: Int = ReportRecord.firstProject
+        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none), project: Int = ReportRecord.firstProject,
+        projectFromSource: Bool = true
     ) {
         self.project = project
+        self.projectFromSource = projectFromSource
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
@@ -81,22 +89,23 @@ package struct PayloadProcessor: Sendable {
         self.grouping = grouping
         readsBreadcrumbs = decoder.namesScreens
         derivation = DerivationPipeline(
-            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping, project: project)
+            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping, project: project,
+            projectFromSource: projectFromSource)
     }
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
         PayloadProcessor(
             decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping, project: project)
+            grouping: grouping, project: project, projectFromSource: projectFromSource)
     }
 
-    /// This processor, for payloads of `project` whose source names none.
+    /// This processor, for payloads of `project` only, whatever their source says: a stored report derived again.
     func inProject(_ project: Int) -> PayloadProcessor {
-        guard project != self.project else { return self }
+        guard project != self.project || projectFromSource else { return self }
         return PayloadProcessor(
             decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping, project: project)
+            grouping: grouping, project: project, projectFromSource: false)
     }
 
     /// Processes an input file's or line's bytes.

@@ -87,12 +87,13 @@ extension ReportStore {
     }
 
     /// The debug file with `uuid` that symbolicates `project`'s crashes, if any: the project's own, else one kept for
-    /// every project.
+    /// every project; DWARF before a symbol table (a project that uploaded only the shipped binary keeps the names,
+    /// files and lines of a dSYM kept for every project).
     /// - Throws: `StoreError` (`database`).
     public func debugFile(uuid: String, project: Int) throws(StoreError) -> DebugFile? {
         try read { db in
             try db.rows(
-                "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?) ORDER BY project DESC LIMIT 1",
+                "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?) ORDER BY kind = 'dwarf' DESC, project DESC LIMIT 1",
                 [.text(uuid), .integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]
             ).first.map(Self.debugFile)
         }
@@ -227,14 +228,37 @@ extension ReportStore {
         }
     }
 
-    /// Keeps an uploaded chunk by its SHA-1, counted against `project`'s upload quota; the same chunk again changes
-    /// nothing.
+    /// Keeps an uploaded chunk by its SHA-1, counted against `project`'s upload quota, unless it would take the
+    /// project past `quota`; the same chunk again changes nothing.
+    ///
+    /// The project's bytes are counted and the chunk kept in one write transaction, the project's row locked first on
+    /// PostgreSQL (SQLite has one writer): uploads racing one another cannot pass the quota together.
+    /// - Parameters:
+    ///   - sha1: the chunk's SHA-1, checked.
+    ///   - bytes: its bytes.
+    ///   - added: when it came, RFC 3339.
+    ///   - project: the project whose quota it counts against; 0 for none (an operator's token).
+    ///   - quota: the most bytes of chunks the project may keep; nil for no bound.
+    /// - Returns: nil when the chunk is kept (or was before); else the bytes the project keeps, which it would pass the
+    ///   quota with.
     /// - Throws: `StoreError` (`database`).
-    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String, project: Int = 0) throws(StoreError) {
+    @discardableResult
+    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String, project: Int = 0, quota: Int64? = nil) throws(StoreError)
+        -> Int64?
+    {
         try write { db in
+            if let quota, project != 0 {
+                _ = try db.rows("SELECT id FROM project WHERE id = ?\(db.dialect.lockingRead)", [.integer(Int64(project))])
+                guard try db.rows("SELECT 1 AS one FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]).isEmpty else { return nil }
+                let kept =
+                    try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?
+                    .integer ?? 0
+                guard kept + Int64(bytes.count) <= quota else { return kept }
+            }
             try db.execute(
                 "INSERT INTO uploadChunk (sha1, data, added, project) VALUES (?, ?, ?, ?) ON CONFLICT (sha1) DO NOTHING",
                 [.text(sha1), .blob(Data(bytes)), .text(added), .integer(Int64(project))])
+            return nil
         }
     }
 

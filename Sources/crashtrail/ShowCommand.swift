@@ -2,6 +2,7 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailFormats
 import CrashtrailService
+import CrashtrailStore
 
 /// What `show` prints: text for people, one JSON document for programs, or a report as Apple text.
 enum ShowFormat: String, ExpressibleByArgument, CaseIterable {
@@ -77,7 +78,9 @@ struct ShowCommand: ParsableCommand {
             case .report(let record):
                 if format == .json { return CanonicalJSON.string(of: record.report.jsonValue) }
                 if format == .appleText { return AppleTextWriter.text(of: record.report).dropLast().description }
-                let debugFiles = Set(try service.debugFiles().map(\.uuid))
+                // The debug files that name this report's frames: its project's, and those kept for every project.
+                let debugFiles = Set(
+                    try service.debugFiles().filter { [record.project, DebugFile.everyProject].contains($0.project) }.map(\.uuid))
                 return ShowText.text(
                     of: record.report, trail: try record.decodedTrail(), lastSteps: steps ?? lastSteps ?? 8, debugFiles: debugFiles)
             }

@@ -189,6 +189,38 @@ struct ProjectIsolationBackendTests {
             try store.missingDebugFiles().filter { $0.uuid == uuid }.map(\.reports) == [1], "project 5's crash still misses its debug file")
     }
 
+    @Test("On SQLite: uploads racing one another never pass a project's chunk quota together")
+    func chunkQuotaRaceOnSQLite() throws { try Self.chunkQuotaRace(on: .sqlite) }
+
+    @Test("On PostgreSQL: uploads racing one another never pass a project's chunk quota together", .needsPostgres)
+    func chunkQuotaRaceOnPostgres() throws { try Self.chunkQuotaRace(on: .postgres) }
+
+    static func chunkQuotaRace(on kind: StoreKind) throws {
+        // Given a project with a quota of 350 bytes, and eight chunks of 100 bytes sent at once
+        let folder = try TemporaryFolder("chunk-quota")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        _ = try store.addProject(name: "ios")
+        let outcomes = LockedOutcomes()
+
+        // When
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let bytes = [UInt8](repeating: UInt8(index), count: 100)
+            do {
+                let refused = try store.addUploadChunk(
+                    sha1: String(format: "%040x", index), bytes: bytes, added: "2026-11-29T00:00:00Z", project: 1, quota: 350)
+                if refused != nil { outcomes.fail("refused \(index)") }
+            } catch {
+                outcomes.fail("error \(index): \(error)")
+            }
+        }
+
+        // Then three are kept and five refused, never more than the quota
+        #expect(outcomes.failures.filter { $0.hasPrefix("error") }.isEmpty, "\(outcomes.failures)")
+        #expect(outcomes.failures.count == 5)
+        #expect(try store.uploadChunkBytes(project: 1) == 300)
+    }
+
     /// Two reports, a waiting trail and a debug file, as a store of the release before projects kept them; `blob` is a byte in the
     /// backend's SQL.
     static func previousRows(blob: String) -> [String] {

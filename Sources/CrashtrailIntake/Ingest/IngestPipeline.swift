@@ -38,7 +38,8 @@ public struct IngestPipeline: Sendable {
             decoder: decoder,
             storedID: { [store, project = options.project] digest in (try? store.reportID(payloadDigest: digest, project: project)) ?? nil
             },
-            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping), project: options.project)
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping), project: options.project,
+            projectFromSource: false)
         self.options = options
     }
 

@@ -17,7 +17,8 @@ package enum ProjectSchema {
     package static let sqlite = """
         ALTER TABLE report ADD COLUMN project INTEGER NOT NULL DEFAULT 1;
         UPDATE report SET project = CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER)
-            WHERE source LIKE 'api/%/%' AND CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER) > 1;
+            WHERE source LIKE 'api/%/%' AND substr(source, 5, instr(substr(source, 5), '/') - 1) NOT GLOB '*[^0-9]*'
+                AND CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER) > 1;
         DROP VIEW reportWithTrail;
         CREATE VIEW reportWithTrail AS
             SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,

@@ -82,16 +82,15 @@ package struct ChunkedUpload: Sendable {
             throw ChunkedUploadError(
                 .checksumMismatch, "the chunk named \(sha1) has SHA-1 \(actual): it was damaged on the way; send it again")
         }
-        if project != 0 {
-            let kept = try store.uploadChunkBytes(project: project)
-            guard kept + Int64(bytes.count) <= limits.projectQuota else {
-                throw ChunkedUploadError(
-                    .overQuota,
-                    "project \(project) keeps \(kept) bytes of chunks not yet assembled; this chunk would pass its quota of \(limits.projectQuota) bytes (serve --upload-quota). Assemble the files uploaded, or wait for chunks left unassembled to expire after \(limits.chunkLifetime / 3_600_000) hours"
-                )
-            }
+        // Counted and kept in one transaction: racing uploads cannot pass the quota together.
+        if let kept = try store.addUploadChunk(
+            sha1: actual, bytes: bytes, added: importer.time.rfc3339(), project: project, quota: limits.projectQuota)
+        {
+            throw ChunkedUploadError(
+                .overQuota,
+                "project \(project) keeps \(kept) bytes of chunks not yet assembled; this chunk would pass its quota of \(limits.projectQuota) bytes (serve --upload-quota). Assemble the files uploaded, or wait for chunks left unassembled to expire after \(limits.chunkLifetime / 3_600_000) hours"
+            )
         }
-        try store.addUploadChunk(sha1: actual, bytes: bytes, added: importer.time.rfc3339(), project: project)
     }
 
     /// Forgets the chunks no assemble used within their lifetime.

@@ -166,13 +166,16 @@ package final class Symbolicator: Sendable {
     package var canSymbolicate: Bool { !processes.isEmpty }
 
     /// The stored debug file with `uuid` that symbolicates `project`'s crashes, if any: the project's own, else one
-    /// kept for every project (SPEC section 19).
+    /// kept for every project (SPEC section 19); DWARF before a symbol table, as the store chooses.
     ///
     /// The store's list is read again when it is older than a minute and does not name `uuid`: another machine
     /// sharing the store may have stored it since.
     package func debugFile(uuid: String, project: Int) -> DebugFile? {
         func resolved(_ files: [FileKey: DebugFile]) -> DebugFile? {
-            files[FileKey(project: project, uuid: uuid)] ?? files[FileKey(project: DebugFile.everyProject, uuid: uuid)]
+            let own = files[FileKey(project: project, uuid: uuid)]
+            let every = files[FileKey(project: DebugFile.everyProject, uuid: uuid)]
+            if let own, let every, own.kind != "dwarf", every.kind == "dwarf" { return every }
+            return own ?? every
         }
         let (file, stale) = state.withLock { state in
             let file = resolved(state.files)
