@@ -102,5 +102,20 @@ struct ProjectCommandTests {
         let records = try TriageService(location: StoreLocation(folder.url.appendingPathComponent("s.sqlite").path), creating: false)
             .store.allRecords()
         #expect(Set(records.map(\.project)) == [1, 2])
+
+        // When a file under a folder named api/2/ (as serve names its sources) is ingested into ios
+        let nested = folder.url.appendingPathComponent("api/2")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: crash, toPath: nested.appendingPathComponent("crash.json").path)
+        for name in ["ios", "android"] { _ = try runner.run(["project", "add", name, "--store", "t.sqlite"], directory: folder.url) }
+        let byPath = try runner.run(
+            ["ingest", "api/2/crash.json", "--store", "t.sqlite", "--project", "ios", "--json"], directory: folder.url)
+
+        // Then it goes to ios: only serve's sources name a project
+        #expect(byPath.status == 0, "\(byPath.stderr)")
+        let nestedRecords = try TriageService(
+            location: StoreLocation(folder.url.appendingPathComponent("t.sqlite").path), creating: false
+        ).store.allRecords()
+        #expect(nestedRecords.map(\.project) == [1])
     }
 }
