@@ -95,17 +95,22 @@ package struct PayloadProcessor: Sendable {
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
-        PayloadProcessor(
-            decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping, project: project, projectFromSource: projectFromSource)
+        with(storedID: storedID, project: project, projectFromSource: projectFromSource)
     }
 
     /// This processor, for payloads of `project` only, whatever their source says: a stored report derived again.
     func inProject(_ project: Int) -> PayloadProcessor {
         guard project != self.project || projectFromSource else { return self }
-        return PayloadProcessor(
+        return with(storedID: storedID, project: project, projectFromSource: false)
+    }
+
+    /// This processor with other look-up and project settings.
+    private func with(
+        storedID: (@Sendable (String) -> String?)?, project: Int, projectFromSource: Bool
+    ) -> PayloadProcessor {
+        PayloadProcessor(
             decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping, project: project, projectFromSource: false)
+            grouping: grouping, project: project, projectFromSource: projectFromSource)
     }
 
     /// Processes an input file's or line's bytes.

@@ -86,16 +86,27 @@ extension ReportStore {
         try read { db in try db.rows("SELECT * FROM debugFile ORDER BY name, arch, uuid, project", []).map(Self.debugFile) }
     }
 
-    /// The debug file with `uuid` that symbolicates `project`'s crashes, if any: the project's own, else one kept for
-    /// every project; DWARF before a symbol table (a project that uploaded only the shipped binary keeps the names,
-    /// files and lines of a dSYM kept for every project).
+    /// The debug file with `uuid` that symbolicates `project`'s crashes, if any (``DebugFile/chosen(for:own:every:)``).
     /// - Throws: `StoreError` (`database`).
     public func debugFile(uuid: String, project: Int) throws(StoreError) -> DebugFile? {
-        try read { db in
+        let files = try read { db in
             try db.rows(
-                "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?) ORDER BY kind = 'dwarf' DESC, project DESC LIMIT 1",
+                "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?)",
                 [.text(uuid), .integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]
-            ).first.map(Self.debugFile)
+            ).map(Self.debugFile)
+        }
+        return DebugFile.chosen(
+            for: project, own: files.first { $0.project == project }, every: files.first { $0.project == DebugFile.everyProject })
+    }
+
+    /// The UUIDs of the debug files that may name `project`'s crashes: its own and those kept for every project.
+    /// - Throws: `StoreError` (`database`).
+    package func debugFileUUIDs(project: Int) throws(StoreError) -> Set<String> {
+        try read { db in
+            Set(
+                try db.strings(
+                    "SELECT uuid FROM debugFile WHERE project IN (?, ?)",
+                    [.integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]))
         }
     }
 
@@ -250,9 +261,7 @@ extension ReportStore {
             if let quota, project != 0 {
                 _ = try db.rows("SELECT id FROM project WHERE id = ?\(db.dialect.lockingRead)", [.integer(Int64(project))])
                 guard try db.rows("SELECT 1 AS one FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]).isEmpty else { return nil }
-                let kept =
-                    try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?
-                    .integer ?? 0
+                let kept = try Self.uploadChunkBytes(project: project, in: db)
                 guard kept + Int64(bytes.count) <= quota else { return kept }
             }
             try db.execute(
@@ -265,10 +274,13 @@ extension ReportStore {
     /// The bytes of upload chunks kept for `project` and not yet assembled: what its upload quota counts.
     /// - Throws: `StoreError` (`database`).
     package func uploadChunkBytes(project: Int) throws(StoreError) -> Int64 {
-        try read { db in
-            try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?
-                .integer ?? 0
-        }
+        try read { db in try Self.uploadChunkBytes(project: project, in: db) }
+    }
+
+    /// ``uploadChunkBytes(project:)`` inside a transaction.
+    private static func uploadChunkBytes(project: Int, in db: any StoreTransaction) throws -> Int64 {
+        try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?.integer
+            ?? 0
     }
 
     /// The size of each of `sha1s` the store holds as an uploaded chunk.

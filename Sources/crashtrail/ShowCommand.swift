@@ -2,7 +2,6 @@ import ArgumentParser
 import CrashtrailCore
 import CrashtrailFormats
 import CrashtrailService
-import CrashtrailStore
 
 /// What `show` prints: text for people, one JSON document for programs, or a report as Apple text.
 enum ShowFormat: String, ExpressibleByArgument, CaseIterable {
@@ -78,9 +77,7 @@ struct ShowCommand: ParsableCommand {
             case .report(let record):
                 if format == .json { return CanonicalJSON.string(of: record.report.jsonValue) }
                 if format == .appleText { return AppleTextWriter.text(of: record.report).dropLast().description }
-                // The debug files that name this report's frames: its project's, and those kept for every project.
-                let debugFiles = Set(
-                    try service.debugFiles().filter { [record.project, DebugFile.everyProject].contains($0.project) }.map(\.uuid))
+                let debugFiles = try service.store.debugFileUUIDs(project: record.project)
                 return ShowText.text(
                     of: record.report, trail: try record.decodedTrail(), lastSteps: steps ?? lastSteps ?? 8, debugFiles: debugFiles)
             }

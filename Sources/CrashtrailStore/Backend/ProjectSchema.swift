@@ -13,13 +13,8 @@
 ///
 /// Released with those migrations: never edited. A later schema change is a migration of its own.
 package enum ProjectSchema {
-    /// SQLite's statements.
-    package static let sqlite = """
-        ALTER TABLE report ADD COLUMN project INTEGER NOT NULL DEFAULT 1;
-        UPDATE report SET project = CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER)
-            WHERE source LIKE 'api/%/%' AND substr(source, 5, instr(substr(source, 5), '/') - 1) NOT GLOB '*[^0-9]*'
-                AND CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER) > 1;
-        DROP VIEW reportWithTrail;
+    /// The view `reportWithTrail`, with the project: the one text both backends run.
+    static let reportWithTrailView = """
         CREATE VIEW reportWithTrail AS
             SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
                 r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
@@ -32,7 +27,17 @@ package enum ProjectSchema {
                 CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
                 CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
                 r.pid, r.launchTime, r.source, r.payload, r.payloadSize, r.project
-            FROM report r LEFT JOIN joinedTrail j ON j.id = r.id;
+            FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
+        """
+
+    /// SQLite's statements.
+    package static let sqlite = """
+        ALTER TABLE report ADD COLUMN project INTEGER NOT NULL DEFAULT 1;
+        UPDATE report SET project = CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER)
+            WHERE source LIKE 'api/%/%' AND substr(source, 5, instr(substr(source, 5), '/') - 1) NOT GLOB '*[^0-9]*'
+                AND CAST(substr(source, 5, instr(substr(source, 5), '/') - 1) AS INTEGER) > 1;
+        DROP VIEW reportWithTrail;
+        \(reportWithTrailView);
         CREATE TABLE waitingTrailByProject (
             project INTEGER NOT NULL,
             bundleID TEXT NOT NULL,
@@ -105,21 +110,7 @@ package enum ProjectSchema {
             WHERE source ~ '^api/[0-9]{1,18}/' AND substring(source FROM '^api/([0-9]{1,18})/') <> '1'
         """,
         "DROP VIEW reportWithTrail",
-        """
-        CREATE VIEW reportWithTrail AS
-            SELECT r.id, r.format, r.sha256, r.bundleID, r.appVersion, r.appBuild, r.osName, r.osVersion,
-                r.device, r.time, r.exceptionType, r.exceptionCode, r.exceptionSignal, r.exceptionReason,
-                r.frames, r.exceptionFrames, r.details, r.signature,
-                CASE WHEN j.id IS NULL THEN r.trailSource ELSE 'joined' END AS trailSource,
-                CASE WHEN j.id IS NULL THEN r.trailSteps ELSE j.steps END AS trailSteps,
-                CASE WHEN j.id IS NULL THEN r.trailError END AS trailError,
-                CASE WHEN j.id IS NULL THEN r.trail ELSE j.trail END AS trail,
-                CASE WHEN j.id IS NULL THEN r.trailDictionary ELSE j.dictionary END AS trailDictionary,
-                CASE WHEN j.id IS NULL THEN r.screenPath ELSE j.screenPath END AS screenPath,
-                CASE WHEN j.id IS NULL THEN r.pathManifest ELSE j.pathManifest END AS pathManifest,
-                r.pid, r.launchTime, r.source, r.payload, r.payloadSize, r.project
-            FROM report r LEFT JOIN joinedTrail j ON j.id = r.id
-        """,
+        reportWithTrailView,
         "ALTER TABLE waitingTrail ADD COLUMN project BIGINT NOT NULL DEFAULT 1",
         "ALTER TABLE waitingTrail DROP CONSTRAINT waitingtrail_pkey",
         "ALTER TABLE waitingTrail ADD PRIMARY KEY (project, bundleID, session)",

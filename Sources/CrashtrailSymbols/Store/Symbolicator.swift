@@ -172,10 +172,9 @@ package final class Symbolicator: Sendable {
     /// sharing the store may have stored it since.
     package func debugFile(uuid: String, project: Int) -> DebugFile? {
         func resolved(_ files: [FileKey: DebugFile]) -> DebugFile? {
-            let own = files[FileKey(project: project, uuid: uuid)]
-            let every = files[FileKey(project: DebugFile.everyProject, uuid: uuid)]
-            if let own, let every, own.kind != "dwarf", every.kind == "dwarf" { return every }
-            return own ?? every
+            DebugFile.chosen(
+                for: project, own: files[FileKey(project: project, uuid: uuid)],
+                every: files[FileKey(project: DebugFile.everyProject, uuid: uuid)])
         }
         let (file, stale) = state.withLock { state in
             let file = resolved(state.files)
