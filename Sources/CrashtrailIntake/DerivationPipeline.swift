@@ -59,7 +59,7 @@ struct DerivationPipeline: Sendable {
             grouping.isEmpty
             ? CrashSignature.make(exception: exception, frames: frames.signing, crashScreen: trail.crashScreen)
             : grouping.signature(
-                source: source, exception: exception, frames: frames.signing,
+                project: project, exception: exception, frames: frames.signing,
                 release: GroupingRuleBook.release(bundleID: parsed.app.bundleID, version: parsed.app.version, build: parsed.app.build),
                 crashScreen: trail.crashScreen)
         let screenPath = ScreenPathStage.screenPath(of: trail)

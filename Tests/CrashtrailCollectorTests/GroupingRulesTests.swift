@@ -292,12 +292,13 @@ struct GroupingRulesTests {
                 3: try GroupingRules(parsing: "type:EXC_BAD_ACCESS -> three"),
             ],
             merges: [nil: ["bad": "merged"], 3: ["three": "merged-3"]])
-        func signature(_ source: String) -> String {
-            book.signature(source: source, exception: Self.badAccess, frames: Self.frames, release: nil) { nil }
+        func signature(_ project: Int?) -> String {
+            book.signature(project: project, exception: Self.badAccess, frames: Self.frames, release: nil) { nil }
         }
-        #expect(signature("crashes/a.ips") == "merged")
-        #expect(signature("api/3/envelope/abc") == "merged-3")
-        #expect(signature("api/4/store/abc") == "merged")
+        #expect(signature(nil) == "merged")
+        #expect(signature(1) == "merged")
+        #expect(signature(3) == "merged-3")
+        #expect(signature(4) == "merged")
         #expect(GroupingRuleBook.project(ofSource: "api/12/envelope/x") == 12)
         #expect(GroupingRuleBook.project(ofSource: "api/x/envelope") == nil)
         #expect(GroupingRuleBook.release(bundleID: "b", version: "1", build: "2") == "b@1+2")

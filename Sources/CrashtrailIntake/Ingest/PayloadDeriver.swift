@@ -47,7 +47,7 @@ package struct PayloadDeriver: ReportDeriving {
         }
         let manifest = processor.decoder.manifest(forApp: trail.app.bundleID, dictionaryID: dictionaryID)
         let renamed = StacklessSignature.renamed(derived.signature, crashScreen: trail.crashScreen(manifest: manifest))
-        return processor.grouping.current.merged(renamed, project: GroupingRuleBook.project(ofSource: derived.source))
+        return processor.grouping.current.merged(renamed, project: derived.project)
     }
 
     package func screenPath(ofJoinedTrail trailJSON: String, dictionaryID: String?) -> StoredScreenPath? {

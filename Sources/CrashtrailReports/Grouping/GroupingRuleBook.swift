@@ -26,18 +26,17 @@ package struct GroupingRuleBook: Sendable {
         (project.flatMap { rules[$0] } ?? rules[nil]) ?? .none
     }
 
-    /// The signature a report from `source` gets: its project's rules (else the store-wide ones), then its merges.
+    /// The signature a report of `project` gets: its project's rules (else the store-wide ones), then its merges.
     /// - Parameters:
-    ///   - source: where the report came from (`api/PROJECT/…` for a report `serve` received).
+    ///   - project: the project the report is stored in.
     ///   - exception: the crash's exception.
     ///   - frames: the crashed thread's frames, top first.
     ///   - release: `BUNDLE@VERSION+BUILD`, when known.
     ///   - crashScreen: the screen on top at the crash, asked only when no frame can be named.
     /// - Returns: the signature.
     package func signature(
-        source: String, exception: ExceptionInfo, frames: [StackFrame], release: String?, crashScreen: () -> String?
+        project: Int?, exception: ExceptionInfo, frames: [StackFrame], release: String?, crashScreen: () -> String?
     ) -> String {
-        let project = Self.project(ofSource: source)
         let signature = rules(for: project).signature(exception: exception, frames: frames, release: release, crashScreen: crashScreen)
         return merged(signature, project: project)
     }
