@@ -144,7 +144,7 @@ public struct CollectorServer: Sendable {
         router.get("/health") { _, _ in Response.json(#"{"status":"ok"}"#) }
         let access = access
         router.get("/metrics") { request, _ in
-            try access.authorize(request)
+            try access.authorizeService(request)
             let forwarding = (try? service.forwardingStatus()).map { Self.forwardMetrics($0, now: service.time.now()) } ?? ""
             let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
             let awaiting =

@@ -3,12 +3,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Who may read the service's crashes: its pages, its JSON and `/metrics` (SPEC section 19).
+/// Who may read the service's crashes, and which project's: its pages, its JSON and `/metrics` (SPEC section 19).
 ///
 /// Reads are closed by default, on loopback too. They open to a token with the `read` scope (`crashtrail project token
-/// add`) of every project, or of the service's only project; to the operator's token given with `--read-token`; or to
-/// anyone with `--public-read`. The token comes as `Authorization: Bearer TOKEN`, or as the password of HTTP Basic
-/// authentication (any user name), which a browser asks for once.
+/// add`), which shows its project's crashes only (or every project's, for a token made with `--all-projects`); to the
+/// operator's token given with `--read-token`; or to anyone with `--public-read`. The token comes as
+/// `Authorization: Bearer TOKEN`, or as the password of HTTP Basic authentication (any user name), which a browser asks
+/// for once.
+///
+/// A request names one project's crashes with `?project=ID` (or its name); a project's token reads its own without it.
 struct ReadAccess: Sendable {
     /// Anyone may read (`--public-read`).
     var isPublic: Bool
@@ -17,14 +20,38 @@ struct ReadAccess: Sendable {
     let projects: ProjectRegistry
 
     /// Lets the request through, or refuses it.
+    /// - Returns: the project whose crashes it reads; nil for every project's.
     /// - Throws: `RequestError`: 401 (with a Basic challenge, so a browser asks) without a token or with an unknown one,
-    ///   403 for a token that may not read this.
-    func authorize(_ request: Request) throws(RequestError) {
-        guard !isPublic else { return }
+    ///   403 for a token that may not read this, 404 for a `project` the service does not have.
+    func authorize(_ request: Request) throws(RequestError) -> Int? {
+        let own = try tokenProject(request, anyProject: true)
+        // The project named is looked up only once the token is known good, so the answer tells no stranger which exist.
+        let named = try request.uri.queryParameters.get("project").map { name throws(RequestError) in try projects.project(named: name).id }
+        guard let own else { return named }
+        if let named, named != own {
+            throw RequestError(
+                .forbidden,
+                "the token sent reads project \(own) only, and this request names project \(named); use a token of that project, or an operator's (--all-projects)"
+            )
+        }
+        return own
+    }
+
+    /// Lets through a request for what the whole service shows (`/metrics`), or refuses it: a project's token opens it
+    /// only on a service with that one project.
+    /// - Throws: `RequestError`, as ``authorize(_:)``.
+    func authorizeService(_ request: Request) throws(RequestError) {
+        _ = try tokenProject(request, anyProject: false)
+    }
+
+    /// The project the request's token reads only, or nil when it reads every project (a public service, the
+    /// operator's token, a token of every project).
+    private func tokenProject(_ request: Request, anyProject: Bool) throws(RequestError) -> Int? {
+        guard !isPublic else { return nil }
         let token = Self.token(request)
-        if let operatorToken, let token, AccessToken.constantTimeEqual(token, operatorToken) { return }
+        if let operatorToken, let token, AccessToken.constantTimeEqual(token, operatorToken) { return nil }
         do {
-            _ = try projects.authorizeToken(token, scope: .read, project: nil)
+            return try projects.authorizeToken(token, scope: .read, project: nil, anyProject: anyProject).project
         } catch  where error.status == .unauthorized {
             var challenged = error
             challenged.headers[.wwwAuthenticate] = "Basic realm=\"crashtrail\", charset=\"UTF-8\""

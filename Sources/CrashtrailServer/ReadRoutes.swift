@@ -16,7 +16,8 @@ import Logging
 ///   `/api/0/replay/ID` (`replay --format json`), `/api/0/paths?group=G&screens=N` (`paths`).
 ///
 /// Each asks for a token that may read (``ReadAccess``) as `Authorization: Bearer TOKEN`, or as the password of HTTP
-/// basic authentication, which a browser asks for once.
+/// basic authentication, which a browser asks for once. A project's token reads its project's crashes only; the
+/// operator names one project's with `?project=ID` (or its name).
 struct ReadRoutes: Sendable {
     let service: TriageService
     let access: ReadAccess
@@ -86,11 +87,10 @@ struct ReadRoutes: Sendable {
         try await answer(request) { service in Self.body(CanonicalJSON.string(of: try value(service)), type: "application/json") }
     }
 
-    /// Checks the read token, then runs `make` off the server's threads (the store's reads block), turning the store's
-    /// errors into answers.
+    /// Checks the read token, then runs `make` off the server's threads (the store's reads block) with the service
+    /// reading the project the request may read, turning the store's errors into answers.
     private func answer(_ request: Request, _ make: @escaping @Sendable (TriageService) throws -> Response) async throws -> Response {
-        try authorize(request)
-        let service = service
+        let service = service.reading(project: try access.authorize(request))
         let result: Result<Response, any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: Result { try make(service) }) }
         }
@@ -110,10 +110,6 @@ struct ReadRoutes: Sendable {
             throw RequestError(
                 .internalServerError, "the page could not be made (\(Self.kind(of: error))); the service's log names the cause")
         }
-    }
-
-    private func authorize(_ request: Request) throws(RequestError) {
-        try access.authorize(request)
     }
 
     /// An error's type, which names its kind without its text.

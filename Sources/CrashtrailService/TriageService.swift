@@ -18,12 +18,33 @@ public final class TriageService: Sendable {
     public let location: StoreLocation
     /// The clock every operation reads the time from.
     public let time: TimeSource
+    /// The project whose crashes the reads show (groups, reports, `show`, replay, paths, the site's pages); every
+    /// project's when nil (SPEC section 19).
+    public let project: Int?
 
     /// A service over a store already opened.
-    public init(store: ReportStore, location: StoreLocation, time: TimeSource = .system) {
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - location: where the store is.
+    ///   - time: the clock every operation reads the time from.
+    ///   - project: the project whose crashes the reads show; every project's when nil.
+    public init(store: ReportStore, location: StoreLocation, time: TimeSource = .system, project: Int? = nil) {
         self.store = store
         self.location = location
         self.time = time
+        self.project = project
+    }
+
+    /// The same service, reading the crashes of `project` only (every project's when nil).
+    public func reading(project: Int?) -> TriageService {
+        project == self.project ? self : TriageService(store: store, location: location, time: time, project: project)
+    }
+
+    /// The same service, reading the crashes of the project `idOrName` names (`--project`), or every project's when nil.
+    /// - Throws: `StoreError` (`not-found`) naming the projects there are.
+    public func reading(projectNamed idOrName: String?) throws(StoreError) -> TriageService {
+        guard let idOrName else { return self }
+        return reading(project: try store.project(idOrName: idOrName).id)
     }
 
     /// Opens the store at `location` once.

@@ -40,29 +40,43 @@ public struct CrashGroupDetail: Hashable, Sendable {
 
 extension ReportStore {
     /// The group with this ID (or unique prefix), counted by version and day, with its newest `reportLimit` reports
-    /// (all of them when nil).
+    /// (all of them when nil); its reports in `project` only, when given.
     ///
     /// The counts are kept as reports arrive (migration `v11`, PostgreSQL `v7`), so a group of any size costs its
-    /// versions, its days and one page of reports, never reading every report.
+    /// versions, its days and one page of reports, never reading every report. A project's group in a store of several
+    /// projects is counted from its reports.
     /// - Throws: `StoreError`: `not-found`, `ambiguous`, `database`.
-    public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil) throws(StoreError) -> CrashGroupDetail {
-        let group = try group(matchingPrefix: prefix)
+    public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil, project: Int? = nil) throws(StoreError)
+        -> CrashGroupDetail
+    {
+        let group = try group(matchingPrefix: prefix, project: project)
+        let whole = try readsEveryReport(project)
         let counts = try read { db in
             func counts(_ sql: String) throws -> [String: Int] {
                 var result: [String: Int] = [:]
-                for row in try db.rows(sql, [.text(group.signature)]) {
+                let arguments: [StoreValue] = [.text(group.signature)] + (whole ? [] : [.integer(Int64(project ?? 0))])
+                for row in try db.rows(sql, arguments) {
                     result[row.string("name") ?? "unknown", default: 0] += row.int("count") ?? 0
                 }
                 return result
             }
+            guard let project, !whole else {
+                return (versions: try counts(Self.keptVersionCountsSQL), days: try counts(Self.keptDayCountsSQL))
+            }
+            let own = "signature = ? AND \(ReportFilter.projectCondition(project))"
             return (
-                versions: try counts(Self.keptVersionCountsSQL),
-                days: try counts(Self.keptDayCountsSQL)
+                versions: try counts(
+                    "SELECT COALESCE(appVersion, 'unknown') AS name, COUNT(*) AS count FROM report WHERE \(own) GROUP BY appVersion"),
+                days: try counts(
+                    """
+                    SELECT CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END AS name, COUNT(*) AS count
+                    FROM report WHERE \(own) GROUP BY 1
+                    """)
             )
         }
         return CrashGroupDetail(
             group: group, byVersion: counts.versions, byDay: counts.days,
-            reports: try reports(ReportFilter(signature: group.signature), limit: reportLimit))
+            reports: try reports(ReportFilter(signature: group.signature, project: project), limit: reportLimit))
     }
 
     /// The SQL of a group's counts by app version (`unknown` for reports without one).

@@ -15,13 +15,19 @@ public struct ReportFilter: Hashable, Sendable {
     public var until: Int64?
     /// The group's signature, exactly.
     public var signature: String?
+    /// The project whose reports it takes (SPEC section 19); every project's when nil.
+    public var project: Int?
 
-    public init(bundleID: String? = nil, appVersion: String? = nil, since: Int64? = nil, until: Int64? = nil, signature: String? = nil) {
+    public init(
+        bundleID: String? = nil, appVersion: String? = nil, since: Int64? = nil, until: Int64? = nil, signature: String? = nil,
+        project: Int? = nil
+    ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.since = since
         self.until = until
         self.signature = signature
+        self.project = project
     }
 
     /// A filter that takes every report.
@@ -43,6 +49,10 @@ public struct ReportFilter: Hashable, Sendable {
             conditions.append("signature = ?")
             arguments.append(.text(signature))
         }
+        if let project {
+            conditions.append(Self.projectCondition(project))
+            arguments.append(.integer(Int64(project)))
+        }
         // Stored times are RFC 3339 UTC with or without milliseconds, which do not sort as text across a second's
         // boundary; the dialect's instant (SQLite's julianday, a timestamptz in PostgreSQL) reads both.
         if let since {
@@ -54,5 +64,14 @@ public struct ReportFilter: Hashable, Sendable {
             arguments.append(.text(Timestamp.rfc3339(milliseconds: until)))
         }
         return (conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "), arguments)
+    }
+
+    /// The condition that takes the reports of `project`, with one argument, the project's ID.
+    ///
+    /// The reports of a project other than the first are found by their index (`report_project`, kept only for them, so
+    /// a store of one project pays nothing for it); the condition names that index's own condition so the planner
+    /// uses it.
+    package static func projectCondition(_ project: Int) -> String {
+        project == ReportRecord.firstProject ? "project = ?" : "project = ? AND project <> \(ReportRecord.firstProject)"
     }
 }

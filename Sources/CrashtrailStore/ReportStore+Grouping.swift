@@ -95,8 +95,8 @@ extension ReportStore {
         var conditions: [String] = []
         var arguments: [StoreValue] = []
         if let project {
-            conditions.append("source LIKE ?")
-            arguments.append(.text("api/\(project)/%"))
+            conditions.append(ReportFilter.projectCondition(project))
+            arguments.append(.integer(Int64(project)))
         }
         if let signatures {
             guard !signatures.isEmpty else { return [] }

@@ -2,14 +2,20 @@ import CrashtrailCore
 import CrashtrailReports
 
 extension ReportStore {
-    /// The group whose ID is `prefix` or the only one starting with it (SPEC section 13; letters compared without case).
+    /// The group whose ID is `prefix` or the only one starting with it (SPEC section 13; letters compared without case),
+    /// counted in `project` when given: another project's groups are neither found nor named as candidates.
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidate IDs.
-    public func group(matchingPrefix prefix: String) throws(StoreError) -> CrashGroup {
+    public func group(matchingPrefix prefix: String, project: Int? = nil) throws(StoreError) -> CrashGroup {
         let wanted = prefix.lowercased()
         guard !wanted.isEmpty else { throw StoreError(.notFound, "give a group ID or a prefix of one; `crashtrail list` lists them") }
-        // The signatures alone (from the kept counts), then the counts of the one group that matches.
-        let signatures = try read { db in
-            try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
+        // The signatures alone (from the kept counts, or a project's groups), then the counts of the one group that matches.
+        let signatures: [String]
+        if try readsEveryReport(project) {
+            signatures = try read { db in
+                try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
+            }
+        } else {
+            signatures = try groups(ReportFilter(project: project)).map(\.signature)
         }
         let candidates = signatures.map { (id: CrashGroup.id(ofSignature: $0), signature: $0) }.filter { $0.id.hasPrefix(wanted) }
             .sorted { $0.id < $1.id }
@@ -21,7 +27,7 @@ extension ReportStore {
                 .ambiguous, "the group ID prefix \"\(prefix)\" matches \(candidates.count) groups; give more of the ID",
                 candidates: candidates.prefix(20).map(\.id))
         }
-        guard let group = try groups(ReportFilter(signature: only.signature)).first else {
+        guard let group = try groups(ReportFilter(signature: only.signature, project: project)).first else {
             throw StoreError(.notFound, "the crash group \(only.id) has no reports now; another job moved them")
         }
         return group
@@ -32,12 +38,113 @@ extension ReportStore {
     ///
     /// Every group, or one group by its signature, is read from the counts kept as reports arrive (`keptGroups(signature:)`);
     /// other filters count the reports they take.
+    ///
+    /// A project's groups (``ReportFilter/project``) are a group's reports in that project, so the same crash in two
+    /// projects is a group in each (SPEC section 19). The first project's are the kept counts, less the other projects'
+    /// reports; another project's are counted from its reports, which an index of their own finds.
     /// - Throws: `StoreError` (`database`).
     public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
         var others = filter
         others.signature = nil
+        others.project = nil
         guard others == .all else { return try countedGroups(filter) }
-        return try keptGroups(signature: filter.signature)
+        if try readsEveryReport(filter.project) { return try keptGroups(signature: filter.signature) }
+        guard filter.project == ReportRecord.firstProject else { return try countedGroups(filter) }
+        return try firstProjectGroups(signature: filter.signature)
+    }
+
+    /// Whether a read of `project` (every project's when nil) takes every stored report.
+    ///
+    /// It does when no project is named, or when it is the first project and no other project has a report (found by
+    /// `report_project`, which holds only theirs). The kept counts then answer it.
+    /// - Throws: `StoreError` (`database`).
+    package func readsEveryReport(_ project: Int?) throws(StoreError) -> Bool {
+        guard let project else { return true }
+        guard project == ReportRecord.firstProject else { return false }
+        return try read { db in
+            try db.value("SELECT 1 FROM report WHERE project <> \(ReportRecord.firstProject) LIMIT 1", []) == nil
+        }
+    }
+
+    /// The first project's groups (every one, or the one with `signature`) in a store where other projects have
+    /// reports: the kept counts, less the other projects' reports.
+    ///
+    /// The other projects' reports are read by their index (`report_project`), so the cost follows their number, not
+    /// the first project's. A group some of whose reports are another project's has its first and last time read again
+    /// from its own reports.
+    /// - Throws: `StoreError` (`database`).
+    func firstProjectGroups(signature: String?) throws(StoreError) -> [CrashGroup] {
+        let store = try keptGroups(signature: signature)
+        let outside = try otherProjectsGroups(signature: signature)
+        guard !outside.isEmpty else { return store }
+        let taken = Dictionary(outside.map { ($0.signature, $0) }, uniquingKeysWith: { first, _ in first })
+        let versionsTaken = try otherProjectsVersionCounts(signature: signature)
+        let storeVersions = try keptVersionCounts(signature: signature)
+        return try read { db in
+            var groups: [CrashGroup] = []
+            for group in store {
+                guard let other = taken[group.signature] else {
+                    groups.append(group)
+                    continue
+                }
+                var own = group
+                own.count -= other.count
+                own.withTrail -= other.withTrail
+                own.inferred -= other.inferred
+                guard own.count > 0 else { continue }
+                own.versions = (storeVersions[group.signature] ?? [:]).compactMap { version, count in
+                    count - (versionsTaken[group.signature]?[version] ?? 0) > 0 ? version : nil
+                }.sorted(by: CanonicalJSON.codePointPrecedes)
+                let seen = try db.rows(Self.seenInProjectSQL(db.dialect), [.text(group.signature), .text(group.signature)]).first
+                own.firstSeen = seen?.string("firstSeen")
+                own.lastSeen = seen?.string("lastSeen")
+                groups.append(own)
+            }
+            return Self.ordered(groups)
+        }
+    }
+
+    /// The SQL of the first and last time of a group's reports in the first project, with the signature as both
+    /// arguments.
+    private static func seenInProjectSQL(_ dialect: StoreDialect) -> String {
+        let own = "signature = ? AND project = \(ReportRecord.firstProject) AND \(dialect.knownTime)"
+        return """
+            SELECT (SELECT time FROM report WHERE \(own) ORDER BY time LIMIT 1) AS firstSeen,
+                (SELECT time FROM report WHERE \(own) ORDER BY time DESC LIMIT 1) AS lastSeen
+            """
+    }
+
+    /// The kept counts of each group's reports by known app version (every group's, or the one with `signature`).
+    private func keptVersionCounts(signature: String?) throws(StoreError) -> [String: [String: Int]] {
+        try read { db in
+            var counts: [String: [String: Int]] = [:]
+            for row in try db.rows(
+                """
+                SELECT signature, version, CAST(SUM(reports) AS BIGINT) AS reports FROM groupVersionCount
+                WHERE known = 1 \(signature == nil ? "" : "AND signature = ?") GROUP BY signature, version
+                """, signature.map { [.text($0)] } ?? [])
+            {
+                counts[try row.requiredString("signature"), default: [:]][try row.requiredString("version")] = row.int("reports") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// The other projects' reports of each group by known app version (every group's, or the one with `signature`).
+    private func otherProjectsVersionCounts(signature: String?) throws(StoreError) -> [String: [String: Int]] {
+        try read { db in
+            var counts: [String: [String: Int]] = [:]
+            for row in try db.rows(
+                """
+                SELECT signature, appVersion, COUNT(*) AS reports FROM report
+                WHERE project <> \(ReportRecord.firstProject) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
+                GROUP BY signature, appVersion
+                """, signature.map { [.text($0)] } ?? [])
+            {
+                counts[try row.requiredString("signature"), default: [:]][try row.requiredString("appVersion")] = row.int("reports") ?? 0
+            }
+            return counts
+        }
     }
 
     /// The groups (every one, or the one with `signature`) from the count tables.
@@ -84,7 +191,23 @@ extension ReportStore {
     /// The groups of the reports `filter` takes, counted from those reports.
     /// - Throws: `StoreError` (`database`).
     func countedGroups(_ filter: ReportFilter) throws(StoreError) -> [CrashGroup] {
-        let (condition, arguments) = filter.sql(dialect)
+        try countedGroups(filter.sql(dialect))
+    }
+
+    /// The groups of the reports of every project but the first (of the one group with `signature`, when given),
+    /// counted from those reports, which `report_project` finds.
+    /// - Throws: `StoreError` (`database`).
+    func otherProjectsGroups(signature: String?) throws(StoreError) -> [CrashGroup] {
+        var filter = ReportFilter(signature: signature).sql(dialect)
+        filter.condition += " AND project <> \(ReportRecord.firstProject)"
+        return try countedGroups(filter)
+    }
+
+    /// The groups of the reports `filter` (a condition over `reportWithTrail` and its arguments) takes, counted from
+    /// those reports.
+    /// - Throws: `StoreError` (`database`).
+    private func countedGroups(_ filter: (condition: String, arguments: [StoreValue])) throws(StoreError) -> [CrashGroup] {
+        let (condition, arguments) = filter
         let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
         return try read { db in
             let rows = try db.rows(
@@ -97,12 +220,9 @@ extension ReportStore {
             var groups: [CrashGroup] = []
             for row in rows {
                 let signature = try row.requiredString("signature")
-                var versionFilter = filter
-                versionFilter.signature = signature
-                let (versionCondition, versionArguments) = versionFilter.sql(db.dialect)
                 let versions = try db.strings(
-                    "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(versionCondition) AND appVersion IS NOT NULL",
-                    versionArguments)
+                    "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(condition) AND signature = ? AND appVersion IS NOT NULL",
+                    arguments + [.text(signature)])
                 groups.append(try Self.group(row, versions: versions))
             }
             return Self.ordered(groups)

@@ -229,24 +229,35 @@ extension ReportStore {
     package struct CrashTrail: Sendable {
         package var id: String
         package var source: String?
+        /// The project the report is stored in.
+        package var project: Int
         package var signature: String?
         package var trailJSON: String
     }
 
-    /// Calls `body` with each crash report with a recorded trail, from one cursor, in no promised order.
+    /// Calls `body` with each crash report with a recorded trail (of `project` only, when given), from one cursor, in
+    /// no promised order.
     ///
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    package func forEachCrashTrail(signatures: Set<String>? = nil, _ body: (CrashTrail) throws -> Void) throws(StoreError) {
+    package func forEachCrashTrail(
+        signatures: Set<String>? = nil, project: Int? = nil, _ body: (CrashTrail) throws -> Void
+    ) throws(StoreError) {
         let recorded = TrailInfo.Source.bound(TrailInfo.Source.withTrail.filter { $0 != .inferred })
+        let inProject = project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
+        let arguments = recorded.values + (project.map { [.integer(Int64($0))] } ?? [])
         try read { db in
             try db.forEachRow(
-                "SELECT id, source, signature, trail FROM reportWithTrail WHERE trailSource IN \(recorded.sql)", recorded.values
+                "SELECT id, source, signature, trail, project FROM reportWithTrail WHERE trailSource IN \(recorded.sql)\(inProject)",
+                arguments
             ) { row in
                 guard let trail = row.string("trail"), let id = row.string("id") else { return }
                 let signature = row.string("signature")
                 if let signatures, !signatures.contains(signature ?? "") { return }
-                try body(CrashTrail(id: id, source: row.string("source"), signature: signature, trailJSON: trail))
+                try body(
+                    CrashTrail(
+                        id: id, source: row.string("source"), project: row.int("project") ?? ReportRecord.firstProject,
+                        signature: signature, trailJSON: trail))
             }
         }
     }

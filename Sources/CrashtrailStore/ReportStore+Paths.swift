@@ -66,13 +66,31 @@ extension ReportStore {
     ///
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    package func forEachPathCount(signature: String?, _ body: (PathCount) throws -> Void) throws(StoreError) {
+    ///
+    /// With `project`, only that project's reports count; in a store of several projects they are counted from the
+    /// reports, as the kept counts are the whole store's.
+    package func forEachPathCount(signature: String?, project: Int? = nil, _ body: (PathCount) throws -> Void) throws(StoreError) {
         func count(_ row: StoreRow) throws -> PathCount {
             PathCount(
                 key: PathKey(
                     bundleID: try row.requiredString("bundleID"), inferred: row.int("inferred") == 1,
                     screensJSON: try row.requiredString("screenPath"), manifest: try row.requiredString("pathManifest")),
                 reports: row.int("reports") ?? 0)
+        }
+        if let project, !(try readsEveryReport(project)) {
+            let (condition, arguments) = ReportFilter(signature: signature, project: project).sql(dialect)
+            let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
+            let inferred = TrailInfo.Source.inferred.sqlLiteral
+            try read { db in
+                try db.forEachRow(
+                    """
+                    SELECT COALESCE(bundleID, '') AS bundleID, CASE WHEN trailSource = \(inferred) THEN 1 ELSE 0 END AS inferred,
+                        COALESCE(screenPath, '') AS screenPath, COALESCE(pathManifest, '') AS pathManifest, COUNT(*) AS reports
+                    FROM reportWithTrail WHERE \(condition) AND trailSource IN \(withTrail.sql) GROUP BY 1, 2, 3, 4
+                    """, arguments + withTrail.values
+                ) { try body(try count($0)) }
+            }
+            return
         }
         let sql = Self.pathCountsSQL(signature: signature, dialect)
         let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []

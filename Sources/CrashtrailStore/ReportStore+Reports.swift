@@ -11,14 +11,23 @@ extension ReportStore {
     }
 
     /// The report whose ID is `prefix` or the only one starting with it (letters compared without case, so a
-    /// UUID prefix may be typed in lower case).
+    /// UUID prefix may be typed in lower case), of `project` when given: another project's reports are neither found
+    /// nor named as candidates.
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
-    package func record(matchingPrefix prefix: String) throws(StoreError) -> ReportRecord {
+    package func record(matchingPrefix prefix: String, project: Int? = nil) throws(StoreError) -> ReportRecord {
         guard !prefix.isEmpty else {
             throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
         }
-        if let exact = try record(id: prefix) { return exact }
-        let candidates = try read { db in try Self.ids(startingWith: prefix, in: db) }
+        if let exact = try record(id: prefix), project == nil || exact.project == project { return exact }
+        let candidates = try read { db in
+            let ids = try Self.ids(startingWith: prefix, in: db)
+            guard let project, !ids.isEmpty else { return ids }
+            let own = Set(
+                try db.strings(
+                    "SELECT id FROM report WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", "))) AND project = ?",
+                    ids.map { .text($0) } + [.integer(Int64(project))]))
+            return ids.filter(own.contains)
+        }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
         }

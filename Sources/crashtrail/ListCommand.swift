@@ -11,11 +11,13 @@ struct ListCommand: ParsableCommand {
             Groups are crashes with the same signature, most frequent first, then the most recently seen; each has an \
             ID (the first 12 hex digits of the SHA-256 of its signature) that `list --group`, `show` and `paths` \
             take, or any unique prefix of it. With --reports, every stored report is listed, newest first; with \
-            --group, the reports of one group. Examples:
+            --group, the reports of one group. With --project, only the crashes of one project: the same crash in two \
+            projects is a group in each. Examples:
 
               crashtrail list
               crashtrail list --reports --format json
               crashtrail list --group 3f2a
+              crashtrail list --project android
               crashtrail list --app com.example.piratebay --app-version 3.2.0 \\
                 --since 2026-11-01 --limit 10
             """
@@ -33,6 +35,7 @@ struct ListCommand: ParsableCommand {
     var limit: Int?
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var projectOptions: ProjectReadOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
@@ -42,7 +45,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let filter = filterOptions.filter
         let text = try reportingFailure {
-            let service = try TriageService(location: storeOptions.location, creating: false)
+            let service = try TriageService(location: storeOptions.location, creating: false).reading(
+                projectNamed: projectOptions.project)
             if reports || group != nil {
                 let list = try service.reports(filter, group: group, limit: limit)
                 if output.isJSON { return CanonicalJSON.string(of: .array(list.map(ListingText.jsonValue(ofReport:)))) }

@@ -53,7 +53,7 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "With --rate: the fewest sessions a path needs to be ranked.")
     var minSessions: Double = 30
 
-    @Option(help: "With --rate: a project's ID or name; every project when absent.")
+    @Option(help: "Only the crashes (and with --rate, the sessions) of this project: its ID or name; every project's when absent.")
     var project: String?
 
     @Option(help: "With --rate, in text: the most ranked paths to list.")
@@ -65,9 +65,9 @@ struct PathsCommand: ParsableCommand {
 
     func validate() throws {
         if group != nil, groupArgument != nil { throw ValidationError("give the group once, with --group") }
-        if !rate, !release.isEmpty || project != nil {
+        if !rate, !release.isEmpty {
             throw ValidationError(
-                "--release and --project go with --rate: crashtrail paths --rate --release \(release.first ?? "APP@1.0+1")")
+                "--release goes with --rate: crashtrail paths --rate --release \(release.first ?? "APP@1.0+1")")
         }
         if rate, group != nil || groupArgument != nil {
             throw ValidationError("--rate counts every session of a release, not a group; leave out --group")
@@ -80,7 +80,7 @@ struct PathsCommand: ParsableCommand {
     func run() throws {
         if rate { return try runRates() }
         let result = try reportingFailure {
-            let service = try TriageService(location: storeOptions.location, creating: false)
+            let service = try TriageService(location: storeOptions.location, creating: false).reading(projectNamed: project)
             let manifests = try service.manifests(given: try self.manifests.load(), for: "paths")
             return try service.paths(group: group ?? groupArgument, screens: screens.count, manifests: manifests)
         }

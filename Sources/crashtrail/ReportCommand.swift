@@ -31,13 +31,15 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var manifests: ManifestOptions
     @OptionGroup var quietOptions: QuietOptions
+    @OptionGroup var projectOptions: ProjectReadOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
         let started = Date()
         let quiet = quietOptions.quiet
         let summary = try reportingFailure {
-            let service = try TriageService(location: storeOptions.location, creating: false)
+            let service = try TriageService(location: storeOptions.location, creating: false).reading(
+                projectNamed: projectOptions.project)
             let manifests = try service.siteManifests(given: try self.manifests.load(), filter: filterOptions.filter)
             return try service.writeSite(
                 to: URL(fileURLWithPath: folder), filter: filterOptions.filter, since: filterOptions.since, screens: screens.count,

@@ -55,6 +55,7 @@ struct ShowCommand: ParsableCommand {
     @Option(name: .customLong("last-steps"), help: .hidden)
     var lastSteps: Int?
 
+    @OptionGroup var projectOptions: ProjectReadOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
@@ -64,7 +65,8 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let text = try reportingFailure {
-            let service = try TriageService(location: storeOptions.location, creating: false)
+            let service = try TriageService(location: storeOptions.location, creating: false).reading(
+                projectNamed: projectOptions.project)
             let format = legacyJSON ? .json : format
             switch try service.item(id, reportLimit: limit) {
             case .group(let detail):

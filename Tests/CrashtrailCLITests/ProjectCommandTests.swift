@@ -1,3 +1,4 @@
+import CrashtrailCore
 import CrashtrailService
 import CrashtrailStore
 import CrashtrailTestSupport
@@ -117,5 +118,60 @@ struct ProjectCommandTests {
             location: StoreLocation(folder.url.appendingPathComponent("t.sqlite").path), creating: false
         ).store.allRecords()
         #expect(nestedRecords.map(\.project) == [1])
+    }
+
+    @Test("list, show, paths and report --project show one project's crashes: the same crash is a group in each")
+    func readOneProject() throws {
+        // Given a store with two projects: ios has the samples, android one of them
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = PackageRoot.url.appendingPathComponent("Samples/reports").path
+        let manifest = PackageRoot.url.appendingPathComponent("Samples/PirateBay/Sources/PirateBay/piratebay.yml").path
+        let crash = PackageRoot.url.appendingPathComponent("Samples/reports/sentry-event-no-trail.json").path
+        for name in ["ios", "android"] { _ = try runner.run(["project", "add", name, "--store", "s.sqlite"], directory: folder.url) }
+        let trails = PackageRoot.url.appendingPathComponent("Samples/trails").path
+        let filled = try runner.run(
+            ["ingest", samples, "--trails", trails, "--manifest", manifest, "--store", "s.sqlite", "--project", "ios", "--quiet"],
+            directory: folder.url)
+        try #require(filled.status == 0, "\(filled.stderr)")
+        _ = try runner.run(["ingest", crash, "--store", "s.sqlite", "--project", "android", "--quiet"], directory: folder.url)
+        let store = try TriageService(location: StoreLocation(folder.url.appendingPathComponent("s.sqlite").path), creating: false).store
+        let records = try store.allRecords()
+        let androidSignature = records.first { $0.project == 2 }?.signature
+        let iosReport = try #require(records.first { $0.project == 1 && $0.signature != androidSignature })
+
+        // When each reads with --project
+        func run(_ arguments: [String]) throws -> CommandRunner.Result {
+            try runner.run(arguments + ["--store", "s.sqlite"], directory: folder.url)
+        }
+        let android = try run(["list", "--project", "android", "--format", "json"])
+        let androidReports = try run(["list", "--reports", "--project", "2", "--format", "json"])
+        let ios = try run(["list", "--project", "ios", "--format", "json"])
+        let every = try run(["list", "--format", "json"])
+        let hidden = try run(["show", iosReport.id, "--project", "android"])
+        let shown = try run(["show", iosReport.id, "--project", "ios"])
+        let paths = try run(["paths", "--project", "android", "--format", "json"])
+        let unknown = try run(["list", "--project", "web"])
+        let site = try run(["report", "--html", folder.url.appendingPathComponent("site").path, "--project", "android", "--quiet"])
+
+        // Then android has its one crash, ios its own, and every project's list counts both
+        func total(_ result: CommandRunner.Result) throws -> Int {
+            let groups = try JSONParser.parse(Array(result.stdout.utf8)).arrayValue ?? []
+            return groups.compactMap { $0["count"]?.intValue }.reduce(0) { $0 + Int($1) }
+        }
+        let stored = try store.allRecords()
+        #expect(android.status == 0, "\(android.stderr)")
+        #expect(try total(android) == 1, "\(android.stdout)")
+        #expect(try JSONParser.parse(Array(androidReports.stdout.utf8)).arrayValue?.count == 1)
+        #expect(try total(ios) == stored.filter { $0.project == 1 }.count)
+        #expect(try total(every) == stored.count)
+        #expect(hidden.status != 0 && hidden.stderr.contains("no"), "\(hidden.stderr)")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(paths.status == 0, "\(paths.stderr)")
+        #expect(unknown.status != 0 && unknown.stderr.contains("no project has the ID or name web"), "\(unknown.stderr)")
+        #expect(site.status == 0, "\(site.stderr)")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/groups").path)
+        #expect(pages.count == 1, "\(pages)")
     }
 }

@@ -118,21 +118,95 @@ struct ReadRouteTests {
                 try await client.execute(uri: "/metrics", method: .get),
                 try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(ServerFixture.key)),
                 try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(uploadOnly)),
-                // A project's read token while the service has two projects: the pages show both, so it may not.
+                // A project's read token while the service has two projects: its own project's crashes, not another's,
+                // and not the metrics of the whole service.
                 try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(onlyProject)),
+                try await client.execute(uri: "/api/0/groups?project=android", method: .get, headers: bearer(onlyProject)),
+                try await client.execute(uri: "/metrics", method: .get, headers: bearer(onlyProject)),
+                // A project that does not exist, named with a good token and with none
+                try await client.execute(uri: "/api/0/groups?project=nope", method: .get, headers: bearer(stored)),
+                try await client.execute(uri: "/api/0/groups?project=nope", method: .get),
             ]
         }
 
         // Then
         #expect(
             answers.map(\.status)
-                == [.unauthorized, .unauthorized, .ok, .ok, .ok, .ok, .ok, .unauthorized, .forbidden, .forbidden, .forbidden])
+                == [
+                    .unauthorized, .unauthorized, .ok, .ok, .ok, .ok, .ok, .unauthorized, .forbidden, .forbidden, .ok, .forbidden,
+                    .forbidden, .notFound, .unauthorized,
+                ])
         #expect(answers[0].headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
         #expect(answers[0].detail.contains("read scope"))
         #expect(answers[8].detail.contains("a DSN key only sends reports"))
         #expect(answers[9].detail.contains("not read"))
-        #expect(answers[10].detail.contains("opens project 1 only"))
+        #expect(answers[10].text == answers[5].text, "the samples are all project 1's")
+        #expect(answers[11].detail.contains("reads project 1 only"))
+        #expect(answers[12].detail.contains("opens project 1 only"))
+        #expect(answers[14].detail.contains("read scope"), "a stranger learns nothing of which projects exist")
         #expect(!answers.contains { $0.text.contains(stored) || $0.text.contains("s3cret") }, "no answer names a token")
+    }
+
+    @Test("A project's read token shows its project's crashes only; the operator names one project with ?project=")
+    func projectsApart() async throws {
+        // Given the samples in project 1 (ios), and one of them sent to project 2 (android) too, with a token of each
+        var tokens: [String] = []
+        let fixture = try ServerFixture(readToken: "operator-s3cret-token") { service in
+            tokens = [
+                try service.store.addToken(project: "ios", scopes: [.read], created: 0).value,
+                try service.store.addToken(project: "android", scopes: [.read], created: 0).value,
+            ]
+        }
+        defer { fixture.remove() }
+        let (ios, android, operatorToken) = (tokens[0], tokens[1], "operator-s3cret-token")
+
+        // When each reads the groups, the reports, a report of the other project and the pages
+        let answers = try await fixture.test { client in
+            try await Self.fill(client)
+            let event = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
+            let sent = try await client.post("/api/2/store/", event, headers: bearer(ServerFixture.otherKey))
+            try #require(sent.status == .ok, "\(sent.text)")
+            var answers: [String: TestResponse] = [:]
+            for (name, token) in [("ios", ios), ("android", android), ("operator", operatorToken)] {
+                for uri in ["/api/0/groups", "/api/0/reports", "/api/0/show/4158fa09", "/api/0/replay/4158fa09", "/", "/api/0/paths"] {
+                    answers["\(name) \(uri)"] = try await client.execute(uri: uri, method: .get, headers: bearer(token))
+                }
+            }
+            for uri in ["/api/0/groups?project=android", "/api/0/groups?project=1", "/api/0/reports?project=2"] {
+                answers["operator \(uri)"] = try await client.execute(uri: uri, method: .get, headers: bearer(operatorToken))
+            }
+            return answers
+        }
+
+        // Then project 2 sees its one crash: one group of one report, and none of project 1's reports
+        func json(_ key: String) throws -> JSONValue {
+            let answer = try #require(answers[key], "\(key)")
+            #expect(answer.status == .ok, "\(key): \(answer.text)")
+            return try JSONParser.parse(Array(answer.text.utf8))
+        }
+        func total(_ key: String) throws -> Int {
+            (try json(key).arrayValue ?? []).compactMap { $0["count"]?.intValue }.reduce(0) { $0 + Int($1) }
+        }
+        #expect(try total("android /api/0/groups") == 1)
+        #expect(try json("android /api/0/reports").arrayValue?.count == 1)
+        #expect(answers["android /api/0/show/4158fa09"]?.status == .notFound)
+        #expect(answers["android /api/0/replay/4158fa09"]?.status == .notFound)
+        #expect(answers["android /"]?.text.matches(of: /groups\/[A-Za-z0-9-]+\.html/).count == 1)
+        // And project 1 sees its three, the operator all four, or one project's when it names it
+        #expect(try total("ios /api/0/groups") == 3)
+        #expect(try json("ios /api/0/reports").arrayValue?.count == 3)
+        #expect(answers["ios /api/0/show/4158fa09"]?.status == .ok)
+        #expect(answers["ios /api/0/replay/4158fa09"]?.status == .ok)
+        #expect(try total("operator /api/0/groups") == 4)
+        #expect(answers["operator /api/0/groups?project=android"]?.text == answers["android /api/0/groups"]?.text)
+        #expect(answers["operator /api/0/groups?project=1"]?.text == answers["ios /api/0/groups"]?.text)
+        #expect(answers["operator /api/0/reports?project=2"]?.text == answers["android /api/0/reports"]?.text)
+        // And each project's paths count its own reports with a trail: together, the operator's
+        let paths = try ["ios", "android", "operator"].map { name in
+            (try json("\(name) /api/0/paths").arrayValue ?? []).compactMap { $0["count"]?.intValue }.reduce(0) { $0 + Int($1) }
+        }
+        #expect(paths[1] == 1)
+        #expect(paths[0] + paths[1] == paths[2])
     }
 
     @Test("/health answers, /metrics counts requests by endpoint and status, reports stored and the backlog")

@@ -30,6 +30,7 @@ struct PostgresFaultTests {
                     "v9: path counts kept as reports arrive", "v10: debug files", "v11: forwarding outbox",
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
                     "v15: release health", "v16: tokens and limits", "v17: projects kept apart",
+                    "v18: reports found by project",
                 ].sorted())
     }
 
@@ -147,8 +148,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The seventeen migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 18)
+        // The eighteen migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 19)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

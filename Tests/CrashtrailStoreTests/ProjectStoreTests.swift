@@ -109,7 +109,7 @@ struct TokenStoreTests {
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
         #expect(try store.uploadChunkBytes(project: 0) == 1, "chunks kept before count against no project")
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 20)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 21)
     }
 
     @Test("A PostgreSQL store of the release before tokens opens and migrates", .needsPostgres)
@@ -132,6 +132,6 @@ struct TokenStoreTests {
         // Then
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 17)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 18)
     }
 }

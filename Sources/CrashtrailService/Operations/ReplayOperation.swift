@@ -42,7 +42,9 @@ public enum ReplayOperation {
     /// - Throws: ``ReplayError``, `ManifestError`, `ManifestSelectionError` or `StoreError`.
     public static func replay(storedReport id: String, service: TriageService) throws -> ReplayOutcome {
         let manifests = try service.manifests(given: [], for: "replay")
-        return try replay(ReplaySource.fromStore(try service.store.record(matchingPrefix: id)), manifests: manifests, force: false)
+        return try replay(
+            ReplaySource.fromStore(try service.store.record(matchingPrefix: id, project: service.project)), manifests: manifests,
+            force: false)
     }
 
     private static func replay(_ report: String, manifests: [Manifest], opener: StoreOpener, force: Bool) throws -> ReplayOutcome {

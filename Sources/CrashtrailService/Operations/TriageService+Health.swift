@@ -98,8 +98,7 @@ extension TriageService {
         var noManifest: Set<String> = []
         // The crashed sessions: every crash report with a recorded trail of these releases, replayed as it is read
         // (the replay is pure; nothing here uses the store).
-        try store.forEachCrashTrail { crash in
-            if let project, GroupingRuleBook.project(ofSource: crash.source ?? "") != project.id { return }
+        try store.forEachCrashTrail(project: project?.id) { crash in
             guard let trail = try? Trail(json: Array(crash.trailJSON.utf8)) else {
                 unreadable += 1
                 return

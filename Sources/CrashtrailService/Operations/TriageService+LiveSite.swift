@@ -18,7 +18,7 @@ extension TriageService {
         let manifests = try store.storedManifests()
         if path.isEmpty || path == "index.html" {
             let merges = try store.groupMerges()
-            let groups = try store.groups(.all).map {
+            let groups = try store.groups(scoped(.all)).map {
                 try siteGroup($0, screens: screens, manifests: manifests, listed: 0, merges: merges)
             }
             // The index only links the health page; rendering it would replay every crash trail.
@@ -37,7 +37,9 @@ extension TriageService {
         let prefix = String(name[..<dash])
         switch parts[0] {
         case "groups":
-            guard let group = try? store.group(matchingPrefix: prefix), TriageSite.fileName(for: group.id) == name else { return nil }
+            guard let group = try? store.group(matchingPrefix: prefix, project: project), TriageSite.fileName(for: group.id) == name else {
+                return nil
+            }
             let site = TriageSite(
                 groups: [
                     try siteGroup(
@@ -46,7 +48,8 @@ extension TriageService {
                 source: location.siteName)
             return site.groupPage(site.groups[0])
         case "reports":
-            guard let record = try? store.record(matchingPrefix: prefix), TriageSite.fileName(for: record.id) == name else { return nil }
+            guard let record = try? store.record(matchingPrefix: prefix, project: project), TriageSite.fileName(for: record.id) == name
+            else { return nil }
             let report = record.report
             let groupID = CrashGroup.id(ofSignature: record.signature)
             let missing = (try store.imagesWithoutDebugFiles(reportID: record.id)[record.id] ?? []).map {
@@ -76,7 +79,7 @@ extension TriageService {
     private func siteGroup(
         _ group: CrashGroup, screens: Int, manifests: [Manifest], listed: Int, merges: [GroupMerge]
     ) throws -> TriageSite.Group {
-        let detail = try store.groupDetail(matchingPrefix: group.id, reportLimit: listed)
+        let detail = try store.groupDetail(matchingPrefix: group.id, reportLimit: listed, project: project)
         let paths = try self.paths(group: group.id, screens: screens, manifests: manifests)
         let reports = detail.reports.map { report in
             TriageSite.Report(
@@ -89,11 +92,11 @@ extension TriageService {
             moreReports: detail.moreReports, merged: Self.merged(into: group.signature, merges))
         // A group's own page (not the index) names the transition its crashes take far more often than clean sessions.
         if listed > 0 {
-            let baseline = try store.cleanPathVisits(project: nil, release: nil)
+            let baseline = try store.cleanPathVisits(project: project, release: nil)
             if baseline.total.sampledTrails > 0 {
                 var byApp = ManifestsByApp(manifests)
                 var transitions = TransitionShares()
-                try store.forEachCrashTrail(signatures: [group.signature]) { crash in
+                try store.forEachCrashTrail(signatures: [group.signature], project: project) { crash in
                     guard let trail = try? Trail(json: Array(crash.trailJSON.utf8)), let manifest = byApp.manifest(for: trail.app.bundleID)
                     else { return }
                     transitions.add(ScreenPath.names(of: trail, manifest: manifest))

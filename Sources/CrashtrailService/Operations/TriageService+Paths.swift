@@ -18,7 +18,7 @@ extension TriageService {
     /// `ScreenPath/storedCount`, else the trail replayed now.
     /// - Throws: `StoreError` (`not-found` or `ambiguous` for the group prefix).
     public func paths(group: String?, screens: Int, manifests: [Manifest]) throws -> PathsResult {
-        let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix) }
+        let selected = try group.map { prefix throws(StoreError) in try store.group(matchingPrefix: prefix, project: project) }
         var counter = PathCounter(last: screens)
         var manifestsByApp = ManifestsByApp(manifests)
         var skipped: [String: Int] = [:]
@@ -26,7 +26,7 @@ extension TriageService {
         // The stored screen paths, counted as reports arrive: each is used when its manifest is the one given; the
         // reports of the others are replayed.
         var toReplay: Set<ReportStore.PathKey> = []
-        try store.forEachPathCount(signature: selected?.signature) { count in
+        try store.forEachPathCount(signature: selected?.signature, project: project) { count in
             withTrail += count.reports
             guard let app = count.key.app, let manifest = manifestsByApp.manifest(for: app) else {
                 toReplay.insert(count.key)
@@ -44,7 +44,7 @@ extension TriageService {
             }
         }
         var replayed: [(id: String, inferred: Bool)] = []
-        try store.forEachPathRow(ReportFilter(signature: selected?.signature), keys: toReplay) { row in
+        try store.forEachPathRow(ReportFilter(signature: selected?.signature, project: project), keys: toReplay) { row in
             replayed.append((row.id, row.key.inferred))
         }
         for (id, inferred) in replayed {

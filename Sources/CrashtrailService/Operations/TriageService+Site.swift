@@ -50,6 +50,7 @@ extension TriageService {
         to folder: URL, filter: ReportFilter, since: String? = nil, screens: Int, manifests: [Manifest],
         progress: ((SiteProgress) -> Void)? = nil
     ) throws -> SiteSummary {
+        let filter = scoped(filter)
         var manifestsByApp = ManifestsByApp(manifests)
         var summary = SiteSummary()
         let previous = SiteManifest.read(in: folder)
@@ -74,7 +75,7 @@ extension TriageService {
         }
         var groups: [TriageSite.Group] = []
         // Sessions that did not crash, every release: what each group's crashes are compared with.
-        let baseline = try store.cleanPathVisits(project: nil, release: nil)
+        let baseline = try store.cleanPathVisits(project: project, release: nil)
         let stored = try store.groups(filter)
         let merges = try store.groupMerges()
         for (index, group) in stored.enumerated() {
@@ -199,7 +200,7 @@ extension TriageService {
         if !given.isEmpty { return given.map(\.manifest) }
         let stored = try store.storedManifests()
         guard stored.isEmpty else { return stored }
-        guard try store.groups(filter).contains(where: { $0.withTrail > 0 }) else { return [] }
+        guard try store.groups(scoped(filter)).contains(where: { $0.withTrail > 0 }) else { return [] }
         throw Self.noManifest(for: "report --html (a report's trail to replay)", location: location)
     }
 

@@ -583,3 +583,6 @@ ALTER TABLE uploadedFile ADD FOREIGN KEY (project, uuid) REFERENCES debugFile(pr
 CREATE INDEX debugFile_uuid ON debugFile(uuid);
 DROP INDEX uploadedFile_uuid;
 CREATE INDEX uploadedFile_uuid ON uploadedFile(project, uuid);
+
+-- v18: reports found by project
+CREATE INDEX report_project ON report(project, signature) WHERE project <> 1;
