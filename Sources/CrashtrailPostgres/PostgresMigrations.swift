@@ -229,8 +229,9 @@ enum PostgresMigrations {
         ("v16: tokens and limits", TrustSchema.postgres),
         // The project of every report, waiting trail and debug file (ProjectSchema.swift in CrashtrailStore).
         ("v17: projects kept apart", ProjectSchema.postgres),
-        // The index a project's reads find its reports by (ProjectReadSchema.swift in CrashtrailStore).
-        ("v18: reports found by project", ProjectReadSchema.postgres),
+        // The index a project's reads find its reports by, and upload chunks keyed by project (ProjectScopeSchema.swift
+        // in CrashtrailStore).
+        ("v18: reads and upload chunks per project", ProjectScopeSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -115,7 +115,7 @@ struct DebugFileRoutes: Sendable {
         // The token first: a client without one learns nothing, not even which projects exist.
         _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: nil, anyProject: true)
         let named = try projects.project(named: project)
-        _ = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: named)
+        let token = try projects.authorizeToken(Self.token(request), scope: .debugFiles, project: named)
         let body = try await Self.body(request, limit: Self.maximumAssembleRequest)
         guard case .object(let object)? = try? JSONParser.parse(body) else {
             throw RequestError.badRequest("an assemble request is a JSON object of files by their SHA-1")
@@ -129,7 +129,8 @@ struct DebugFileRoutes: Sendable {
         }
         let states: [String: ChunkedUpload.State]
         do {
-            states = try upload.assemble(files, project: named.id)
+            // The chunks the token sent: chunk-upload keeps them under the token's project (0 for an operator's).
+            states = try upload.assemble(files, project: named.id, uploader: token.project ?? 0)
         } catch {
             logger.error("assembling uploaded debug files failed", metadata: ["error": "\(error)"])
             throw RequestError(

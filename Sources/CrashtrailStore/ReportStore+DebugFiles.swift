@@ -260,12 +260,15 @@ extension ReportStore {
         try write { db in
             if let quota, project != 0 {
                 _ = try db.rows("SELECT id FROM project WHERE id = ?\(db.dialect.lockingRead)", [.integer(Int64(project))])
-                guard try db.rows("SELECT 1 AS one FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]).isEmpty else { return nil }
+                guard
+                    try db.rows("SELECT 1 AS one FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)])
+                        .isEmpty
+                else { return nil }
                 let kept = try Self.uploadChunkBytes(project: project, in: db)
                 guard kept + Int64(bytes.count) <= quota else { return kept }
             }
             try db.execute(
-                "INSERT INTO uploadChunk (sha1, data, added, project) VALUES (?, ?, ?, ?) ON CONFLICT (sha1) DO NOTHING",
+                "INSERT INTO uploadChunk (sha1, data, added, project) VALUES (?, ?, ?, ?) ON CONFLICT (project, sha1) DO NOTHING",
                 [.text(sha1), .blob(Data(bytes)), .text(added), .integer(Int64(project))])
             return nil
         }
@@ -283,9 +286,9 @@ extension ReportStore {
             ?? 0
     }
 
-    /// The size of each of `sha1s` the store holds as an uploaded chunk.
+    /// The size of each of `sha1s` the store holds as a chunk `project` uploaded (0: an operator's token).
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunkSizes(among sha1s: [String]) throws(StoreError) -> [String: Int64] {
+    package func uploadChunkSizes(among sha1s: [String], project: Int) throws(StoreError) -> [String: Int64] {
         var sizes: [String: Int64] = [:]
         let distinct = Array(Set(sha1s))
         var start = 0
@@ -294,7 +297,9 @@ extension ReportStore {
             start += slice.count
             let placeholders = slice.map { _ in "?" }.joined(separator: ", ")
             let rows = try read { db in
-                try db.rows("SELECT sha1, length(data) AS size FROM uploadChunk WHERE sha1 IN (\(placeholders))", slice.map { .text($0) })
+                try db.rows(
+                    "SELECT sha1, length(data) AS size FROM uploadChunk WHERE project = ? AND sha1 IN (\(placeholders))",
+                    [.integer(Int64(project))] + slice.map { .text($0) })
             }
             for row in rows {
                 if let sha1 = row.string("sha1") { sizes[sha1] = row.int64("size") ?? 0 }
@@ -311,9 +316,9 @@ extension ReportStore {
         try write { db in try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)]) }
     }
 
-    /// Which of `sha1s` the store holds as uploaded chunks.
+    /// Which of `sha1s` the store holds as chunks `project` uploaded (0: an operator's token).
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunks(among sha1s: [String]) throws(StoreError) -> Set<String> {
+    package func uploadChunks(among sha1s: [String], project: Int) throws(StoreError) -> Set<String> {
         guard !sha1s.isEmpty else { return [] }
         var found: Set<String> = []
         var start = 0
@@ -322,22 +327,32 @@ extension ReportStore {
             start += slice.count
             let placeholders = slice.map { _ in "?" }.joined(separator: ", ")
             found.formUnion(
-                try read { db in try db.strings("SELECT sha1 FROM uploadChunk WHERE sha1 IN (\(placeholders))", slice.map { .text($0) }) })
+                try read { db in
+                    try db.strings(
+                        "SELECT sha1 FROM uploadChunk WHERE project = ? AND sha1 IN (\(placeholders))",
+                        [.integer(Int64(project))] + slice.map { .text($0) })
+                })
         }
         return found
     }
 
-    /// The bytes of the uploaded chunk `sha1`, if the store holds it.
+    /// The bytes of the chunk `sha1` that `project` uploaded (0: an operator's token), if the store holds it.
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunk(sha1: String) throws(StoreError) -> [UInt8]? {
-        try read { db in try db.rows("SELECT data FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]).first?.data("data").map { [UInt8]($0) } }
+    package func uploadChunk(sha1: String, project: Int) throws(StoreError) -> [UInt8]? {
+        try read { db in
+            try db.rows("SELECT data FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)]).first?
+                .data("data").map { [UInt8]($0) }
+        }
     }
 
-    /// Forgets the uploaded chunks `sha1s` (a file they made is stored), and every chunk added before `before`.
+    /// Forgets the chunks `sha1s` that `project` uploaded (a file they made is stored), and every chunk added before
+    /// `before`.
     /// - Throws: `StoreError` (`database`).
-    package func removeUploadChunks(_ sha1s: [String], addedBefore before: String) throws(StoreError) {
+    package func removeUploadChunks(_ sha1s: [String], project: Int, addedBefore before: String) throws(StoreError) {
         try write { db in
-            for sha1 in sha1s { try db.execute("DELETE FROM uploadChunk WHERE sha1 = ?", [.text(sha1)]) }
+            for sha1 in sha1s {
+                try db.execute("DELETE FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)])
+            }
             try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)])
         }
     }

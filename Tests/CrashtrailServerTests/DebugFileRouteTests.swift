@@ -118,7 +118,7 @@ struct DebugFileRouteTests {
         #expect(files.first?.kind == "dwarf")
         #expect(files.first?.sha1 == checksum)
         // The chunks of a stored file are not kept.
-        #expect(try fixture.service.store.uploadChunks(among: chunks.map(ChunkedUpload.sha1)).isEmpty)
+        #expect(try fixture.service.store.uploadChunks(among: chunks.map(ChunkedUpload.sha1), project: 1).isEmpty)
     }
 
     @Test("A universal file uploaded again is answered ok at once: no chunk is asked for, nothing is stored twice")
@@ -182,6 +182,39 @@ struct DebugFileRouteTests {
         #expect(state["state"] as? String == "error")
         #expect((state["detail"] as? String)?.contains("notes.txt") == true, "\(state)")
         #expect(try fixture.service.store.debugFiles().isEmpty)
+    }
+
+    @Test("A project assembles only the chunks its own token sent: another project's of the same bytes stay that project's")
+    func chunksOfAnotherProject() async throws {
+        // Given a dSYM cut into chunks, all sent with android's token
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let (token, otherToken) = (fixture.uploadToken, fixture.otherUploadToken)
+        let file = Array(try Data(contentsOf: Self.dsym))
+        let chunks = Self.chunks(file, size: file.count / 3 + 1)
+        let assemble = Self.assembleBody(file: file, chunks: chunks)
+
+        // When ios assembles the file, then sends its own chunks and assembles again
+        let (sent, borrowed, own, done) = try await fixture.test { client in
+            (
+                try await client.post(Self.optionsPath, Self.multipart(chunks), headers: Self.multipartHeaders(otherToken)),
+                try await client.post(Self.assemblePath, assemble, headers: bearer(token)),
+                try await client.post(Self.optionsPath, Self.multipart(chunks), headers: Self.multipartHeaders(token)),
+                try await client.post(Self.assemblePath, assemble, headers: bearer(token))
+            )
+        }
+
+        // Then android's chunks made nothing for ios, which is asked for every chunk; its own make the file, and
+        // android's chunks are still android's
+        let checksum = ChunkedUpload.sha1(file)
+        #expect(sent.status == .ok && own.status == .ok)
+        let missing = try #require(try Self.json(borrowed)[checksum] as? [String: Any], "\(borrowed.text)")
+        #expect(missing["state"] as? String == "not_found")
+        #expect((missing["missingChunks"] as? [String])?.count == chunks.count)
+        #expect((try Self.json(done)[checksum] as? [String: Any])?["state"] as? String == "ok", "\(done.text)")
+        let sha1s = chunks.map(ChunkedUpload.sha1)
+        #expect(try fixture.service.store.uploadChunks(among: sha1s, project: 1).isEmpty)
+        #expect(try fixture.service.store.uploadChunks(among: sha1s, project: 2) == Set(sha1s))
     }
 
     @Test("Assembling with another project's token is 403, for a project that is not here 404; a body over the limit 413")

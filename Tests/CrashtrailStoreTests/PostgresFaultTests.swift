@@ -30,7 +30,7 @@ struct PostgresFaultTests {
                     "v9: path counts kept as reports arrive", "v10: debug files", "v11: forwarding outbox",
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
                     "v15: release health", "v16: tokens and limits", "v17: projects kept apart",
-                    "v18: reports found by project",
+                    "v18: reads and upload chunks per project",
                 ].sorted())
     }
 

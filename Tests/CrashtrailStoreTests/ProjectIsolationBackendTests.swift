@@ -221,6 +221,40 @@ struct ProjectIsolationBackendTests {
         #expect(try store.uploadChunkBytes(project: 1) == 300)
     }
 
+    @Test("On SQLite: the same chunk sent by two projects is each one's: read, counted and forgotten apart")
+    func chunksApartOnSQLite() throws { try Self.chunksApart(on: .sqlite) }
+
+    @Test("On PostgreSQL: the same chunk sent by two projects is each one's: read, counted and forgotten apart", .needsPostgres)
+    func chunksApartOnPostgres() throws { try Self.chunksApart(on: .postgres) }
+
+    static func chunksApart(on kind: StoreKind) throws {
+        // Given a chunk project 1 sent
+        let folder = try TemporaryFolder("chunks-apart")
+        defer { folder.remove() }
+        let (store, _) = try TestStores.make(kind, in: folder)
+        for name in ["ios", "android"] { _ = try store.addProject(name: name) }
+        let bytes = [UInt8](repeating: 7, count: 100)
+        let sha1 = String(repeating: "a", count: 40)
+        let added = "2026-11-29T00:00:00Z"
+        try store.addUploadChunk(sha1: sha1, bytes: bytes, added: added, project: 1, quota: 1_000)
+
+        // Then project 2 has no such chunk: it can neither read it nor assemble with it
+        #expect(try store.uploadChunk(sha1: sha1, project: 2) == nil)
+        #expect(try store.uploadChunks(among: [sha1], project: 2).isEmpty)
+        #expect(try store.uploadChunkSizes(among: [sha1], project: 2).isEmpty)
+
+        // When project 2 sends the same bytes: it keeps its own copy, counted against its own quota
+        #expect(try store.addUploadChunk(sha1: sha1, bytes: bytes, added: added, project: 2, quota: 1_000) == nil)
+        #expect(try store.uploadChunkBytes(project: 1) == 100)
+        #expect(try store.uploadChunkBytes(project: 2) == 100)
+        #expect(try store.uploadChunk(sha1: sha1, project: 2) == bytes)
+
+        // When project 1's file is stored and its chunks forgotten: project 2's copy stays
+        try store.removeUploadChunks([sha1], project: 1, addedBefore: "2026-01-01T00:00:00Z")
+        #expect(try store.uploadChunks(among: [sha1], project: 1).isEmpty)
+        #expect(try store.uploadChunks(among: [sha1], project: 2) == [sha1])
+    }
+
     /// Two reports, a waiting trail and a debug file, as a store of the release before projects kept them; `blob` is a byte in the
     /// backend's SQL.
     static func previousRows(blob: String) -> [String] {

@@ -114,17 +114,13 @@ struct TokenStoreTests {
 
     @Test("A PostgreSQL store of the release before tokens opens and migrates", .needsPostgres)
     func previousPostgresRelease() throws {
-        // Given a database with the previous release's migrations (up to v15), with a project
-        let url = try TestStores.newDatabase()
-        let old = try TestStores.open(url)
-        try old.write { db in
-            try db.execute("DROP TABLE token", [])
-            try db.execute("ALTER TABLE project DROP COLUMN eventsPerMinute", [])
-            try db.execute("DROP INDEX uploadChunk_project", [])
-            try db.execute("ALTER TABLE uploadChunk DROP COLUMN project", [])
-            try db.execute("DELETE FROM crashtrail_migrations WHERE identifier = 'v16: tokens and limits'", [])
-            try db.execute("INSERT INTO project (id, name, key, revoked) VALUES (1, 'default', 'k-old', 0)", [])
-        }
+        // Given a database with the previous release's migrations (up to v15), with a project and an upload chunk
+        let url = try TestStores.previousReleaseDatabase(
+            upTo: "v15: release health",
+            then: [
+                "INSERT INTO project (id, name, key, revoked) VALUES (1, 'default', 'k-old', 0)",
+                "INSERT INTO uploadChunk (sha1, data, added) VALUES ('\(String(repeating: "a", count: 40))', decode('00', 'hex'), '2026-11-29T00:00:00Z')",
+            ])
 
         // When this version opens it
         let store = try TestStores.open(url)
@@ -133,5 +129,7 @@ struct TokenStoreTests {
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 18)
+        // The chunk kept before tokens had no project: it is an operator's upload (project 0)
+        #expect(try store.uploadChunks(among: [String(repeating: "a", count: 40)], project: 0) == [String(repeating: "a", count: 40)])
     }
 }

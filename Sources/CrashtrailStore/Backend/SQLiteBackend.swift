@@ -338,9 +338,10 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v20: projects kept apart") { db in
             try db.execute(sql: ProjectSchema.sqlite)
         }
-        // The index a project's reads find its reports by (ProjectReadSchema.swift, SPEC section 19).
-        migrator.registerMigration("v21: reports found by project") { db in
-            try db.execute(sql: ProjectReadSchema.sqlite)
+        // The index a project's reads find its reports by, and upload chunks keyed by project (ProjectScopeSchema.swift,
+        // SPEC section 19).
+        migrator.registerMigration("v21: reads and upload chunks per project") { db in
+            try db.execute(sql: ProjectScopeSchema.sqlite)
         }
         return migrator
     }

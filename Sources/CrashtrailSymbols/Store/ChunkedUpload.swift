@@ -105,17 +105,20 @@ package struct ChunkedUpload: Sendable {
     /// - Parameters:
     ///   - files: the files the client asks to assemble.
     ///   - project: the project whose crashes they symbolicate (SPEC section 19).
+    ///   - uploader: whose chunks make them: the project of the token that sent them, 0 for an operator's token. Only
+    ///     those are read, and only those are forgotten once a file is stored: another project's chunks of the same
+    ///     bytes stay that project's.
     /// - Returns: each file's state, by its checksum.
     /// - Throws: `StoreError` when the store cannot be read or written.
-    package func assemble(_ files: [File], project: Int) throws -> [String: State] {
+    package func assemble(_ files: [File], project: Int, uploader: Int) throws -> [String: State] {
         var states: [String: State] = [:]
         for file in files {
-            states[file.checksum] = try assemble(file, project: project)
+            states[file.checksum] = try assemble(file, project: project, uploader: uploader)
         }
         return states
     }
 
-    private func assemble(_ file: File, project: Int) throws -> State {
+    private func assemble(_ file: File, project: Int, uploader: Int) throws -> State {
         let checksum = file.checksum.lowercased()
         // A thin file is stored under its own SHA-1; a universal one's slices are found by the file's. Only the
         // project's own count: another project's copy of the file symbolicates none of this project's crashes.
@@ -135,7 +138,7 @@ package struct ChunkedUpload: Sendable {
         guard file.chunks.allSatisfy({ $0.count == 40 && $0.allSatisfy(\.isHexDigit) }) else {
             return .error("the file \(file.name) names a chunk that is not a SHA-1 (40 hex digits)")
         }
-        let sizes = try store.uploadChunkSizes(among: file.chunks.map { $0.lowercased() })
+        let sizes = try store.uploadChunkSizes(among: file.chunks.map { $0.lowercased() }, project: uploader)
         let missing = file.chunks.filter { sizes[$0.lowercased()] == nil }
         guard missing.isEmpty else { return .notFound(missing: missing) }
         // The file's real size, its chunks repeated as often as it names them, refused before a byte is written: a chunk
@@ -155,7 +158,7 @@ package struct ChunkedUpload: Sendable {
         let handle = try FileHandle(forWritingTo: path)
         var hash = Insecure.SHA1()
         for chunk in file.chunks {
-            guard let bytes = try store.uploadChunk(sha1: chunk.lowercased()) else {
+            guard let bytes = try store.uploadChunk(sha1: chunk.lowercased(), project: uploader) else {
                 try handle.close()
                 return .notFound(missing: [chunk])
             }
@@ -181,7 +184,7 @@ package struct ChunkedUpload: Sendable {
         try store.recordUploadedFile(checksum: checksum, uuids: slices.map(\.uuid), project: project)
         // Chunks of a stored file are forgotten, as are those of uploads abandoned longer ago than a chunk's lifetime.
         try store.removeUploadChunks(
-            file.chunks.map { $0.lowercased() },
+            file.chunks.map { $0.lowercased() }, project: uploader,
             addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
         return .ok(slices)
     }

@@ -584,5 +584,8 @@ CREATE INDEX debugFile_uuid ON debugFile(uuid);
 DROP INDEX uploadedFile_uuid;
 CREATE INDEX uploadedFile_uuid ON uploadedFile(project, uuid);
 
--- v18: reports found by project
+-- v18: reads and upload chunks per project
 CREATE INDEX report_project ON report(project, signature) WHERE project <> 1;
+ALTER TABLE uploadChunk DROP CONSTRAINT uploadchunk_pkey;
+ALTER TABLE uploadChunk ADD PRIMARY KEY (project, sha1);
+DROP INDEX uploadChunk_project;
