@@ -126,6 +126,8 @@ public struct CollectorServer: Sendable {
             events: ProjectRateLimiter(defaultEventsPerMinute: options.trust.eventsPerMinute, time: service.time),
             trailRate: ProjectRateLimiter(
                 defaultEventsPerMinute: options.trust.trailsPerMinute, usesProjectLimit: false, time: service.time),
+            sessionRate: ProjectRateLimiter(
+                defaultEventsPerMinute: options.trust.sessionsPerMinute, usesProjectLimit: false, time: service.time),
             shares: ProjectShares(capacity: options.backlog),
             diskFloor: DiskFloor(
                 folders: (service.location.isPostgres ? [] : [(service.location.name as NSString).deletingLastPathComponent])

@@ -25,9 +25,10 @@ struct IntakeRoutes: Sendable {
     let logger: Logger
     /// The clock that decides which session starts are recent enough to count.
     let time: TimeSource
-    /// Each project's rate limits, for events and for trails.
+    /// Each project's rate limits, for events, for trails, and for envelopes of sessions without an event.
     let events: ProjectRateLimiter
     let trailRate: ProjectRateLimiter
+    let sessionRate: ProjectRateLimiter
     /// Each project's share of the backlog.
     let shares: ProjectShares
     /// The free disk below which intake refuses before writing.
@@ -74,8 +75,16 @@ struct IntakeRoutes: Sendable {
             )
         }
         guard summary.carriesEvent else {
-            // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted.
-            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
+            // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted, within the
+            // project's rate of session envelopes (Relay's `session` category, which Sentry's SDKs hold back on).
+            if !sessions.isEmpty {
+                if let wait = sessionRate.take(project) {
+                    throw rateLimited(
+                        project, wait: wait, what: "envelopes of sessions", limit: sessionRate.limit(of: project),
+                        sentryCategories: "session")
+                }
+                _ = try await commit(.sessions(sessions, project: project.id), project: project)
+            }
             return Response.json(
                 CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
         }
@@ -166,9 +175,8 @@ struct IntakeRoutes: Sendable {
         } catch {
             throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
         }
-        if var counted = trail.sessionTrail {
-            // The trail of a session that did not crash: counted, joined to nothing (SPEC section 20).
-            counted.project = project.id
+        if let counted = trail.sessionTrail {
+            // The trail of a session that did not crash: counted for its project, joined to nothing (SPEC section 20).
             _ = try await commit(.sessionTrail(counted), project: project)
             metrics.sessionTrailCounted()
             return Response.json(CanonicalJSON.string(of: .object(["ids": .array([]), "counted": .bool(true)])))

@@ -65,6 +65,11 @@ public struct ServeOptions: Sendable {
         ///
         /// 0 for no limit; 60,000 by default.
         public var trailsPerMinute: Int
+        /// The envelopes a minute a project may send that carry sessions and no event (Sentry's session updates).
+        ///
+        /// 0 for no limit; 60,000 by default. The sessions an event's envelope carries ride with it, under the events'
+        /// limit.
+        public var sessionsPerMinute: Int
         /// The bytes of uploaded chunks a project may keep before they are assembled.
         ///
         /// 2 GiB by default.
@@ -89,10 +94,11 @@ public struct ServeOptions: Sendable {
         public init(
             eventsPerMinute: Int = 6_000, trailsPerMinute: Int = 60_000, uploadQuota: Int64 = 2 << 30,
             chunkLifetime: Int64 = 86_400_000, maximumDebugFile: Int64 = 2 << 30, minimumFreeDisk: Int64 = 256 << 20,
-            quarantineLimit: Int64 = 256 << 20
+            quarantineLimit: Int64 = 256 << 20, sessionsPerMinute: Int = 60_000
         ) {
             self.eventsPerMinute = eventsPerMinute
             self.trailsPerMinute = trailsPerMinute
+            self.sessionsPerMinute = sessionsPerMinute
             self.uploadQuota = uploadQuota
             self.chunkLifetime = chunkLifetime
             self.maximumDebugFile = maximumDebugFile

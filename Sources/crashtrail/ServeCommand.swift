@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The trail files a minute a project may post; 0 for no limit.")
     var trailsPerMinute = 60_000
 
+    @Option(name: .long, help: "The envelopes a minute a project may send with sessions and no event; 0 for no limit.")
+    var sessionsPerMinute = 60_000
+
     @Option(
         name: .long,
         help: ArgumentHelp("The MiB of uploaded debug-file chunks a project may keep before they are assembled.", valueName: "mib"))
@@ -148,7 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
             let trust = ServeOptions.Trust(
                 eventsPerMinute: max(0, eventsPerMinute), trailsPerMinute: max(0, trailsPerMinute),
                 uploadQuota: mebibytes(uploadQuota, least: 1), maximumDebugFile: mebibytes(maxDebugFile, least: 1),
-                minimumFreeDisk: mebibytes(minFreeDisk, least: 0), quarantineLimit: mebibytes(quarantineLimit, least: 0))
+                minimumFreeDisk: mebibytes(minFreeDisk, least: 0), quarantineLimit: mebibytes(quarantineLimit, least: 0),
+                sessionsPerMinute: max(0, sessionsPerMinute))
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(min(max(1, idleTimeout), 86_400)), readToken: readToken,

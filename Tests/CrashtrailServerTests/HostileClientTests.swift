@@ -170,6 +170,45 @@ struct HostileClientTests {
         #expect(metrics.contains(#"crashtrail_limit_refusals_total{reason="rate-limit",project="1"} 2"#), "\(metrics)")
     }
 
+    @Test("Past its rate of session envelopes a project is answered 429 for the session category; another project is untouched")
+    func sessionRatePerProject() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let serve = try setup.serve(["--sessions-per-minute", "2"])
+        defer { serve.stop(SIGTERM) }
+        let started = Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        func envelope(_ index: Int) -> [UInt8] {
+            Array(
+                """
+                {"sent_at":"\(started)"}
+                {"type":"session"}
+                {"sid":"\(Self.eventID(index))","did":"user-\(index)","init":true,"started":"\(started)","status":"exited","errors":0,"attrs":{"release":"com.example.piratebay@3.1.0+310"}}
+
+                """.utf8)
+        }
+
+        // When each project sends four envelopes of one session
+        var statuses: [[Int]] = [[], []]
+        var refusal: LoopbackConnection.Response?
+        for (project, key) in setup.keys.prefix(2).enumerated() {
+            for index in 0..<4 {
+                let answer = LoopbackConnection.request(
+                    port: serve.port, "POST", "/api/\(project + 1)/envelope/", headers: Self.auth(key), body: envelope(project * 10 + index)
+                )
+                statuses[project].append(answer?.status ?? 0)
+                if answer?.status == 429, refusal == nil { refusal = answer }
+            }
+        }
+
+        // Then each project's first two are counted and the rest refused, for the session category only
+        #expect(statuses == [[200, 200, 429, 429], [200, 200, 429, 429]])
+        let wait = try #require(refusal?.headers["retry-after"].flatMap(Int.init))
+        #expect(refusal?.headers["x-sentry-rate-limits"] == "\(wait):session:project")
+        #expect(refusal?.text.contains("more than its 2 envelopes of sessions a minute") == true, "\(refusal?.text ?? "")")
+        let health = try TriageService(location: StoreLocation(setup.store), creating: false).health(project: nil, release: nil, since: nil)
+        #expect(health.releases.map(\.sessions) == [4], "the sessions of the envelopes answered 200, and only those")
+    }
+
     @Test("Requests to paths that exist nowhere add no series to /metrics, and set-aside reasons never carry upstream text")
     func boundedMetrics() throws {
         let setup = try Setup()
