@@ -154,6 +154,11 @@ struct ProjectCommandTests {
         let paths = try run(["paths", "--project", "android", "--format", "json"])
         let unknown = try run(["list", "--project", "web"])
         let site = try run(["report", "--html", folder.url.appendingPathComponent("site").path, "--project", "android", "--quiet"])
+        // The trails of sessions that did not crash, ingested into android, count for android's health only
+        let sessions = PackageRoot.url.appendingPathComponent("Samples/sessions").path
+        let counted = try run(["ingest", "--trails", sessions, "--manifest", manifest, "--project", "android", "--quiet"])
+        let androidRates = try run(["paths", "--rate", "--project", "android", "--format", "json"])
+        let iosRates = try run(["paths", "--rate", "--project", "ios"])
 
         // Then android has its one crash, ios its own, and every project's list counts both
         func total(_ result: CommandRunner.Result) throws -> Int {
@@ -173,5 +178,8 @@ struct ProjectCommandTests {
         #expect(site.status == 0, "\(site.stderr)")
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("site/groups").path)
         #expect(pages.count == 1, "\(pages)")
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(androidRates.status == 0, "\(androidRates.stderr)")
+        #expect(iosRates.status != 0 && iosRates.stderr.contains("for project ios"), "\(iosRates.stderr)")
     }
 }

@@ -20,8 +20,11 @@ package struct JoinableTrail: Sendable {
     /// The counts it adds, when it is the trail of a session that did not crash (SPEC section 20): such a trail joins
     /// no crash.
     package var sessionTrail: SessionTrail?
-    /// The project it was sent to: it joins and waits for that project's crashes only (SPEC section 19).
-    package var project = ReportRecord.firstProject
+    /// The project it was sent to: it joins and waits for that project's crashes only (SPEC section 19), and a session
+    /// trail counts for that project's health.
+    package var project = ReportRecord.firstProject {
+        didSet { sessionTrail?.project = project }
+    }
 
     /// Decodes a trail file's bytes (`.ctr`, `.ct1` or `.json`) with `decoder`.
     /// - Throws: `RejectionError` (`undecodable-trail`) saying why.
@@ -39,7 +42,7 @@ package struct JoinableTrail: Sendable {
                 "the trail's session.started \"\(trail.session.started)\" is not an RFC 3339 time, so it cannot be joined")
         }
         let manifest = decoder.manifest(forApp: trail.app.bundleID, dictionaryID: decoded.dictionaryID)
-        if SessionTrail.isCounted(trail) { sessionTrail = try SessionTrail(trail, manifest: manifest, project: nil) }
+        if SessionTrail.isCounted(trail) { sessionTrail = try SessionTrail(trail, manifest: manifest, project: project) }
         self.decoded = decoded
         self.started = started
         crashScreen = trail.crashScreen(manifest: manifest)
