@@ -233,7 +233,7 @@ package final class Symbolicator: Sendable {
             queries.append((path, lookups[index].address))
             asked.append(index)
         }
-        let found: [[SymbolicatedFrame]?]
+        let found: [LLVMSymbolizer.Answer]
         do {
             found = try process.symbolicate(queries, waitingAtMost: busyWait)
         } catch {
@@ -248,16 +248,28 @@ package final class Symbolicator: Sendable {
             }
             return (answers, all.subtracting(missing.map { lookups[$0].uuid }))
         }
+        // A lookup whose debug file the symbolizer could not read got no answer: its file waits out the backoff, and its
+        // image is symbolicated later, as after a symbolizer that died.
+        var unanswered = Set(missing).subtracting(asked)
         state.withLock { state in
             if state.answers.count > Self.maximumAnswers { state.answers.removeAll(keepingCapacity: true) }
-            for (index, frames) in zip(asked, found) {
-                answers[index] = frames
-                state.answers[lookups[index]] = frames
+            for (index, answer) in zip(asked, found) {
+                switch answer {
+                case .frames(let frames):
+                    answers[index] = frames
+                    state.answers[lookups[index]] = frames
+                case .unreadableFile(let message):
+                    unanswered.insert(index)
+                    state.failedAt[lookups[index].file] = time.uptimeNanoseconds()
+                    // Written out again at the next try: the copy in the cache may be what went missing.
+                    state.paths[lookups[index].file] = nil
+                    state.lastFailure = SymbolizerError(
+                        .unreadableDebugFile, "llvm-symbolizer could not read the debug file of \(lookups[index].uuid): \(message)")
+                }
             }
         }
-        // A UUID is answered when every one of its lookups was: those whose debug file could not be written out were not.
-        let askedIndexes = Set(asked)
-        return (answers, all.subtracting(missing.filter { !askedIndexes.contains($0) }.map { lookups[$0].uuid }))
+        // A UUID is answered when every one of its lookups was.
+        return (answers, all.subtracting(unanswered.map { lookups[$0].uuid }))
     }
 
     /// Where the debug file `key` is on this machine, written from the store's chunks the first time.

@@ -59,17 +59,30 @@ package final class LLVMSymbolizer: Sendable {
         if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
     }
 
-    /// The frames at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
-    /// offset); nil for an address the file names nothing at.
+    /// What llvm-symbolizer answered for one address.
+    package enum Answer: Hashable, Sendable {
+        /// The frames at the address, innermost first; nil when the debug file names nothing there.
+        case frames([SymbolicatedFrame]?)
+        /// It could not read the debug file (its `Error` answer, with its message): nothing is known of the address.
+        case unreadableFile(String)
+
+        /// The frames, when the file was read; nil when it names nothing there or could not be read.
+        package var frames: [SymbolicatedFrame]? {
+            if case .frames(let frames) = self { frames } else { nil }
+        }
+    }
+
+    /// The answer at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
+    /// offset): its frames, none for an address the file names nothing at, or that the file could not be read.
     /// - Parameters:
     ///   - queries: the debug files' paths and the addresses in them.
     ///   - waitingAtMost: how long to wait while another caller uses the process; nil waits until it is free.
-    /// - Returns: the frames at each query, in order.
+    /// - Returns: the answer at each query, in order.
     /// - Throws: ``SymbolizerError`` when the process cannot start, dies, answers what it was not asked, does not answer
     ///   within the deadline, or stayed busy longer than `waitingAtMost`.
     package func symbolicate(
         _ queries: [(path: String, address: UInt64)], waitingAtMost: Duration? = nil
-    ) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
+    ) throws(SymbolizerError) -> [Answer] {
         if let waitingAtMost {
             let (seconds, attoseconds) = waitingAtMost.components
             let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
@@ -80,7 +93,7 @@ package final class LLVMSymbolizer: Sendable {
             gate.wait()
         }
         defer { gate.signal() }
-        var answers: [[SymbolicatedFrame]?] = []
+        var answers: [Answer] = []
         answers.reserveCapacity(queries.count)
         // Batches small enough that their input always fits in the pipe (64 KiB on Linux), so writing never waits on
         // reading: at most 128 addresses and 16 KiB of text.
@@ -98,8 +111,8 @@ package final class LLVMSymbolizer: Sendable {
         return answers
     }
 
-    private func run(_ batch: ArraySlice<(path: String, address: UInt64)>) throws(SymbolizerError) -> [[SymbolicatedFrame]?] {
-        try state.withLock { (state) throws(SymbolizerError) -> [[SymbolicatedFrame]?] in
+    private func run(_ batch: ArraySlice<(path: String, address: UInt64)>) throws(SymbolizerError) -> [Answer] {
+        try state.withLock { (state) throws(SymbolizerError) -> [Answer] in
             if state == nil { state = try launch() }
             guard let running = state else { throw SymbolizerError(.cannotStart, "\(executable) did not start") }
             var text = ""
@@ -112,7 +125,7 @@ package final class LLVMSymbolizer: Sendable {
             let due = DispatchTime.now().uptimeNanoseconds &+ deadlineNanoseconds
             do {
                 try running.input.write(contentsOf: Data(text.utf8))
-                var answers: [[SymbolicatedFrame]?] = []
+                var answers: [Answer] = []
                 for _ in batch {
                     let line: [UInt8]?
                     do {
@@ -130,7 +143,7 @@ package final class LLVMSymbolizer: Sendable {
                             "\(executable) stopped answering (exit status \(running.process.isRunning ? "none" : String(running.process.terminationStatus)))"
                         )
                     }
-                    answers.append(try Self.frames(fromJSONLine: line))
+                    answers.append(try Self.answer(fromJSONLine: line))
                 }
                 return answers
             } catch let error as SymbolizerError {
@@ -172,14 +185,23 @@ package final class LLVMSymbolizer: Sendable {
         return name
     }
 
-    /// The frames of one answer line: `{"Address", "ModuleName", "Symbol": [...]}` or `{"Error": {...}}`.
-    static func frames(fromJSONLine line: [UInt8]) throws(SymbolizerError) -> [SymbolicatedFrame]? {
+    /// The answer of one line: `{"Address", "ModuleName", "Symbol": [...]}`, or `{"Error": {"Message"}}` when it could
+    /// not read the file.
+    static func answer(fromJSONLine line: [UInt8]) throws(SymbolizerError) -> Answer {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
         } catch {
             throw SymbolizerError(.unreadableAnswer, "llvm-symbolizer answered a line that is not JSON: \(error)", cause: error)
         }
+        if let error = value["Error"] {
+            return .unreadableFile(error["Message"]?.stringValue ?? "llvm-symbolizer could not read the debug file")
+        }
+        return .frames(frames(of: value))
+    }
+
+    /// The frames of an answer that read the file; nil when it names nothing at the address.
+    private static func frames(of value: JSONValue) -> [SymbolicatedFrame]? {
         guard case .array(let symbols)? = value["Symbol"] else { return nil }
         let frames = symbols.compactMap { symbol -> SymbolicatedFrame? in
             guard let name = symbol["FunctionName"]?.stringValue, !name.isEmpty, name != "??" else { return nil }

@@ -17,6 +17,8 @@ package struct SymbolizerError: CrashtrailError, Hashable {
         package static let busy = Code(name: "busy")
         /// It answered something that is not its JSON.
         package static let unreadableAnswer = Code(name: "unreadable-answer")
+        /// It could not read a debug file it was given (its `Error` answer): the file is asked again after a backoff.
+        package static let unreadableDebugFile = Code(name: "unreadable-debug-file")
         /// A stored debug file could not be written out for it to read (the cache folder, or damaged chunks).
         package static let debugFileUnwritable = Code(name: "debug-file-unwritable")
         /// The cache folder for debug files is not private to this user.
