@@ -69,7 +69,7 @@ struct IntakeRoutes: Sendable {
         let sessions = sessionTally(summary, body)
         for (index, item) in summary.items.enumerated() where item.type == "event" && item.size > options.limits.eventItem {
             // Sentry's SDKs drop what is refused: the sessions the envelope carries are counted all the same.
-            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
+            try await countRefusedEventsSessions(sessions, project: project)
             throw RequestError.tooLarge(
                 "envelope item \(index) (event) is \(item.size) bytes, over Sentry's limit of \(options.limits.eventItem) bytes for an event"
             )
@@ -92,7 +92,7 @@ struct IntakeRoutes: Sendable {
             try admitEvent(project)
         } catch {
             // Sessions are a category of their own, which the event's rate limit does not hold back (as Relay's).
-            if !sessions.isEmpty { _ = try await commit(.sessions(sessions, project: project.id), project: project) }
+            try await countRefusedEventsSessions(sessions, project: project)
             throw error
         }
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
@@ -103,6 +103,15 @@ struct IntakeRoutes: Sendable {
         let ids = try await store(
             body, source: name, sentry: true, project: project, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
         return Self.eventAnswer(summary.eventID ?? ids.first)
+    }
+
+    /// Counts the sessions of an envelope whose event was refused, within the project's rate of session envelopes.
+    ///
+    /// A client past its events' limit thus cannot write sessions without bound. Past that rate they are dropped, as
+    /// the refused event is.
+    private func countRefusedEventsSessions(_ sessions: SessionTally, project: Project) async throws {
+        guard !sessions.isEmpty, sessionRate.take(project) == nil else { return }
+        _ = try await commit(.sessions(sessions, project: project.id), project: project)
     }
 
     /// The sessions of an envelope's `session` and `sessions` items (SPEC section 20).

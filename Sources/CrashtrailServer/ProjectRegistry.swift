@@ -100,12 +100,16 @@ final class ProjectRegistry: Sendable {
         return project
     }
 
-    /// The project a Sentry API path names, by its name or its number.
+    /// The project a Sentry API path names, by its name or its number; a revoked one only `includingRevoked` (the
+    /// operator's reads of what it kept).
     /// - Throws: `RequestError` (404) for a project the service does not have, as Sentry answers.
-    func project(named name: String) throws(RequestError) -> Project {
+    func project(named name: String, includingRevoked: Bool = false) throws(RequestError) -> Project {
         refreshIfDue()
-        let project = known.withLock { $0.projects.first { $0.name == name || String($0.id) == name } }
-        guard let project, !project.revoked else {
+        // An ID wins over a name that spells another project's ID.
+        let project = known.withLock { known in
+            known.projects.first { String($0.id) == name } ?? known.projects.first { $0.name == name }
+        }
+        guard let project, includingRevoked || !project.revoked else {
             throw RequestError(.notFound, "no project is named \(name) here; crashtrail project list shows the projects and their names")
         }
         return project

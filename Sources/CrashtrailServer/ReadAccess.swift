@@ -26,7 +26,10 @@ struct ReadAccess: Sendable {
     func authorize(_ request: Request) throws(RequestError) -> Int? {
         let own = try tokenProject(request, anyProject: true)
         // The project named is looked up only once the token is known good, so the answer tells no stranger which exist.
-        let named = try request.uri.queryParameters.get("project").map { name throws(RequestError) in try projects.project(named: name).id }
+        // The operator reads a revoked project's crashes too.
+        let named = try request.uri.queryParameters.get("project").map { name throws(RequestError) in
+            try projects.project(named: name, includingRevoked: own == nil).id
+        }
         guard let own else { return named }
         if let named, named != own {
             throw RequestError(
@@ -50,13 +53,21 @@ struct ReadAccess: Sendable {
         guard !isPublic else { return nil }
         let token = Self.token(request)
         if let operatorToken, let token, AccessToken.constantTimeEqual(token, operatorToken) { return nil }
+        let opened: AccessToken
         do {
-            return try projects.authorizeToken(token, scope: .read, project: nil, anyProject: anyProject).project
+            opened = try projects.authorizeToken(token, scope: .read, project: nil, anyProject: anyProject)
         } catch  where error.status == .unauthorized {
             var challenged = error
             challenged.headers[.wwwAuthenticate] = "Basic realm=\"crashtrail\", charset=\"UTF-8\""
             throw challenged
         }
+        if let own = opened.project, projects.project(id: own) == nil {
+            throw RequestError(
+                .forbidden,
+                "token \(opened.id) (\(opened.hint)…) reads project \(own), which was revoked; its crashes are the operator's to read (--all-projects)"
+            )
+        }
+        return opened.project
     }
 
     /// The token of `Authorization: Bearer TOKEN`, or the password of `Authorization: Basic …`.

@@ -68,7 +68,7 @@ public struct ServeOptions: Sendable {
         /// The envelopes a minute a project may send that carry sessions and no event (Sentry's session updates).
         ///
         /// 0 for no limit; 60,000 by default. The sessions an event's envelope carries ride with it, under the events'
-        /// limit.
+        /// limit; those of an envelope whose event is refused count only within this rate.
         public var sessionsPerMinute: Int
         /// The bytes of uploaded chunks a project may keep before they are assembled.
         ///

@@ -10,7 +10,7 @@ public struct CrashGroupDetail: Hashable, Sendable {
     /// Reports per UTC day (`YYYY-MM-DD`, or `unknown` for reports without a time), oldest day first.
     public var byDay: [(day: String, count: Int)]
     /// The group's newest reports, newest first, then by ID: all of them, or the first of them when the reader asked
-    /// for a page (``ReportStore/groupDetail(matchingPrefix:reportLimit:)``).
+    /// for a page (``ReportStore/groupDetail(matchingPrefix:reportLimit:project:)``).
     public var reports: [CrashReport]
     /// How many of the group's reports `reports` leaves out.
     public var moreReports: Int { max(0, group.count - reports.count) }

@@ -8,15 +8,8 @@ extension ReportStore {
     public func group(matchingPrefix prefix: String, project: Int? = nil) throws(StoreError) -> CrashGroup {
         let wanted = prefix.lowercased()
         guard !wanted.isEmpty else { throw StoreError(.notFound, "give a group ID or a prefix of one; `crashtrail list` lists them") }
-        // The signatures alone (from the kept counts, or a project's groups), then the counts of the one group that matches.
-        let signatures: [String]
-        if try readsEveryReport(project) {
-            signatures = try read { db in
-                try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
-            }
-        } else {
-            signatures = try groups(ReportFilter(project: project)).map(\.signature)
-        }
+        // The signatures alone, then the counts of the one group that matches.
+        let signatures = try read { db in try Self.signatures(of: project, in: db) }
         let candidates = signatures.map { (id: CrashGroup.id(ofSignature: $0), signature: $0) }.filter { $0.id.hasPrefix(wanted) }
             .sorted { $0.id < $1.id }
         guard let only = candidates.first else {
@@ -36,21 +29,27 @@ extension ReportStore {
     /// The crash groups of the reports `filter` takes (every report by default): by count, then last seen (newest
     /// first), then signature (SPEC section 8).
     ///
-    /// Every group, or one group by its signature, is read from the counts kept as reports arrive (`keptGroups(signature:)`);
-    /// other filters count the reports they take.
+    /// Every group, or one group by its signature, is read from the counts kept as reports arrive (`keptGroups`); other
+    /// filters count the reports they take.
     ///
     /// A project's groups (``ReportFilter/project``) are a group's reports in that project, so the same crash in two
     /// projects is a group in each (SPEC section 19). The first project's are the kept counts, less the other projects'
-    /// reports; another project's are counted from its reports, which an index of their own finds.
+    /// reports; another project's are counted from its reports, which an index of their own finds. Each read is one
+    /// transaction, so the counts and what is taken from them are of the same moment.
     /// - Throws: `StoreError` (`database`).
     public func groups(_ filter: ReportFilter = .all) throws(StoreError) -> [CrashGroup] {
+        try read { db in try Self.groups(filter, in: db) }
+    }
+
+    /// ``groups(_:)`` inside a read transaction.
+    static func groups(_ filter: ReportFilter, in db: any StoreTransaction) throws -> [CrashGroup] {
         var others = filter
         others.signature = nil
         others.project = nil
-        guard others == .all else { return try countedGroups(filter) }
-        if try readsEveryReport(filter.project) { return try keptGroups(signature: filter.signature) }
-        guard filter.project == ReportRecord.firstProject else { return try countedGroups(filter) }
-        return try firstProjectGroups(signature: filter.signature)
+        guard others == .all else { return try countedGroups(filter.sql(db.dialect), in: db) }
+        if try readsEveryReport(filter.project, in: db) { return try keptGroups(signature: filter.signature, in: db) }
+        guard filter.project == ReportRecord.firstProject else { return try countedGroups(filter.sql(db.dialect), in: db) }
+        return try firstProjectGroups(signature: filter.signature, in: db)
     }
 
     /// Whether a read of `project` (every project's when nil) takes every stored report.
@@ -59,11 +58,37 @@ extension ReportStore {
     /// `report_project`, which holds only theirs). The kept counts then answer it.
     /// - Throws: `StoreError` (`database`).
     package func readsEveryReport(_ project: Int?) throws(StoreError) -> Bool {
+        try read { db in try Self.readsEveryReport(project, in: db) }
+    }
+
+    /// ``readsEveryReport(_:)`` inside a transaction.
+    static func readsEveryReport(_ project: Int?, in db: any StoreTransaction) throws -> Bool {
         guard let project else { return true }
         guard project == ReportRecord.firstProject else { return false }
-        return try read { db in
-            try db.value("SELECT 1 FROM report WHERE project <> \(ReportRecord.firstProject) LIMIT 1", []) == nil
+        return try db.value("SELECT 1 FROM report WHERE project <> \(ReportRecord.firstProject) LIMIT 1", []) == nil
+    }
+
+    /// The signatures of `project`'s groups, without their counts: the kept counts' signatures less those whose
+    /// every report is another project's (the first project), or the signatures of its reports in `report_project`.
+    static func signatures(of project: Int?, in db: any StoreTransaction) throws -> [String] {
+        guard let project, !(try readsEveryReport(project, in: db)) else {
+            return try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
         }
+        guard project == ReportRecord.firstProject else {
+            return try db.strings(
+                "SELECT DISTINCT signature FROM report WHERE \(ReportFilter.projectCondition(project))", [.integer(Int64(project))])
+        }
+        var others: [String: Int] = [:]
+        for row in try db.rows(
+            "SELECT signature, COUNT(*) AS reports FROM report WHERE project <> \(ReportRecord.firstProject) GROUP BY signature", [])
+        {
+            others[try row.requiredString("signature")] = row.int("reports") ?? 0
+        }
+        return try db.rows("SELECT signature, CAST(SUM(reports) AS BIGINT) AS reports FROM groupCount GROUP BY signature", [])
+            .compactMap { row in
+                let signature = try row.requiredString("signature")
+                return (row.int("reports") ?? 0) - (others[signature] ?? 0) > 0 ? signature : nil
+            }
     }
 
     /// The first project's groups (every one, or the one with `signature`) in a store where other projects have
@@ -72,36 +97,35 @@ extension ReportStore {
     /// The other projects' reports are read by their index (`report_project`), so the cost follows their number, not
     /// the first project's. A group some of whose reports are another project's has its first and last time read again
     /// from its own reports.
-    /// - Throws: `StoreError` (`database`).
-    func firstProjectGroups(signature: String?) throws(StoreError) -> [CrashGroup] {
-        let store = try keptGroups(signature: signature)
-        let outside = try otherProjectsGroups(signature: signature)
-        guard !outside.isEmpty else { return store }
-        let taken = Dictionary(outside.map { ($0.signature, $0) }, uniquingKeysWith: { first, _ in first })
-        let versionsTaken = try otherProjectsVersionCounts(signature: signature)
-        let storeVersions = try keptVersionCounts(signature: signature)
-        return try read { db in
-            var groups: [CrashGroup] = []
-            for group in store {
-                guard let other = taken[group.signature] else {
-                    groups.append(group)
-                    continue
-                }
-                var own = group
-                own.count -= other.count
-                own.withTrail -= other.withTrail
-                own.inferred -= other.inferred
-                guard own.count > 0 else { continue }
-                own.versions = (storeVersions[group.signature] ?? [:]).compactMap { version, count in
-                    count - (versionsTaken[group.signature]?[version] ?? 0) > 0 ? version : nil
-                }.sorted(by: CanonicalJSON.codePointPrecedes)
-                let seen = try db.rows(Self.seenInProjectSQL(db.dialect), [.text(group.signature), .text(group.signature)]).first
-                own.firstSeen = seen?.string("firstSeen")
-                own.lastSeen = seen?.string("lastSeen")
-                groups.append(own)
+    static func firstProjectGroups(signature: String?, in db: any StoreTransaction) throws -> [CrashGroup] {
+        let store = try keptGroups(signature: signature, in: db)
+        var outside = ReportFilter(signature: signature).sql(db.dialect)
+        outside.condition += " AND project <> \(ReportRecord.firstProject)"
+        let taken = Dictionary(
+            try countedGroups(outside, in: db).map { ($0.signature, $0) }, uniquingKeysWith: { first, _ in first })
+        guard !taken.isEmpty else { return store }
+        let versionsTaken = try otherProjectsVersionCounts(signature: signature, in: db)
+        let storeVersions = try keptVersionCounts(signature: signature, in: db)
+        var groups: [CrashGroup] = []
+        for group in store {
+            guard let other = taken[group.signature] else {
+                groups.append(group)
+                continue
             }
-            return Self.ordered(groups)
+            var own = group
+            own.count -= other.count
+            own.withTrail -= other.withTrail
+            own.inferred -= other.inferred
+            guard own.count > 0 else { continue }
+            own.versions = (storeVersions[group.signature] ?? [:]).compactMap { version, count in
+                count - (versionsTaken[group.signature]?[version] ?? 0) > 0 ? version : nil
+            }.sorted(by: CanonicalJSON.codePointPrecedes)
+            let seen = try db.rows(seenInProjectSQL(db.dialect), [.text(group.signature), .text(group.signature)]).first
+            own.firstSeen = seen?.string("firstSeen")
+            own.lastSeen = seen?.string("lastSeen")
+            groups.append(own)
         }
+        return ordered(groups)
     }
 
     /// The SQL of the first and last time of a group's reports in the first project, with the signature as both
@@ -115,58 +139,51 @@ extension ReportStore {
     }
 
     /// The kept counts of each group's reports by known app version (every group's, or the one with `signature`).
-    private func keptVersionCounts(signature: String?) throws(StoreError) -> [String: [String: Int]] {
-        try read { db in
-            var counts: [String: [String: Int]] = [:]
-            for row in try db.rows(
-                """
-                SELECT signature, version, CAST(SUM(reports) AS BIGINT) AS reports FROM groupVersionCount
-                WHERE known = 1 \(signature == nil ? "" : "AND signature = ?") GROUP BY signature, version
-                """, signature.map { [.text($0)] } ?? [])
-            {
-                counts[try row.requiredString("signature"), default: [:]][try row.requiredString("version")] = row.int("reports") ?? 0
-            }
-            return counts
+    private static func keptVersionCounts(signature: String?, in db: any StoreTransaction) throws -> [String: [String: Int]] {
+        var counts: [String: [String: Int]] = [:]
+        for row in try db.rows(
+            """
+            SELECT signature, version, CAST(SUM(reports) AS BIGINT) AS reports FROM groupVersionCount
+            WHERE known = 1 \(signature == nil ? "" : "AND signature = ?") GROUP BY signature, version
+            """, signature.map { [.text($0)] } ?? [])
+        {
+            counts[try row.requiredString("signature"), default: [:]][try row.requiredString("version")] = row.int("reports") ?? 0
         }
+        return counts
     }
 
     /// The other projects' reports of each group by known app version (every group's, or the one with `signature`).
-    private func otherProjectsVersionCounts(signature: String?) throws(StoreError) -> [String: [String: Int]] {
-        try read { db in
-            var counts: [String: [String: Int]] = [:]
-            for row in try db.rows(
-                """
-                SELECT signature, appVersion, COUNT(*) AS reports FROM report
-                WHERE project <> \(ReportRecord.firstProject) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
-                GROUP BY signature, appVersion
-                """, signature.map { [.text($0)] } ?? [])
-            {
-                counts[try row.requiredString("signature"), default: [:]][try row.requiredString("appVersion")] = row.int("reports") ?? 0
-            }
-            return counts
+    private static func otherProjectsVersionCounts(signature: String?, in db: any StoreTransaction) throws -> [String: [String: Int]] {
+        var counts: [String: [String: Int]] = [:]
+        for row in try db.rows(
+            """
+            SELECT signature, appVersion, COUNT(*) AS reports FROM report
+            WHERE project <> \(ReportRecord.firstProject) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
+            GROUP BY signature, appVersion
+            """, signature.map { [.text($0)] } ?? [])
+        {
+            counts[try row.requiredString("signature"), default: [:]][try row.requiredString("appVersion")] = row.int("reports") ?? 0
         }
+        return counts
     }
 
     /// The groups (every one, or the one with `signature`) from the count tables.
     ///
     /// Each group's first and last time are read from the two ends of its range of `report_group_recent`, so the cost
     /// follows the number of groups, not of reports. `QueryPlanTests` pins the plans.
-    /// - Throws: `StoreError` (`database`).
-    func keptGroups(signature: String?) throws(StoreError) -> [CrashGroup] {
+    static func keptGroups(signature: String?, in db: any StoreTransaction) throws -> [CrashGroup] {
         let arguments: [StoreValue] = signature.map { [.text($0)] } ?? []
-        return try read { db in
-            var versions: [String: [String]] = [:]
-            for row in try db.rows(Self.keptVersionsSQL(signature: signature), arguments) {
-                versions[try row.requiredString("signature"), default: []].append(try row.requiredString("version"))
-            }
-            return Self.ordered(
-                try db.rows(Self.keptGroupsSQL(signature: signature, db.dialect), arguments).map { row in
-                    try Self.group(row, versions: versions[try row.requiredString("signature")] ?? [])
-                })
+        var versions: [String: [String]] = [:]
+        for row in try db.rows(keptVersionsSQL(signature: signature), arguments) {
+            versions[try row.requiredString("signature"), default: []].append(try row.requiredString("version"))
         }
+        return ordered(
+            try db.rows(keptGroupsSQL(signature: signature, db.dialect), arguments).map { row in
+                try group(row, versions: versions[try row.requiredString("signature")] ?? [])
+            })
     }
 
-    /// The SQL of `keptGroups(signature:)`'s groups, and of their first and last times.
+    /// The SQL of `keptGroups`'s groups, and of their first and last times.
     package static func keptGroupsSQL(signature: String?, _ dialect: StoreDialect) -> String {
         """
         SELECT c.signature, c.reports, c.withTrail, c.inferred,
@@ -180,7 +197,7 @@ extension ReportStore {
         """
     }
 
-    /// The SQL of `keptGroups(signature:)`'s app versions.
+    /// The SQL of `keptGroups`'s app versions.
     package static func keptVersionsSQL(signature: String?) -> String {
         """
         SELECT signature, version FROM groupVersionCount WHERE known = 1 \(signature == nil ? "" : "AND signature = ?")
@@ -188,45 +205,29 @@ extension ReportStore {
         """
     }
 
-    /// The groups of the reports `filter` takes, counted from those reports.
-    /// - Throws: `StoreError` (`database`).
-    func countedGroups(_ filter: ReportFilter) throws(StoreError) -> [CrashGroup] {
-        try countedGroups(filter.sql(dialect))
-    }
-
-    /// The groups of the reports of every project but the first (of the one group with `signature`, when given),
-    /// counted from those reports, which `report_project` finds.
-    /// - Throws: `StoreError` (`database`).
-    func otherProjectsGroups(signature: String?) throws(StoreError) -> [CrashGroup] {
-        var filter = ReportFilter(signature: signature).sql(dialect)
-        filter.condition += " AND project <> \(ReportRecord.firstProject)"
-        return try countedGroups(filter)
-    }
-
     /// The groups of the reports `filter` (a condition over `reportWithTrail` and its arguments) takes, counted from
     /// those reports.
-    /// - Throws: `StoreError` (`database`).
-    private func countedGroups(_ filter: (condition: String, arguments: [StoreValue])) throws(StoreError) -> [CrashGroup] {
+    private static func countedGroups(
+        _ filter: (condition: String, arguments: [StoreValue]), in db: any StoreTransaction
+    ) throws -> [CrashGroup] {
         let (condition, arguments) = filter
         let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
-        return try read { db in
-            let rows = try db.rows(
-                """
-                SELECT signature, COUNT(*) AS reports, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
-                    SUM(CASE WHEN trailSource IN \(withTrail.sql) THEN 1 ELSE 0 END) AS withTrail,
-                    SUM(CASE WHEN trailSource = ? THEN 1 ELSE 0 END) AS inferred
-                FROM reportWithTrail WHERE \(condition) GROUP BY signature
-                """, withTrail.values + [.text(TrailInfo.Source.inferred.rawValue)] + arguments)
-            var groups: [CrashGroup] = []
-            for row in rows {
-                let signature = try row.requiredString("signature")
-                let versions = try db.strings(
-                    "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(condition) AND signature = ? AND appVersion IS NOT NULL",
-                    arguments + [.text(signature)])
-                groups.append(try Self.group(row, versions: versions))
-            }
-            return Self.ordered(groups)
+        let rows = try db.rows(
+            """
+            SELECT signature, COUNT(*) AS reports, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                SUM(CASE WHEN trailSource IN \(withTrail.sql) THEN 1 ELSE 0 END) AS withTrail,
+                SUM(CASE WHEN trailSource = ? THEN 1 ELSE 0 END) AS inferred
+            FROM reportWithTrail WHERE \(condition) GROUP BY signature
+            """, withTrail.values + [.text(TrailInfo.Source.inferred.rawValue)] + arguments)
+        var groups: [CrashGroup] = []
+        for row in rows {
+            let signature = try row.requiredString("signature")
+            let versions = try db.strings(
+                "SELECT DISTINCT appVersion FROM reportWithTrail WHERE \(condition) AND signature = ? AND appVersion IS NOT NULL",
+                arguments + [.text(signature)])
+            groups.append(try Self.group(row, versions: versions))
         }
+        return ordered(groups)
     }
 
     /// A group from a row of `signature`, `reports`, `firstSeen`, `lastSeen`, `withTrail` and `inferred`, with its app

@@ -136,7 +136,7 @@ extension ReportStore {
         var conditions: [String] = []
         var arguments: [StoreValue] = []
         if let project {
-            conditions.append("project = ?")
+            conditions.append(Self.countedFor(project))
             arguments.append(.integer(Int64(project)))
         }
         if let release {
@@ -186,7 +186,7 @@ extension ReportStore {
             arguments.append(.text(release))
         }
         if let project {
-            condition += " AND project = ?"
+            condition += " AND " + Self.countedFor(project)
             arguments.append(.integer(Int64(project)))
         }
         return try read { db in
@@ -213,13 +213,21 @@ extension ReportStore {
         }
     }
 
+    /// The condition, with the project's ID as its one argument, that takes the counts of `project`: its own, and for
+    /// the first project also those counted from files before sessions were counted per project (project 0), as the
+    /// reports of that time are the first project's.
+    static func countedFor(_ project: Int) -> String {
+        project == ReportRecord.firstProject ? "project IN (0, ?)" : "project = ?"
+    }
+
     /// The releases with paths counted for `project` (nil: every project), by name.
     /// - Throws: `StoreError` (`database`).
     package func pathVisitReleases(project: Int?) throws(StoreError) -> [String] {
         try read { db in
             if let project {
                 return try db.strings(
-                    "SELECT DISTINCT release FROM pathVisit WHERE project = ? AND kind = 0 ORDER BY release", [.integer(Int64(project))])
+                    "SELECT DISTINCT release FROM pathVisit WHERE \(Self.countedFor(project)) AND kind = 0 ORDER BY release",
+                    [.integer(Int64(project))])
             }
             return try db.strings("SELECT DISTINCT release FROM pathVisit WHERE kind = 0 ORDER BY release")
         }

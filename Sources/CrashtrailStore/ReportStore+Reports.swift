@@ -19,15 +19,7 @@ extension ReportStore {
             throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
         }
         if let exact = try record(id: prefix), project == nil || exact.project == project { return exact }
-        let candidates = try read { db in
-            let ids = try Self.ids(startingWith: prefix, in: db)
-            guard let project, !ids.isEmpty else { return ids }
-            let own = Set(
-                try db.strings(
-                    "SELECT id FROM report WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", "))) AND project = ?",
-                    ids.map { .text($0) } + [.integer(Int64(project))]))
-            return ids.filter(own.contains)
-        }
+        let candidates = try read { db in try Self.ids(startingWith: prefix, project: project, in: db) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
         }
@@ -41,15 +33,16 @@ extension ReportStore {
         return record
     }
 
-    /// The IDs that start with `prefix`, ASCII letters compared without case, in ID order: at most 21, so a caller can
-    /// tell "more than 20".
+    /// The IDs that start with `prefix` (of `project` only, when given), ASCII letters compared without case, in ID order.
+    ///
+    /// At most 21, so a caller can tell "more than 20".
     ///
     /// They are found by walking the primary key's index one character of `prefix` at a time, keeping each spelling
     /// of the prefix so far (a letter in either case) that begins some ID: each step reads the first ID at or after a
     /// spelling, and IDs that begin with it follow it in the index. A prefix thus costs a few index reads at any
     /// store size, where a case-insensitive `LIKE` reads every ID. Past 64 spellings alive at once (IDs spelled
     /// every which way), the `LIKE` reads them instead.
-    package static func ids(startingWith prefix: String, in db: any StoreTransaction) throws -> [String] {
+    package static func ids(startingWith prefix: String, project: Int? = nil, in db: any StoreTransaction) throws -> [String] {
         /// The first ID at or after `spelling`, when it begins with `spelling` (byte by byte, the index's order).
         func firstID(from spelling: String) throws -> String? {
             let first = try db.strings(idsFromSQL(limit: 1), [.text(spelling)]).first
@@ -65,11 +58,19 @@ extension ReportStore {
                 for variant in variants where try firstID(from: spelling + variant) != nil { alive.append(spelling + variant) }
             }
             guard !alive.isEmpty else { return [] }
-            guard alive.count <= 64 else { return try idsLike(prefix, in: db) }
+            guard alive.count <= 64 else { return try idsLike(prefix, project: project, in: db) }
             spellings = alive
         }
         var ids: [String] = []
         for spelling in spellings {
+            if let project {
+                // The project's own IDs among every ID that starts with the spelling: past the spelling's range is
+                // its spelling followed by the highest code point, above every ID that continues it.
+                ids += try db.strings(
+                    "SELECT id FROM report WHERE id >= ? AND id < ? AND \(ReportFilter.projectCondition(project)) ORDER BY id LIMIT 21",
+                    [.text(spelling), .text(spelling + "\u{10FFFF}"), .integer(Int64(project))])
+                continue
+            }
             for id in try db.strings(idsFromSQL(limit: 21), [.text(spelling)]) {
                 guard id.utf8.starts(with: spelling.utf8) else { break }
                 ids.append(id)
@@ -81,14 +82,15 @@ extension ReportStore {
     /// The SQL of the first `limit` IDs at or after a text, in the index's order; `QueryPlanTests` pins its plan.
     package static func idsFromSQL(limit: Int) -> String { "SELECT id FROM report WHERE id >= ? ORDER BY id LIMIT \(limit)" }
 
-    /// The IDs that start with `prefix`, letters compared without case, by a case-insensitive `LIKE` that reads every
-    /// ID: at most 21, in ID order.
-    package static func idsLike(_ prefix: String, in db: any StoreTransaction) throws -> [String] {
+    /// The IDs that start with `prefix` (of `project` only, when given), letters compared without case, by a
+    /// case-insensitive `LIKE` that reads every ID: at most 21, in ID order.
+    package static func idsLike(_ prefix: String, project: Int? = nil, in db: any StoreTransaction) throws -> [String] {
         let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
+        let inProject = project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
         return try db.strings(
-            "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY id LIMIT 21",
-            [.text(escaped + "%")]
+            "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\'\(inProject) ORDER BY id LIMIT 21",
+            [.text(escaped + "%")] + (project.map { [.integer(Int64($0))] } ?? [])
         ).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 

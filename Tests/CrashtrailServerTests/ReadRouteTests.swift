@@ -156,9 +156,13 @@ struct ReadRouteTests {
                 try service.store.addToken(project: "ios", scopes: [.read], created: 0).value,
                 try service.store.addToken(project: "android", scopes: [.read], created: 0).value,
             ]
+            // A third project, revoked, with a read token made before
+            _ = try service.store.addProject(name: "watch")
+            tokens.append(try service.store.addToken(project: "watch", scopes: [.read], created: 0).value)
+            _ = try service.store.revokeProject("watch")
         }
         defer { fixture.remove() }
-        let (ios, android, operatorToken) = (tokens[0], tokens[1], "operator-s3cret-token")
+        let (ios, android, watch, operatorToken) = (tokens[0], tokens[1], tokens[2], "operator-s3cret-token")
 
         // When each reads the groups, the reports, a report of the other project and the pages
         let answers = try await fixture.test { client in
@@ -172,9 +176,12 @@ struct ReadRouteTests {
                     answers["\(name) \(uri)"] = try await client.execute(uri: uri, method: .get, headers: bearer(token))
                 }
             }
-            for uri in ["/api/0/groups?project=android", "/api/0/groups?project=1", "/api/0/reports?project=2"] {
+            for uri in [
+                "/api/0/groups?project=android", "/api/0/groups?project=1", "/api/0/reports?project=2", "/api/0/groups?project=watch",
+            ] {
                 answers["operator \(uri)"] = try await client.execute(uri: uri, method: .get, headers: bearer(operatorToken))
             }
+            answers["watch"] = try await client.execute(uri: "/api/0/groups", method: .get, headers: bearer(watch))
             return answers
         }
 
@@ -201,12 +208,25 @@ struct ReadRouteTests {
         #expect(answers["operator /api/0/groups?project=android"]?.text == answers["android /api/0/groups"]?.text)
         #expect(answers["operator /api/0/groups?project=1"]?.text == answers["ios /api/0/groups"]?.text)
         #expect(answers["operator /api/0/reports?project=2"]?.text == answers["android /api/0/reports"]?.text)
+        // And a revoked project's token reads nothing, while the operator still reads what the project kept
+        #expect(answers["watch"]?.status == .forbidden)
+        #expect(answers["watch"]?.detail.contains("was revoked") == true, "\(answers["watch"]?.detail ?? "")")
+        #expect(answers["operator /api/0/groups?project=watch"]?.status == .ok)
+        #expect(answers["operator /api/0/groups?project=watch"]?.text == "[]")
         // And each project's paths count its own reports with a trail: together, the operator's
         let paths = try ["ios", "android", "operator"].map { name in
             (try json("\(name) /api/0/paths").arrayValue ?? []).compactMap { $0["count"]?.intValue }.reduce(0) { $0 + Int($1) }
         }
         #expect(paths[1] == 1)
         #expect(paths[0] + paths[1] == paths[2])
+
+        // And a merge made in project 2 shows on project 2's pages only: its signatures name project 2's code
+        let store = fixture.service.store
+        let shared = try #require(try store.allRecords().first { $0.project == 2 }).signature
+        try store.addGroupMerge(["android's own frame"], into: shared, project: 2, at: "2026-11-29T00:00:00Z")
+        #expect(try fixture.service.reading(project: 1).groupMerges().isEmpty)
+        #expect(try fixture.service.reading(project: 2).groupMerges().map(\.signature) == ["android's own frame"])
+        #expect(try fixture.service.groupMerges().count == 1)
     }
 
     @Test("/health answers, /metrics counts requests by endpoint and status, reports stored and the backlog")

@@ -88,6 +88,19 @@ struct HealthStoreTests {
         #expect(try store.cleanPathVisits(project: 2, release: Self.release).paths.count == 1)
         #expect(try store.pathVisitReleases(project: 1) == [Self.release])
         #expect(try store.pathVisitReleases(project: 3).isEmpty)
+
+        // When sessions and paths are counted under no project (files counted before they were counted per project)
+        try store.write { db in
+            _ = try IntakeBatch.apply([.sessions(try tally(count: 6, crashed: 0, firstUser: 200), project: nil)], in: db)
+            try ReportStore.addPathVisits(PathVisits(screens: ["cart"]), release: "b@2", weight: 1, project: nil, in: db)
+        }
+
+        // Then they are the first project's, as the reports of that time are, and never another project's
+        #expect(try store.releaseSessions(project: 1, release: nil, sinceHour: nil).first?.counts.started == 26)
+        #expect(try store.releaseSessions(project: 2, release: nil, sinceHour: nil).first?.counts.started == 4)
+        #expect(try store.pathVisitReleases(project: 1) == ["b@2", Self.release].sorted())
+        #expect(try store.pathVisitReleases(project: 2) == [Self.release])
+        #expect(try store.cleanPathVisits(project: 1, release: "b@2").total.cleanSessions == 1)
     }
 
     static func concurrentServices(on kind: StoreKind) throws {

@@ -135,6 +135,25 @@ struct ProjectGroupsBackendTests {
         #expect(error?.code == .ambiguous)
         #expect(error?.candidates.allSatisfy { $0.hasPrefix("P2-") } == true)
 
+        // And a project's report is found by a prefix that more than 20 of another project's IDs share, sorted first
+        try store.write { db in
+            for index in 0..<25 {
+                var record = only
+                record.id = String(format: "Q3-%02d", index)
+                record.sha256 = String(format: "%064x", 1_000 + index)
+                _ = try ReportStore.insert(record, in: db)
+            }
+            var last = only
+            last.id = "Qz-only"
+            last.project = 2
+            last.sha256 = String(format: "%064x", 2_000)
+            _ = try ReportStore.insert(last, in: db)
+        }
+        #expect(try store.record(matchingPrefix: "q", project: 2).id == "Qz-only")
+        #expect(throws: StoreError.self, "project 1 has no such report") { try store.record(matchingPrefix: "Q", project: 1) }
+        let several = #expect(throws: StoreError.self) { try store.record(matchingPrefix: "Q3-0", project: 3) }
+        #expect(several?.candidates.count == 10)
+
         // And the crash trails a project's health replays are its own
         var trails: Set<String> = []
         try store.forEachCrashTrail(project: 2) { trails.insert($0.id) }

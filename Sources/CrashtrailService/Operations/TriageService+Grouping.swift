@@ -60,9 +60,11 @@ extension TriageService {
     package func mergeGroups(
         _ groups: [String], project idOrName: String?, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> (into: String, merged: [String], change: GroupingChange) {
+        let project = try project(named: idOrName)
         var signatures: [String] = []
         for prefix in groups {
-            let signature = try store.group(matchingPrefix: prefix).signature
+            // A project's merge names its own groups.
+            let signature = try store.group(matchingPrefix: prefix, project: project?.id).signature
             if !signatures.contains(signature) { signatures.append(signature) }
         }
         guard signatures.count >= 2 else {
@@ -70,7 +72,7 @@ extension TriageService {
         }
         let target = signatures[0]
         let merged = Array(signatures.dropFirst())
-        var change = GroupingChange(project: try project(named: idOrName))
+        var change = GroupingChange(project: project)
         try store.addGroupMerge(merged, into: target, project: change.project?.id, at: time.rfc3339())
         let ids = try store.reportIDs(project: change.project?.id, signatures: merged)
         change.reprocessed = try store.deriveAgain(ids: ids, with: try deriver(), progress: progress)
@@ -80,6 +82,12 @@ extension TriageService {
     /// The merges kept, each with the IDs of the groups involved.
     /// - Throws: `StoreError`.
     package func groupMerges() throws(StoreError) -> [GroupMerge] {
-        try store.groupMerges()
+        try store.groupMerges().filter(isShown)
+    }
+
+    /// Whether the reads show `merge`: every merge when they show every project; else the project's own and the
+    /// store-wide ones, never another project's, whose signatures name that project's code.
+    func isShown(_ merge: GroupMerge) -> Bool {
+        project == nil || merge.project == nil || merge.project == project
     }
 }

@@ -46,12 +46,13 @@ public struct PathRateReport: Sendable {
 }
 
 extension TriageService {
-    /// The crash-free sessions and users of each release of `project` (every project when nil), from `since` on.
+    /// The crash-free sessions and users of each release of `project` (the project the service reads when nil, every
+    /// project for a service of every project), from `since` on.
     /// - Throws: `StoreError` (`not-found` for an unknown project).
     package func health(project idOrName: String?, release: String?, since: Int64?) throws -> HealthReport {
         let project = try project(named: idOrName)
         let sinceHour = since.map { $0 >= 0 ? $0 / 3_600_000 : ($0 - 3_599_999) / 3_600_000 }
-        let rows = try store.releaseSessions(project: project?.id, release: release, sinceHour: sinceHour).map { row in
+        let rows = try store.releaseSessions(project: project?.id ?? self.project, release: release, sinceHour: sinceHour).map { row in
             HealthReport.Release(
                 release: row.release, sessions: row.counts.started, crashed: row.counts.crashed, abnormal: row.counts.abnormal,
                 errored: row.counts.errored, users: Int64(row.counts.users.estimate), crashedUsers: Int64(row.counts.crashedUsers.estimate))
@@ -62,7 +63,7 @@ extension TriageService {
     /// The releases with counted paths, by name, for `project` (every project when nil).
     /// - Throws: `StoreError`.
     package func pathRateReleases(project idOrName: String?) throws -> [String] {
-        try store.pathVisitReleases(project: try project(named: idOrName)?.id)
+        try store.pathVisitReleases(project: try project(named: idOrName)?.id ?? self.project)
     }
 
     /// The crash rate of each screen, transition and sequence of `releases` (one, or an older and a newer one), from
@@ -79,9 +80,11 @@ extension TriageService {
         project idOrName: String?, releases requested: [String], minimumSessions: Double, manifests: [Manifest]
     ) throws -> PathRateReport {
         let project = try project(named: idOrName)
+        // The project the service reads, when none is named.
+        let projectID = project?.id ?? self.project
         var releases = requested
         if releases.isEmpty {
-            guard let newest = try store.pathVisitReleases(project: project?.id).max(by: Self.releaseOrder) else {
+            guard let newest = try store.pathVisitReleases(project: projectID).max(by: Self.releaseOrder) else {
                 throw StoreError(
                     .notFound,
                     "no trails of sessions that did not crash are counted\(project.map { " for project \($0.name)" } ?? ""): the "
@@ -91,14 +94,14 @@ extension TriageService {
             releases = [newest]
         }
         var rates = Dictionary(
-            uniqueKeysWithValues: try releases.map { ($0, try store.cleanPathVisits(project: project?.id, release: $0)) })
+            uniqueKeysWithValues: try releases.map { ($0, try store.cleanPathVisits(project: projectID, release: $0)) })
         var notes: [String] = []
         var byApp = ManifestsByApp(manifests)
         var unreadable = 0
         var noManifest: Set<String> = []
         // The crashed sessions: every crash report with a recorded trail of these releases, replayed as it is read
         // (the replay is pure; nothing here uses the store).
-        try store.forEachCrashTrail(project: project?.id) { crash in
+        try store.forEachCrashTrail(project: projectID) { crash in
             guard let trail = try? Trail(json: Array(crash.trailJSON.utf8)) else {
                 unreadable += 1
                 return

@@ -17,7 +17,7 @@ extension TriageService {
     public func sitePage(_ path: String, screens: Int = 5) throws -> String? {
         let manifests = try store.storedManifests()
         if path.isEmpty || path == "index.html" {
-            let merges = try store.groupMerges()
+            let merges = try groupMerges()
             let groups = try store.groups(scoped(.all)).map {
                 try siteGroup($0, screens: screens, manifests: manifests, listed: 0, merges: merges)
             }
@@ -43,7 +43,7 @@ extension TriageService {
             let site = TriageSite(
                 groups: [
                     try siteGroup(
-                        group, screens: screens, manifests: manifests, listed: TriageSite.listedReports, merges: try store.groupMerges())
+                        group, screens: screens, manifests: manifests, listed: TriageSite.listedReports, merges: try groupMerges())
                 ],
                 source: location.siteName)
             return site.groupPage(site.groups[0])

@@ -77,7 +77,7 @@ extension TriageService {
         // Sessions that did not crash, every release: what each group's crashes are compared with.
         let baseline = try store.cleanPathVisits(project: project, release: nil)
         let stored = try store.groups(filter)
-        let merges = try store.groupMerges()
+        let merges = try groupMerges()
         for (index, group) in stored.enumerated() {
             var groupFilter = filter
             groupFilter.signature = group.signature
@@ -215,7 +215,7 @@ extension TriageService {
         return String(decoding: value[..<end], as: UTF8.self)
     }
 
-    /// The signatures merged into `signature` by hand, in any project, in code point order.
+    /// The signatures merged into `signature` by hand, in any of `merges`' projects, in code point order.
     static func merged(into signature: String, _ merges: [GroupMerge]) -> [String] {
         Set(merges.filter { $0.into == signature }.map(\.signature)).sorted(by: CanonicalJSON.codePointPrecedes)
     }

@@ -9,7 +9,7 @@ extension TriageService {
     /// The health page's content; nil when no session and no session trail is counted.
     /// - Throws: `StoreError`.
     func siteHealth(manifests: [Manifest]) throws -> TriageSite.Health? {
-        let releases = try health(project: project.map(String.init), release: nil, since: nil).releases.sorted {
+        let releases = try health(project: nil, release: nil, since: nil).releases.sorted {
             Self.releaseOrder($0.release, $1.release)
         }
         let pathReleases = try store.pathVisitReleases(project: project).sorted(by: Self.releaseOrder)
@@ -21,7 +21,7 @@ extension TriageService {
         if let newest = pathReleases.last {
             let compared = pathReleases.count > 1 ? [pathReleases[pathReleases.count - 2], newest] : [newest]
             let report = try pathRates(
-                project: project.map(String.init), releases: compared, minimumSessions: minimum, manifests: manifests)
+                project: nil, releases: compared, minimumSessions: minimum, manifests: manifests)
             riskRelease = newest
             riskBaseline = report.baseline
             risks = report.rows.filter { $0.ranked && $0.path.kind == .transition }.prefix(10).map { row in
