@@ -294,6 +294,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 collector("NIOCore", from: "swift-nio"),
                 collector("NIOHTTP1", from: "swift-nio"),
+                collector("NIOPosix", from: "swift-nio"),
                 collector("Logging", from: "swift-log"),
             ]
         ),

@@ -2,11 +2,21 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends envelopes to upstreams over pooled, kept-alive HTTP/1.1 connections (TLS for `https`), through
 /// AsyncHTTPClient.
+///
+/// Its connections run on an event loop of their own, one thread at the lowest scheduling priority (as
+/// `BackgroundThread`'s), not on the event loops `serve` answers requests on: under load, forwarding's sockets never
+/// delay an acknowledgement, and they take the cores the requests leave.
 package final class UpstreamClient: Sendable {
     private let http: HTTPClient
+    private let loop: MultiThreadedEventLoopGroup
     /// How a request's wait for an answer is bounded.
     private let timeout: TimeAmount
     /// The `sentry_client` of the auth header and the `User-Agent`.
@@ -20,7 +30,12 @@ package final class UpstreamClient: Sendable {
         // A redirect is answered as it is, never followed: following it would send the report and the upstream's key
         // to wherever the answer points (SPEC section 19).
         configuration.redirectConfiguration = .disallow
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        #if os(Linux)
+        // On Linux a nice value is a thread's own: PRIO_PROCESS with 0, run on the loop's thread, sets that thread's.
+        loop.next().execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
+        #endif
+        http = HTTPClient(eventLoopGroupProvider: .shared(loop), configuration: configuration)
         timeout = .seconds(timeoutSeconds)
         self.client = client
     }
@@ -44,8 +59,9 @@ package final class UpstreamClient: Sendable {
         }
     }
 
-    /// Closes the connections.
+    /// Closes the connections, then stops the event loop.
     package func shutdown() async {
         try? await http.shutdown()
+        try? await loop.shutdownGracefully()
     }
 }
