@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Measures crashtrail serve under wrk against crashtrail ingest of the same events as files, in one run: accepted
-# events per second, p50 and p99 latency, every 2xx stored, and the service's peak memory.
+# events per second, the process's CPU seconds per stored event (user + system, from /proc for serve and from
+# getrusage for ingest, so wrk's share of the cores does not enter), p50 and p99 latency, every 2xx stored, and the
+# service's peak memory.
 #
 #   Tools/serve-bench.sh [SECONDS] [CONNECTIONS]        defaults: 10 s, 8 connections, 3 runs (RUNS)
 #
@@ -34,7 +36,9 @@ SERVE_ARGS="${SERVE_ARGS---events-per-minute 0 --trails-per-minute 0}"
 rm -rf "$DIR" && mkdir -p "$DIR"
 
 RUNS="${RUNS:-3}"
-RATES=(); P50S=(); P99S=(); PEAKS=(); TOTAL_ANSWERED=0; TOTAL_STORED=0; TOTAL_NON2XX=0; ERRORS=none
+RATES=(); P50S=(); P99S=(); PEAKS=(); CPUS=(); TOTAL_ANSWERED=0; TOTAL_STORED=0; TOTAL_NON2XX=0; ERRORS=none
+# The CPU ticks (user + system) process $1 has used.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 for run in $(seq 1 "$RUNS"); do
     # The service, on a free port and a new store, its DSN read from what it prints.
     rm -f "$DIR"/serve.sqlite*
@@ -47,9 +51,12 @@ for run in $(seq 1 "$RUNS"); do
     KEY=$(echo "$DSN" | sed -E 's|http://([^@]*)@.*|\1|')
     PORT=$(echo "$DSN" | sed -E 's|.*:([0-9]+)/[0-9]+$|\1|')
     echo "wrk run $run of $RUNS: $CONNECTIONS connections for $SECONDS_RUN s..." >&2
+    TICKS_BEFORE=$(ticks $PID)
     SERVE_BENCH_EVENT="$EVENT" SERVE_BENCH_KEY="$KEY" wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency \
         -s Tools/serve-bench.lua "http://127.0.0.1:$PORT/api/1/envelope/" > "$DIR/wrk.txt"
     PEAKS+=("$(grep VmHWM "/proc/$PID/status" | awk '{print $2}')")
+    sleep 0.5 # the requests still in flight when wrk stopped are stored, and count
+    SERVE_TICKS=$(( $(ticks $PID) - TICKS_BEFORE ))
     kill -TERM $PID
     wait $PID || true
     trap - EXIT
@@ -61,6 +68,7 @@ for run in $(seq 1 "$RUNS"); do
     P99S+=("$(grep -E '^ +99%' "$DIR/wrk.txt" | awk '{print $2}')")
     STORED=$("$BIN/crashtrail" list --reports --format json --store "$DIR/serve.sqlite" | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
     TOTAL_ANSWERED=$((TOTAL_ANSWERED + REQUESTS - NON2XX)); TOTAL_STORED=$((TOTAL_STORED + STORED)); TOTAL_NON2XX=$((TOTAL_NON2XX + NON2XX))
+    CPUS+=("$(python3 -c "print($SERVE_TICKS / $(getconf CLK_TCK) / max(1, $STORED))")")
 done
 
 # The batch baseline: as many envelopes as the last run answered, written as files, ingested into an empty store.
@@ -77,16 +85,24 @@ for n in range(count):
         out.write(body)
 PY
 find "$DIR/files" -type f -exec cat {} + > /dev/null
-BATCH_RATES=()
+BATCH_RATES=(); BATCH_CPUS=()
 for run in $(seq 1 "$RUNS"); do
     rm -rf "$DIR"/batch.sqlite* "$DIR/bq"
-    START=$(date +%s.%N)
-    "$BIN/crashtrail" ingest "$DIR/files" --store "$DIR/batch.sqlite" --manifest "$MANIFEST" --quarantine "$DIR/bq" --quiet
-    END=$(date +%s.%N)
-    BATCH_RATES+=("$(python3 -c "print($REQUESTS / ($END - $START))")")
+    # Wall seconds and CPU seconds (user + system) of the ingest process.
+    read -r WALL CPU < <(python3 - "$BIN/crashtrail" ingest "$DIR/files" --store "$DIR/batch.sqlite" --manifest "$MANIFEST" \
+        --quarantine "$DIR/bq" --quiet <<'PY'
+import resource, subprocess, sys, time
+start = time.monotonic()
+subprocess.run(sys.argv[1:], check=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(time.monotonic() - start, usage.ru_utime + usage.ru_stime)
+PY
+)
+    BATCH_RATES+=("$(python3 -c "print($REQUESTS / $WALL)")")
+    BATCH_CPUS+=("$(python3 -c "print($CPU / $REQUESTS)")")
 done
 
-python3 - "${RATES[*]}" "${BATCH_RATES[*]}" "${P50S[*]}" "${P99S[*]}" "${PEAKS[*]}" <<PY
+python3 - "${RATES[*]}" "${BATCH_RATES[*]}" "${P50S[*]}" "${P99S[*]}" "${PEAKS[*]}" "${CPUS[*]}" "${BATCH_CPUS[*]}" <<PY
 import statistics, sys
 def ms(text):
     value = float(text.rstrip("msu"))
@@ -96,6 +112,8 @@ batch = [float(x) for x in sys.argv[2].split()]
 p50 = [ms(x) for x in sys.argv[3].split()]
 p99 = [ms(x) for x in sys.argv[4].split()]
 peak = max(int(x) for x in sys.argv[5].split())
+cpu = statistics.median(float(x) for x in sys.argv[6].split())
+batch_cpu = statistics.median(float(x) for x in sys.argv[7].split())
 rate, base = statistics.median(rates), statistics.median(batch)
 print(f"Medians of $RUNS runs.")
 print()
@@ -104,6 +122,7 @@ print("|---|---:|")
 print(f"| crashtrail serve, accepted events/s ($CONNECTIONS connections, wrk, $SECONDS_RUN s a run) | {rate:,.0f} |")
 print(f"| crashtrail ingest of {int('$REQUESTS'):,} such envelopes as files, events/s | {base:,.0f} |")
 print(f"| serve / ingest | {rate / base:.2f}x |")
+print(f"| CPU per stored event: serve / ingest | {cpu * 1e3:.3f} ms / {batch_cpu * 1e3:.3f} ms ({cpu / batch_cpu:.2f}x) |")
 print(f"| latency p50 / p99 | {statistics.median(p50):.1f} ms / {statistics.median(p99):.1f} ms |")
 print(f"| answered 2xx / stored / non-2xx, all runs | {int('$TOTAL_ANSWERED'):,} / {int('$TOTAL_STORED'):,} / $TOTAL_NON2XX |")
 print(f"| peak resident memory of serve | {peak / 1024:.0f} MiB |")
