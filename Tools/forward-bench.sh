@@ -9,7 +9,9 @@
 # 19 as it stands for a tracker on another machine), so the figures are crashtrail's own cost of forwarding rather
 # than a tracker's ingest rate. The load is
 # Tools/serve-bench.lua's: unique Sentry envelopes of Samples/reports/sentry-event-contexts-ct1.json.
-# Environment: BENCH_DIR (default /tmp/crashtrail-forward-bench), RUNS, CRASHTRAIL (a binary to measure).
+# Environment: BENCH_DIR (default /tmp/crashtrail-forward-bench), RUNS, CRASHTRAIL (a binary to measure), SERVE_ARGS
+# (more options for serve; by default the rate limits are lifted, so the bench measures the service, not the limit; a
+# build that predates the limits takes SERVE_ARGS="").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +30,7 @@ else
     swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
     BIN="$(swift build -c release --scratch-path .build-ingest-rel --show-bin-path)"
 fi
+SERVE_ARGS="${SERVE_ARGS---events-per-minute 0 --trails-per-minute 0}"
 rm -rf "$DIR" && mkdir -p "$DIR"
 PIDS=()
 trap 'for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
@@ -67,8 +70,9 @@ SINK="http://0123456789abcdef0123456789abcdef@127.0.0.1:$(cat "$DIR/sink.port")/
 run() {  # run KIND N: one wrk run against serve (KIND alone or forward); appends "rate p99ms" to DIR/KIND.txt
     local kind="$1" store="$DIR/$1-$2.sqlite" extra=()
     [ "$kind" = forward ] && extra=(--forward "$SINK" --forward-hold 0)
+    # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
     "$BIN/crashtrail" serve --listen 127.0.0.1:0 --store "$store" --manifest "$MANIFEST" --quiet --quarantine "$DIR/q" \
-        "${extra[@]}" > "$DIR/serve.out" 2> "$DIR/serve.err" &
+        $SERVE_ARGS "${extra[@]}" > "$DIR/serve.out" 2> "$DIR/serve.err" &
     local pid=$!
     PIDS+=($pid)
     for _ in $(seq 1 100); do grep -q "DSN of project" "$DIR/serve.out" 2>/dev/null && break; sleep 0.1; done
