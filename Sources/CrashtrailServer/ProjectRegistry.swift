@@ -105,10 +105,7 @@ final class ProjectRegistry: Sendable {
     /// - Throws: `RequestError` (404) for a project the service does not have, as Sentry answers.
     func project(named name: String, includingRevoked: Bool = false) throws(RequestError) -> Project {
         refreshIfDue()
-        // An ID wins over a name that spells another project's ID.
-        let project = known.withLock { known in
-            known.projects.first { String($0.id) == name } ?? known.projects.first { $0.name == name }
-        }
+        let project = known.withLock { Project.named(name, in: $0.projects) }
         guard let project, includingRevoked || !project.revoked else {
             throw RequestError(.notFound, "no project is named \(name) here; crashtrail project list shows the projects and their names")
         }

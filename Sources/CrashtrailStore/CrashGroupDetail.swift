@@ -50,28 +50,29 @@ extension ReportStore {
         -> CrashGroupDetail
     {
         let group = try group(matchingPrefix: prefix, project: project)
-        let whole = try readsEveryReport(project)
         let counts = try read { db in
-            func counts(_ sql: String) throws -> [String: Int] {
+            func counts(_ sql: String, _ arguments: [StoreValue]) throws -> [String: Int] {
                 var result: [String: Int] = [:]
-                let arguments: [StoreValue] = [.text(group.signature)] + (whole ? [] : [.integer(Int64(project ?? 0))])
                 for row in try db.rows(sql, arguments) {
                     result[row.string("name") ?? "unknown", default: 0] += row.int("count") ?? 0
                 }
                 return result
             }
-            guard let project, !whole else {
-                return (versions: try counts(Self.keptVersionCountsSQL), days: try counts(Self.keptDayCountsSQL))
+            let kept: [StoreValue] = [.text(group.signature)]
+            guard let project, !(try Self.readsEveryReport(project, in: db)) else {
+                return (versions: try counts(Self.keptVersionCountsSQL, kept), days: try counts(Self.keptDayCountsSQL, kept))
             }
             let own = "signature = ? AND \(ReportFilter.projectCondition(project))"
+            let arguments = kept + [.integer(Int64(project))]
             return (
                 versions: try counts(
-                    "SELECT COALESCE(appVersion, 'unknown') AS name, COUNT(*) AS count FROM report WHERE \(own) GROUP BY appVersion"),
+                    "SELECT COALESCE(appVersion, 'unknown') AS name, COUNT(*) AS count FROM report WHERE \(own) GROUP BY appVersion",
+                    arguments),
                 days: try counts(
                     """
                     SELECT CASE WHEN time IS NULL THEN 'unknown' ELSE substr(time, 1, 10) END AS name, COUNT(*) AS count
                     FROM report WHERE \(own) GROUP BY 1
-                    """)
+                    """, arguments)
             )
         }
         return CrashGroupDetail(

@@ -86,7 +86,7 @@ extension ReportStore {
         try read { db in try db.rows("SELECT * FROM debugFile ORDER BY name, arch, uuid, project", []).map(Self.debugFile) }
     }
 
-    /// The debug file with `uuid` that symbolicates `project`'s crashes, if any (``DebugFile/chosen(for:own:every:)``).
+    /// The debug file with `uuid` that symbolicates `project`'s crashes, if any (``DebugFile/chosen(own:every:)``).
     /// - Throws: `StoreError` (`database`).
     public func debugFile(uuid: String, project: Int) throws(StoreError) -> DebugFile? {
         let files = try read { db in
@@ -96,7 +96,7 @@ extension ReportStore {
             ).map(Self.debugFile)
         }
         return DebugFile.chosen(
-            for: project, own: files.first { $0.project == project }, every: files.first { $0.project == DebugFile.everyProject })
+            own: files.first { $0.project == project }, every: files.first { $0.project == DebugFile.everyProject })
     }
 
     /// The UUIDs of the debug files that may name `project`'s crashes: its own and those kept for every project.
@@ -319,21 +319,7 @@ extension ReportStore {
     /// Which of `sha1s` the store holds as chunks `project` uploaded (0: an operator's token).
     /// - Throws: `StoreError` (`database`).
     package func uploadChunks(among sha1s: [String], project: Int) throws(StoreError) -> Set<String> {
-        guard !sha1s.isEmpty else { return [] }
-        var found: Set<String> = []
-        var start = 0
-        while start < sha1s.count {
-            let slice = Array(sha1s[start..<min(sha1s.count, start + 500)])
-            start += slice.count
-            let placeholders = slice.map { _ in "?" }.joined(separator: ", ")
-            found.formUnion(
-                try read { db in
-                    try db.strings(
-                        "SELECT sha1 FROM uploadChunk WHERE project = ? AND sha1 IN (\(placeholders))",
-                        [.integer(Int64(project))] + slice.map { .text($0) })
-                })
-        }
-        return found
+        Set(try uploadChunkSizes(among: sha1s, project: project).keys)
     }
 
     /// The bytes of the chunk `sha1` that `project` uploaded (0: an operator's token), if the store holds it.

@@ -140,29 +140,29 @@ extension ReportStore {
 
     /// The kept counts of each group's reports by known app version (every group's, or the one with `signature`).
     private static func keptVersionCounts(signature: String?, in db: any StoreTransaction) throws -> [String: [String: Int]] {
-        var counts: [String: [String: Int]] = [:]
-        for row in try db.rows(
+        try versionCounts(
             """
             SELECT signature, version, CAST(SUM(reports) AS BIGINT) AS reports FROM groupVersionCount
             WHERE known = 1 \(signature == nil ? "" : "AND signature = ?") GROUP BY signature, version
-            """, signature.map { [.text($0)] } ?? [])
-        {
-            counts[try row.requiredString("signature"), default: [:]][try row.requiredString("version")] = row.int("reports") ?? 0
-        }
-        return counts
+            """, signature: signature, in: db)
     }
 
     /// The other projects' reports of each group by known app version (every group's, or the one with `signature`).
     private static func otherProjectsVersionCounts(signature: String?, in db: any StoreTransaction) throws -> [String: [String: Int]] {
-        var counts: [String: [String: Int]] = [:]
-        for row in try db.rows(
+        try versionCounts(
             """
-            SELECT signature, appVersion, COUNT(*) AS reports FROM report
+            SELECT signature, appVersion AS version, COUNT(*) AS reports FROM report
             WHERE project <> \(ReportRecord.firstProject) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
             GROUP BY signature, appVersion
-            """, signature.map { [.text($0)] } ?? [])
-        {
-            counts[try row.requiredString("signature"), default: [:]][try row.requiredString("appVersion")] = row.int("reports") ?? 0
+            """, signature: signature, in: db)
+    }
+
+    /// The counts `sql` reads (`signature`, `version`, `reports`; the signature as its argument when given), by
+    /// signature and version.
+    private static func versionCounts(_ sql: String, signature: String?, in db: any StoreTransaction) throws -> [String: [String: Int]] {
+        var counts: [String: [String: Int]] = [:]
+        for row in try db.rows(sql, signature.map { [.text($0)] } ?? []) {
+            counts[try row.requiredString("signature"), default: [:]][try row.requiredString("version")] = row.int("reports") ?? 0
         }
         return counts
     }

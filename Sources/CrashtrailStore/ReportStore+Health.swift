@@ -236,9 +236,6 @@ extension ReportStore {
     /// A crash report with a recorded trail (embedded or joined; inferred trails are not sessions the recorder saw).
     package struct CrashTrail: Sendable {
         package var id: String
-        package var source: String?
-        /// The project the report is stored in.
-        package var project: Int
         package var signature: String?
         package var trailJSON: String
     }
@@ -256,16 +253,13 @@ extension ReportStore {
         let arguments = recorded.values + (project.map { [.integer(Int64($0))] } ?? [])
         try read { db in
             try db.forEachRow(
-                "SELECT id, source, signature, trail, project FROM reportWithTrail WHERE trailSource IN \(recorded.sql)\(inProject)",
+                "SELECT id, signature, trail FROM reportWithTrail WHERE trailSource IN \(recorded.sql)\(inProject)",
                 arguments
             ) { row in
                 guard let trail = row.string("trail"), let id = row.string("id") else { return }
                 let signature = row.string("signature")
                 if let signatures, !signatures.contains(signature ?? "") { return }
-                try body(
-                    CrashTrail(
-                        id: id, source: row.string("source"), project: row.int("project") ?? ReportRecord.firstProject,
-                        signature: signature, trailJSON: trail))
+                try body(CrashTrail(id: id, signature: signature, trailJSON: trail))
             }
         }
     }

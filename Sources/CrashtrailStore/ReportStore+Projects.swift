@@ -41,8 +41,7 @@ extension ReportStore {
     /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
     package func project(idOrName: String) throws(StoreError) -> Project {
         let all = try projects()
-        // An ID wins over a name that spells another project's ID.
-        guard let project = all.first(where: { String($0.id) == idOrName }) ?? all.first(where: { $0.name == idOrName }) else {
+        guard let project = Project.named(idOrName, in: all) else {
             let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
             throw StoreError(
                 .notFound, "no project has the ID or name \(idOrName); the store has \(known.isEmpty ? "no projects" : known)")

@@ -9,10 +9,8 @@ extension TriageService {
     /// The health page's content; nil when no session and no session trail is counted.
     /// - Throws: `StoreError`.
     func siteHealth(manifests: [Manifest]) throws -> TriageSite.Health? {
-        let releases = try health(project: nil, release: nil, since: nil).releases.sorted {
-            Self.releaseOrder($0.release, $1.release)
-        }
-        let pathReleases = try store.pathVisitReleases(project: project).sorted(by: Self.releaseOrder)
+        let releases = try health(project: nil, release: nil, since: nil).releases.sorted { Self.releaseOrder($0.release, $1.release) }
+        let pathReleases = try pathRateReleases(project: nil).sorted(by: Self.releaseOrder)
         guard !releases.isEmpty || !pathReleases.isEmpty else { return nil }
         let minimum = 30.0
         var risks: [TriageSite.Health.Risk] = []
@@ -20,8 +18,7 @@ extension TriageService {
         var riskBaseline: String?
         if let newest = pathReleases.last {
             let compared = pathReleases.count > 1 ? [pathReleases[pathReleases.count - 2], newest] : [newest]
-            let report = try pathRates(
-                project: nil, releases: compared, minimumSessions: minimum, manifests: manifests)
+            let report = try pathRates(project: nil, releases: compared, minimumSessions: minimum, manifests: manifests)
             riskRelease = newest
             riskBaseline = report.baseline
             risks = report.rows.filter { $0.ranked && $0.path.kind == .transition }.prefix(10).map { row in

@@ -25,17 +25,16 @@ public struct DebugFile: Hashable, Sendable {
     /// their UUID that the project has no debug file of its own for.
     public static let everyProject = 0
 
-    /// Of the debug files of one UUID, the one that symbolicates `project`'s crashes.
+    /// Of the debug files of one UUID, the one that symbolicates a project's crashes.
     ///
     /// The project's own, else one kept for every project; DWARF before a symbol table (a project that uploaded only
     /// the shipped binary keeps the names, files and lines of a dSYM kept for every project). The store and the
     /// symbolizer both choose by it.
     /// - Parameters:
-    ///   - project: the crashes' project.
     ///   - own: the project's own debug file of the UUID, if any.
     ///   - every: the one kept for every project, if any.
     /// - Returns: the one chosen, or nil when there is none.
-    public static func chosen(for project: Int, own: DebugFile?, every: DebugFile?) -> DebugFile? {
+    public static func chosen(own: DebugFile?, every: DebugFile?) -> DebugFile? {
         if let own, let every, own.kind != "dwarf", every.kind == "dwarf" { return every }
         return own ?? every
     }

@@ -27,6 +27,12 @@ public struct Project: Hashable, Sendable, Codable {
         return "\(base[..<schemeEnd.upperBound])\(key)@\(base[schemeEnd.upperBound...])/\(id)"
     }
 
+    /// The project of `projects` that `idOrName` names: by its ID, else by its name, so a name that spells another
+    /// project's ID never shadows that project.
+    package static func named(_ idOrName: String, in projects: [Project]) -> Project? {
+        projects.first { String($0.id) == idOrName } ?? projects.first { $0.name == idOrName }
+    }
+
     /// A new random key: 32 lower-case hex digits, as Sentry's.
     public static func newKey() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -173,7 +173,7 @@ package final class Symbolicator: Sendable {
     package func debugFile(uuid: String, project: Int) -> DebugFile? {
         func resolved(_ files: [FileKey: DebugFile]) -> DebugFile? {
             DebugFile.chosen(
-                for: project, own: files[FileKey(project: project, uuid: uuid)],
+                own: files[FileKey(project: project, uuid: uuid)],
                 every: files[FileKey(project: DebugFile.everyProject, uuid: uuid)])
         }
         let (file, stale) = state.withLock { state in

@@ -65,11 +65,6 @@ package final class LLVMSymbolizer: Sendable {
         case frames([SymbolicatedFrame]?)
         /// It could not read the debug file (its `Error` answer, with its message): nothing is known of the address.
         case unreadableFile(String)
-
-        /// The frames, when the file was read; nil when it names nothing there or could not be read.
-        package var frames: [SymbolicatedFrame]? {
-            if case .frames(let frames) = self { frames } else { nil }
-        }
     }
 
     /// The answer at each of `queries` (a debug file's path and an address in it, the slice's `__TEXT` vmaddr plus the
