@@ -230,6 +230,9 @@ struct IntakeRoutes: Sendable {
     private func store(
         _ body: [UInt8], source: String, sentry: Bool, project: Project, with others: [IntakeWork] = []
     ) async throws -> [String] {
+        // The writer waits a moment for this request's reports while they are parsed, so they join the next group commit.
+        let expectation = committer.expect()
+        defer { expectation.withdraw() }
         let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
         var records: [ReportRecord] = []
         for outcome in outcomes {
@@ -237,13 +240,13 @@ struct IntakeRoutes: Sendable {
             case .record(let record): records.append(record)
             case .rejected(let reason, let source, let bytes):
                 // The work riding with a refused payload (an envelope's sessions) is kept: its SDK will not send it again.
-                if !others.isEmpty { _ = try await commit(together: others, project: project) }
+                if !others.isEmpty { _ = try await commit(together: others, project: project, fulfilling: expectation) }
                 throw try refuse(bytes, source: source, reason: reason)
             case .skipped: break
             }
         }
         guard !records.isEmpty else {
-            if !others.isEmpty { _ = try await commit(together: others, project: project) }
+            if !others.isEmpty { _ = try await commit(together: others, project: project, fulfilling: expectation) }
             return []
         }
         // A payload of many reports (a JSON-lines file) counts each against the rate limit (one was taken before its
@@ -257,7 +260,8 @@ struct IntakeRoutes: Sendable {
                 "the payload holds \(records.count) reports, more than project \(project.id)'s share of the service's backlog (\(share)); send it in parts of at most \(share) reports"
             )
         }
-        let committed = try await commit(together: [.reports(records, idDecides: sentry)] + others, project: project)
+        let committed = try await commit(
+            together: [.reports(records, idDecides: sentry)] + others, project: project, fulfilling: expectation)
         guard case .reports(let inserted, let joinedWaiting)? = committed.first else {
             throw RequestError(.internalServerError, "the store answered reports with a trail join")
         }
@@ -284,8 +288,10 @@ struct IntakeRoutes: Sendable {
     }
 
     /// Submits works to be committed in one transaction, within the project's share of the backlog, turning its
-    /// failures into answers.
-    private func commit(together works: [IntakeWork], project: Project) async throws -> [IntakeOutcome] {
+    /// failures into answers; the submission fulfils `expectation`.
+    private func commit(
+        together works: [IntakeWork], project: Project, fulfilling expectation: GroupCommitter.Expectation? = nil
+    ) async throws -> [IntakeOutcome] {
         let weight = max(1, works.reduce(0) { $0 + $1.weight })
         let projectCount = projects.active.count
         guard shares.reserve(weight, for: project.id, among: projectCount) else {
@@ -297,7 +303,7 @@ struct IntakeRoutes: Sendable {
         }
         defer { shares.release(weight, for: project.id) }
         do {
-            return try await committer.submit(together: works)
+            return try await committer.submit(together: works, fulfilling: expectation)
         } catch let full as GroupCommitter.BacklogFullError {
             throw Self.backlogRefusal(
                 scope: "organization",

@@ -149,4 +149,50 @@ struct GroupCommitterTests {
         #expect(outcome == .reports([.stored(records[3].id), .stored(records[4].id)]))
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 5)
     }
+
+    @Test(
+        "The writer waits for expected work to join its transaction, and stops waiting when it is withdrawn",
+        .timeLimit(.minutes(1)))
+    func lingersForExpectedWork() async throws {
+        // Given a serve committer that would wait for expected work far longer than this test runs, its writer kept busy
+        let store = try TestFiles.memoryStore()
+        let committer = GroupCommitter(store: store, policy: .serve(backlog: 100, batchSize: 10, linger: .seconds(600)))
+        let records = try Self.records(Self.batches(count: 1, size: 5))
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        try committer.submit([.reports([records[0]], idDecides: true)]) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        // When one request is being prepared while another's report waits, and the writer frees up
+        let expectation = committer.expect()
+        let first = Task { try await committer.submit(.reports([records[1]], idDecides: true)) }
+        while committer.backlog < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        gate.signal()
+        try await Task.sleep(for: .milliseconds(100))
+        // Then the waiting report is not committed alone
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 1)
+        // And once the expected work comes, both are stored in the one transaction
+        let second = try await committer.submit(together: [.reports([records[2]], idDecides: true)], fulfilling: expectation)
+        #expect(second == [.reports([.stored(records[2].id)])])
+        #expect(try await first.value == .reports([.stored(records[1].id)]))
+
+        // When expected work is withdrawn while the writer waits for it
+        try committer.submit([.reports([records[3]], idDecides: true)]) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let withdrawn = committer.expect()
+        let third = Task { try await committer.submit(.reports([records[4]], idDecides: true)) }
+        while committer.backlog < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        gate.signal()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 4)
+        withdrawn.withdraw()
+        // Then what waits is committed without it, long before the writer would have stopped waiting
+        #expect(try await third.value == .reports([.stored(records[4].id)]))
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 5)
+    }
 }

@@ -13,6 +13,12 @@ import Synchronization
 /// killed), on the writer's thread and in the order of submission. What differs between the jobs is a ``Policy``:
 /// `ingest` waits for room and stops at the first failure; `serve` refuses at once when its backlog is full
 /// (``BacklogFullError``, answered 429) and fails only the batch a failure hit.
+///
+/// A service's clients each wait for their answer, so few submissions wait together when the writer frees up (two on
+/// average under `Tools/serve-bench.sh`), and each pays much of a commit of its own. A caller that is preparing work
+/// says so first (``expect()``); while such work is being prepared, the writer waits for it a moment (at most
+/// ``Policy/linger``), so it joins the transaction instead of starting the next one. The writer never waits for
+/// work nobody prepares: with nothing expected, it commits what waits at once.
 package final class GroupCommitter: Sendable {
     /// How a job uses the committer.
     package struct Policy: Sendable {
@@ -33,6 +39,9 @@ package final class GroupCommitter: Sendable {
         /// How far a crash's launch time may be from a waiting trail's `session.started`, in milliseconds, for a crash
         /// that carries no session (SPEC sections 7 and 18).
         package var joinTolerance: Int64 = IntakeDefaults.joinTolerance
+        /// The longest the writer waits for expected work (``GroupCommitter/expect()``) before it commits what waits;
+        /// zero never waits.
+        package var linger: Duration = .zero
 
         /// `ingest`: up to `maximumBatch` inputs a transaction, and a batch more waiting, so the workers parse the next
         /// batches while one is written.
@@ -42,9 +51,12 @@ package final class GroupCommitter: Sendable {
                 stopsAtFailure: true)
         }
 
-        /// `serve`: at most `backlog` reports waiting, `batchSize` a transaction.
-        package static func serve(backlog: Int, batchSize: Int) -> Policy {
-            Policy(capacity: max(1, backlog), maximumBatch: max(1, batchSize), waitsForRoom: false, stopsAtFailure: false)
+        /// `serve`: at most `backlog` reports waiting, `batchSize` a transaction, and the writer waits up to `linger`
+        /// for requests being parsed.
+        package static func serve(backlog: Int, batchSize: Int, linger: Duration = .milliseconds(2)) -> Policy {
+            Policy(
+                capacity: max(1, backlog), maximumBatch: max(1, batchSize), waitsForRoom: false, stopsAtFailure: false,
+                linger: linger)
         }
     }
 
@@ -84,6 +96,48 @@ package final class GroupCommitter: Sendable {
         var failure: StoreError?
         /// Submitters waiting for room, each to be woken once.
         var blocked = 0
+        /// Work being prepared that its callers expect to submit (``Expectation``).
+        var expected = 0
+        /// Whether the writer waits for expected work, to be woken when it arrives or is withdrawn.
+        var lingering = false
+
+        /// Whether the writer should wait for expected work, marking it lingering if so.
+        ///
+        /// It waits when some work is being prepared, something already waits (the writer only lingers to add to a
+        /// transaction), the transaction has room, and nothing stopped the committer.
+        mutating func startLingering(maximumBatch: Int) -> Bool {
+            lingering = expected > 0 && waiting > 0 && waiting < maximumBatch && failure == nil
+            return lingering
+        }
+
+        /// Stops the writer lingering; whether it was, and so must be woken.
+        mutating func stopLingering() -> Bool {
+            defer { lingering = false }
+            return lingering
+        }
+    }
+
+    /// Work a caller is preparing and will submit: the writer waits for it a moment rather than commit without it.
+    ///
+    /// Pass it to the submission, which fulfils it; ``withdraw()`` it (or let it go) when nothing will be submitted.
+    /// Fulfilling or withdrawing it again does nothing.
+    package final class Expectation: Sendable {
+        private let committer: GroupCommitter
+        private let settled = Atomic(false)
+
+        fileprivate init(_ committer: GroupCommitter) { self.committer = committer }
+
+        deinit { withdraw() }
+
+        /// Nothing will be submitted: the writer stops waiting for it.
+        package func withdraw() {
+            if settle() { committer.unexpect() }
+        }
+
+        /// Marks it settled; whether it was not yet.
+        fileprivate func settle() -> Bool {
+            !settled.exchange(true, ordering: .acquiringAndReleasing)
+        }
     }
 
     private let store: ReportStore
@@ -93,6 +147,8 @@ package final class GroupCommitter: Sendable {
     private let queue = DispatchQueue(label: "crashtrail.intake.writer")
     /// Signalled once for each blocked submitter when a commit makes room.
     private let room = DispatchSemaphore(value: 0)
+    /// Signalled when expected work arrives (or is withdrawn) while the writer lingers for it.
+    private let arrivals = DispatchSemaphore(value: 0)
     /// Entered by each submission until its completion has run.
     private let outstanding = DispatchGroup()
 
@@ -106,18 +162,34 @@ package final class GroupCommitter: Sendable {
     /// How much work waits to be committed now.
     package var backlog: Int { state.withLock { $0.waiting } }
 
+    /// Says the caller is preparing work it will submit, so that the writer may wait for it (``Policy/linger``).
+    package func expect() -> Expectation {
+        state.withLock { $0.expected += 1 }
+        return Expectation(self)
+    }
+
+    /// One expected work less: it was withdrawn.
+    fileprivate func unexpect() {
+        let wakes = state.withLock { state -> Bool in
+            state.expected -= 1
+            return state.stopLingering()
+        }
+        if wakes { arrivals.signal() }
+    }
+
     /// Queues `works` to be stored together in the next group commit, and returns without waiting for it, unless
     /// there is no room and the policy waits for room.
     /// - Parameters:
     ///   - works: what to store; all of it in one transaction.
+    ///   - expectation: the caller's ``expect()`` for this work, fulfilled once it is queued.
     ///   - completion: told the outcomes once committed.
     /// - Throws: ``BacklogFullError`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
     ///   committer, when it stops at failures. The completion is then never called.
-    package func submit(_ works: [IntakeWork], completion: @escaping Completion) throws {
+    package func submit(_ works: [IntakeWork], fulfilling expectation: Expectation? = nil, completion: @escaping Completion) throws {
         // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it.
         let weight = max(1, works.reduce(0) { $0 + $1.weight })
         enum Admission {
-            case queued(startsWriter: Bool)
+            case queued(startsWriter: Bool, wakesWriter: Bool)
             case waitForRoom
             case full(waiting: Int)
             case stopped(StoreError)
@@ -133,12 +205,15 @@ package final class GroupCommitter: Sendable {
                 }
                 state.pending.append(Submission(works: works, weight: weight, completion: completion))
                 state.waiting += weight
+                if expectation?.settle() == true { state.expected -= 1 }
+                let wakesWriter = state.stopLingering()
                 defer { state.writing = true }
-                return .queued(startsWriter: !state.writing)
+                return .queued(startsWriter: !state.writing, wakesWriter: wakesWriter)
             }
             switch admission {
-            case .queued(let startsWriter):
+            case .queued(let startsWriter, let wakesWriter):
                 if startsWriter { queue.async { self.drain() } }
+                if wakesWriter { arrivals.signal() }
                 return
             case .waitForRoom:
                 room.wait()
@@ -170,10 +245,10 @@ package final class GroupCommitter: Sendable {
     /// Stores `works` together in the next group commit (one transaction: all or none) and returns their outcomes, in
     /// order, once they have committed.
     /// - Throws: as `submit(_:)`.
-    package func submit(together works: [IntakeWork]) async throws -> [IntakeOutcome] {
+    package func submit(together works: [IntakeWork], fulfilling expectation: Expectation? = nil) async throws -> [IntakeOutcome] {
         try await withCheckedThrowingContinuation { continuation in
             do {
-                try submit(works) { result in continuation.resume(with: result) }
+                try submit(works, fulfilling: expectation) { result in continuation.resume(with: result) }
             } catch {
                 continuation.resume(throwing: error)
             }
@@ -201,10 +276,24 @@ package final class GroupCommitter: Sendable {
         }
     }
 
+    /// Waits, at most ``Policy/linger``, while expected work is being prepared and the next transaction has room for
+    /// it.
+    private func lingerForExpectedWork() {
+        guard policy.linger > .zero else { return }
+        let deadline = DispatchTime.now() + DispatchTimeInterval.nanoseconds(Int(policy.linger / .nanoseconds(1)))
+        while state.withLock({ $0.startLingering(maximumBatch: policy.maximumBatch) }) {
+            if arrivals.wait(timeout: deadline) == .timedOut {
+                _ = state.withLock { $0.stopLingering() }
+                return
+            }
+        }
+    }
+
     /// The submissions the next transaction stores (at least one, at most ``Policy/maximumBatch`` of work), and the
     /// failure that stopped the committer, if one did; none when nothing waits, and the writer then stops.
     private func takeBatch() -> ([Submission], StoreError?) {
-        state.withLock { state in
+        lingerForExpectedWork()
+        return state.withLock { state in
             var weight = 0
             var count = 0
             while count < state.pending.count, count == 0 || weight + state.pending[count].weight <= policy.maximumBatch {
