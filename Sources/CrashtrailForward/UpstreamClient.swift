@@ -4,16 +4,12 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Sends envelopes to upstreams over pooled, kept-alive HTTP/1.1 connections (TLS for `https`), through
 /// AsyncHTTPClient.
 ///
-/// Its connections run on an event loop of their own, one thread at the lowest scheduling priority (as
-/// `BackgroundThread`'s), not on the event loops `serve` answers requests on: under load, forwarding's sockets never
-/// delay an acknowledgement, and they take the cores the requests leave.
+/// Its connections run on an event loop of their own, not on the event loops `serve` answers requests on. For
+/// `serve` that thread is in the background (``LowestPriority``, as `BackgroundThread`'s): under load, forwarding's
+/// sockets never delay an acknowledgement, and they take the cores the requests leave.
 package final class UpstreamClient: Sendable {
     private let http: HTTPClient
     private let loop: MultiThreadedEventLoopGroup
@@ -22,7 +18,12 @@ package final class UpstreamClient: Sendable {
     /// The `sentry_client` of the auth header and the `User-Agent`.
     private let client: String
 
-    package init(timeoutSeconds: Int64 = 20, client: String = "crashtrail-forward/1") {
+    /// - Parameters:
+    ///   - timeoutSeconds: the longest a send waits for an answer.
+    ///   - client: the `sentry_client` and `User-Agent`.
+    ///   - inBackground: whether its event loop runs at the lowest priority (`serve`), or at the process's (`forward`,
+    ///     which has nothing else to do).
+    package init(timeoutSeconds: Int64 = 20, client: String = "crashtrail-forward/1", inBackground: Bool = false) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(timeoutSeconds))
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
@@ -31,10 +32,7 @@ package final class UpstreamClient: Sendable {
         // to wherever the answer points (SPEC section 19).
         configuration.redirectConfiguration = .disallow
         loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        #if os(Linux)
-        // On Linux a nice value is a thread's own: PRIO_PROCESS with 0, run on the loop's thread, sets that thread's.
-        loop.next().execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
-        #endif
+        if inBackground { loop.next().execute { LowestPriority.apply() } }
         http = HTTPClient(eventLoopGroupProvider: .shared(loop), configuration: configuration)
         timeout = .seconds(timeoutSeconds)
         self.client = client

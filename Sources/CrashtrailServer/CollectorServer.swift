@@ -101,7 +101,7 @@ public struct CollectorServer: Sendable {
         if upstreams.isEmpty {
             forwarder = nil
         } else {
-            let client = UpstreamClient()
+            let client = UpstreamClient(inBackground: true)
             let preparation = TriageService.ForwardPreparation(
                 builder: SentryEventBuilder(grouping: options.forwardGrouping),
                 hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL,
