@@ -11,6 +11,9 @@ package indirect enum EventJSON: Hashable, Sendable {
     case string(String)
     case array([EventJSON])
     case object(EventObject)
+    /// A value as the bytes that wrote it, checked as JSON when it was read and written back unchanged: the members of
+    /// an event that crashtrail passes on without reading them (``parse(_:readingMembers:)``).
+    case verbatim(ArraySlice<UInt8>)
 
     /// A number from an integer.
     package static func int(_ value: Int) -> EventJSON { .number(String(value)) }
@@ -36,6 +39,34 @@ package indirect enum EventJSON: Hashable, Sendable {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             var reader = Reader(bytes: buffer)
             let value = try reader.value(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw reader.error(.syntax, "text after the value", at: reader.index) }
+            return value
+        }
+    }
+
+    /// Parses `bytes` as ``parse(_:)`` does, except that the members of a top-level object whose keys are not in
+    /// `members` are only checked, and kept as the bytes that wrote them (``verbatim(_:)``).
+    ///
+    /// Forwarding reads and changes a few members of an event and passes the rest on as they came: skipping a value
+    /// costs a fraction of building it, and writing it back is a copy.
+    /// - Throws: `JSONParseError` with the line and byte of the problem, wherever it is.
+    package static func parse(_ bytes: [UInt8], readingMembers members: Set<String>) throws(JSONParseError) -> EventJSON {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var reader = Reader(bytes: buffer)
+            reader.skipWhitespace()
+            let value: EventJSON
+            if reader.index < buffer.count, buffer[reader.index] == UInt8(ascii: "{") {
+                value = try reader.object(depth: 0) { reader, key throws(JSONParseError) in
+                    guard !members.contains(key) else { return try reader.value(depth: 1) }
+                    reader.skipWhitespace()
+                    let start = reader.index
+                    try reader.skipValue(depth: 1)
+                    return .verbatim(bytes[start..<reader.index])
+                }
+            } else {
+                value = try reader.value(depth: 0)
+            }
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error(.syntax, "text after the value", at: reader.index) }
             return value
@@ -71,6 +102,7 @@ package indirect enum EventJSON: Hashable, Sendable {
                 object.values[index].write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        case .verbatim(let bytes): out += bytes
         }
     }
 
@@ -94,70 +126,127 @@ package indirect enum EventJSON: Hashable, Sendable {
             guard index < bytes.count else { throw error(.truncated, "the text ends where a value should be", at: index) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                index += 1
-                var object = EventObject()
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .object(object)
-                }
-                while true {
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                        throw error(.syntax, "an object's key should be a string", at: index)
-                    }
-                    let key = try string()
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                        throw error(.syntax, "a ':' should follow a key", at: index)
-                    }
-                    index += 1
-                    object[key] = try value(depth: depth + 1)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error(.truncated, "the text ends inside an object", at: index) }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        return .object(object)
-                    } else {
-                        throw error(.syntax, "',' or '}' should follow a member", at: index)
-                    }
-                }
+                return try object(depth: depth) { reader, _ throws(JSONParseError) in try reader.value(depth: depth + 1) }
             case UInt8(ascii: "["):
-                index += 1
                 var values: [EventJSON] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(values)
-                }
-                while true {
-                    values.append(try value(depth: depth + 1))
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error(.truncated, "the text ends inside an array", at: index) }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == UInt8(ascii: "]") {
-                        index += 1
-                        return .array(values)
-                    } else {
-                        throw error(.syntax, "',' or ']' should follow an element", at: index)
-                    }
-                }
+                try elements(depth: depth) { reader throws(JSONParseError) in values.append(try reader.value(depth: depth + 1)) }
+                return .array(values)
             case UInt8(ascii: "\""):
                 return .string(try string())
             case UInt8(ascii: "t"): return try literal("true", .bool(true))
             case UInt8(ascii: "f"): return try literal("false", .bool(false))
             case UInt8(ascii: "n"): return try literal("null", .null)
             default:
-                let start = index
-                while index < bytes.count, JSONBytes.isNumberByte(bytes[index]) { index += 1 }
-                guard index > start, let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
-                    Double(text) != nil
-                else { throw error(.syntax, "\(JSONBytes.describe(bytes[start])) does not start a value", at: start) }
-                return .number(text)
+                return .number(try number())
             }
+        }
+
+        /// Checks the value at the index and moves past it, building nothing: the same checks as ``value(depth:)``.
+        mutating func skipValue(depth: Int) throws(JSONParseError) {
+            guard depth < Self.maximumDepth else { throw error(.tooDeep, "nesting deeper than 128", at: index) }
+            skipWhitespace()
+            guard index < bytes.count else { throw error(.truncated, "the text ends where a value should be", at: index) }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                _ = try object(depth: depth) { reader, _ throws(JSONParseError) in
+                    try reader.skipValue(depth: depth + 1)
+                    return .null
+                }
+            case UInt8(ascii: "["):
+                try elements(depth: depth) { reader throws(JSONParseError) in try reader.skipValue(depth: depth + 1) }
+            case UInt8(ascii: "\""):
+                try skipString()
+            case UInt8(ascii: "t"): _ = try literal("true", .null)
+            case UInt8(ascii: "f"): _ = try literal("false", .null)
+            case UInt8(ascii: "n"): _ = try literal("null", .null)
+            default:
+                _ = try number()
+            }
+        }
+
+        /// Reads the object whose `{` is at the index; `member` reads each member's value, given its key.
+        mutating func object(
+            depth: Int, member: (inout Reader, String) throws(JSONParseError) -> EventJSON
+        ) throws(JSONParseError) -> EventJSON {
+            index += 1
+            var object = EventObject()
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(object)
+            }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw error(.syntax, "an object's key should be a string", at: index)
+                }
+                let key = try string()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw error(.syntax, "a ':' should follow a key", at: index)
+                }
+                index += 1
+                object[key] = try member(&self, key)
+                skipWhitespace()
+                guard index < bytes.count else { throw error(.truncated, "the text ends inside an object", at: index) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(object)
+                } else {
+                    throw error(.syntax, "',' or '}' should follow a member", at: index)
+                }
+            }
+        }
+
+        /// Reads the array whose `[` is at the index; `element` reads each element.
+        mutating func elements(depth: Int, element: (inout Reader) throws(JSONParseError) -> Void) throws(JSONParseError) {
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
+            while true {
+                try element(&self)
+                skipWhitespace()
+                guard index < bytes.count else { throw error(.truncated, "the text ends inside an array", at: index) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return
+                } else {
+                    throw error(.syntax, "',' or ']' should follow an element", at: index)
+                }
+            }
+        }
+
+        /// The text of the number at the index.
+        mutating func number() throws(JSONParseError) -> String {
+            let start = index
+            while index < bytes.count, JSONBytes.isNumberByte(bytes[index]) { index += 1 }
+            guard index > start, let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
+                Double(text) != nil
+            else { throw error(.syntax, "\(JSONBytes.describe(bytes[start])) does not start a value", at: start) }
+            return text
+        }
+
+        /// Checks the string whose opening quote is at the index and moves past it. A string without escapes whose
+        /// bytes are UTF-8 is only scanned; any other is read, to fail as ``string()`` fails.
+        mutating func skipString() throws(JSONParseError) {
+            if let base = bytes.baseAddress {
+                let stop = JSONBytes.stringStop(base, from: index + 1, count: bytes.count)
+                if stop < bytes.count, base[stop] == .quote {
+                    let text = UnsafeBufferPointer(start: base + index + 1, count: stop - index - 1)
+                    if text.allSatisfy({ $0 < 0x80 }) || String(validating: text, as: UTF8.self) != nil {
+                        index = stop + 1
+                        return
+                    }
+                }
+            }
+            _ = try string()
         }
 
         mutating func string() throws(JSONParseError) -> String {

@@ -10,9 +10,12 @@ package enum SentryEnvelope {
 
     /// The event object in a stored Sentry payload: the payload itself (a bare event, as the store endpoint takes it),
     /// or the `event` item of an envelope (the one whose `event_id` is `eventID` when there are several).
+    ///
+    /// Only the members ``SentryEventBuilder`` reads are parsed; the others are kept as the bytes that wrote them.
     /// - Returns: nil when the payload holds no event object.
     package static func event(in payload: [UInt8], eventID: String) -> EventObject? {
-        if let object = (try? EventJSON.parse(payload))?.object { return object }
+        let members = SentryEventBuilder.readMembers
+        if let object = (try? EventJSON.parse(payload, readingMembers: members))?.object { return object }
         var events: [EventObject] = []
         var index = payload.startIndex
         // Skip the envelope header line.
@@ -34,7 +37,9 @@ package enum SentryEnvelope {
                 body = payload[index..<end]
                 index = min(payload.endIndex, end + 1)
             }
-            if header["type"]?.string == "event", let object = (try? EventJSON.parse(Array(body)))?.object { events.append(object) }
+            if header["type"]?.string == "event", let object = (try? EventJSON.parse(Array(body), readingMembers: members))?.object {
+                events.append(object)
+            }
         }
         let wanted = eventID.lowercased().filter { $0 != "-" }
         return events.first { $0["event_id"]?.string?.lowercased().filter { $0 != "-" } == wanted } ?? events.first

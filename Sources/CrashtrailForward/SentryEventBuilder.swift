@@ -20,6 +20,11 @@ package struct SentryEventBuilder: Sendable {
         self.grouping = grouping
     }
 
+    /// The members of an original event the builder reads (the event ID, to find the event in its envelope): an
+    /// original event needs no others parsed, and they go as the bytes that wrote them
+    /// (``EventJSON/parse(_:readingMembers:)``).
+    package static let readMembers: Set<String> = ["event_id", "breadcrumbs", "contexts", "tags"]
+
     /// The event ID a report is sent under: a UUID's 32 hex digits, a SHA-256's first 32, else the first 32 of the
     /// SHA-256 of the ID (an `ID~HASH`, or an ID of another shape), so a report keeps its ID wherever it is sent.
     package static func eventID(of reportID: String) -> String {

@@ -129,9 +129,11 @@ struct SentryEventBuilderTests {
             \(second)
 
             """.utf8)
-        #expect(SentryEnvelope.event(in: payload, eventID: "BBBBBBBB-BBBB-BBBB-BBBB-BBBBBBBBBBBB")?["message"]?.string == "two")
-        #expect(SentryEnvelope.event(in: payload, eventID: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")?["message"]?.string == "one")
-        #expect(SentryEnvelope.event(in: Array(first.utf8), eventID: "x")?["message"]?.string == "one")
+        // The members the builder does not read come as their bytes.
+        let (one, two) = (EventJSON.verbatim(ArraySlice(#""one""#.utf8)), EventJSON.verbatim(ArraySlice(#""two""#.utf8)))
+        #expect(SentryEnvelope.event(in: payload, eventID: "BBBBBBBB-BBBB-BBBB-BBBB-BBBBBBBBBBBB")?["message"] == two)
+        #expect(SentryEnvelope.event(in: payload, eventID: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")?["message"] == one)
+        #expect(SentryEnvelope.event(in: Array(first.utf8), eventID: "x")?["message"] == one)
         #expect(SentryEnvelope.event(in: Array("not json\n{}".utf8), eventID: "x") == nil)
         let envelope = SentryEnvelope.envelope(eventID: "aaaa", event: Array(first.utf8), sentAt: "2026-11-02T00:00:00.000Z")
         let lines = String(decoding: envelope, as: UTF8.self).split(separator: "\n")
@@ -155,5 +157,41 @@ struct SentryEventBuilderTests {
         let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
         let error = #expect(throws: JSONParseError.self) { try EventJSON.parse(Array(deep.utf8)) }
         #expect(error?.code == .tooDeep)
+    }
+
+    @Test("An event read for forwarding parses only the members the builder reads, keeps the others byte for byte, and checks them all")
+    func verbatimMembers() throws {
+        // Given an event whose members crashtrail does not read are written with white space, escapes and number texts
+        let text = #"""
+            { "event_id":"0123456789abcdef0123456789abcdef", "extra" : {"k": [1, 2.50, "\u00e9\n", 1e3, true, null]},
+              "message":"caf\u00e9 ☕", "tags":{"plan":"pro"} }
+            """#
+        // When it is read as forwarding reads it
+        let value = try EventJSON.parse(Array(text.utf8), readingMembers: SentryEventBuilder.readMembers)
+        let object = try #require(value.object)
+        // Then the members the builder reads are parsed, and the others are their own bytes
+        #expect(object["event_id"]?.string == "0123456789abcdef0123456789abcdef")
+        #expect(object["tags"]?.object?["plan"]?.string == "pro")
+        #expect(object["extra"] == .verbatim(ArraySlice(#"{"k": [1, 2.50, "\u00e9\n", 1e3, true, null]}"#.utf8)))
+        #expect(object["message"] == .verbatim(ArraySlice(#""caf\u00e9 ☕""#.utf8)))
+        #expect(object.keys == ["event_id", "extra", "message", "tags"])
+        // And the event written back is JSON that reads as the original
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? NSDictionary)
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+        #expect(written == original)
+        // And a problem inside a member that is only checked is refused as a full parse refuses it
+        for bad in [
+            #"{"extra":[1,]}"#, #"{"extra":{"a" 1}}"#, #"{"extra":"open}"#, #"{"extra":tru}"#, #"{"extra":-}"#, #"{"x":"\u00"}"#,
+            #"{"x":1} x"#, "{\"x\":\"\u{1}\"}",
+        ] {
+            #expect(throws: JSONParseError.self, "\(bad)") { try EventJSON.parse(Array(bad.utf8), readingMembers: []) }
+        }
+        let invalidUTF8: [UInt8] = Array(#"{"x":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        #expect(throws: JSONParseError.self) { try EventJSON.parse(invalidUTF8, readingMembers: []) }
+        let deep = #"{"x":"# + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}"
+        let error = #expect(throws: JSONParseError.self) { try EventJSON.parse(Array(deep.utf8), readingMembers: []) }
+        #expect(error?.code == .tooDeep)
+        // And a document that is not an object reads as a full parse reads it
+        #expect(try EventJSON.parse(Array("[1,2]".utf8), readingMembers: []) == .array([.number("1"), .number("2")]))
     }
 }
