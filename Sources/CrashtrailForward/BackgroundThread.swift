@@ -34,17 +34,24 @@ package final class BackgroundThread: Sendable {
         thread.start()
     }
 
-    /// Runs `body` on the thread and returns its result.
-    package func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            state.withLock { $0.work.append { continuation.resume(returning: body()) } }
-            ready.signal()
-        }
+    /// Runs `body` on the thread, after the work queued before it.
+    package func submit(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.work.append(body) }
+        ready.signal()
     }
 
     /// Lets the thread end once its work is done.
     package func stop() {
         state.withLock { $0.stopped = true }
         ready.signal()
+    }
+}
+
+/// The thread as the executor of tasks that prefer it (`withTaskExecutorPreference`): `serve`'s forwarding runs there
+/// whole, its waits and answers included, so that none of it takes a thread of the pool that answers requests.
+extension BackgroundThread: TaskExecutor {
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

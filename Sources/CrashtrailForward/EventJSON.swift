@@ -233,8 +233,10 @@ package indirect enum EventJSON: Hashable, Sendable {
             return text
         }
 
-        /// Checks the string whose opening quote is at the index and moves past it. A string without escapes whose
-        /// bytes are UTF-8 is only scanned; any other is read, to fail as ``string()`` fails.
+        /// Checks the string whose opening quote is at the index and moves past it.
+        ///
+        /// A string without escapes whose bytes are UTF-8 is only scanned; any other is read, to fail as ``string()``
+        /// fails.
         mutating func skipString() throws(JSONParseError) {
             if let base = bytes.baseAddress {
                 let stop = JSONBytes.stringStop(base, from: index + 1, count: bytes.count)

@@ -36,9 +36,9 @@ package final class ForwardWorker: Sendable {
         /// How long an idle sender waits before looking again, in seconds.
         package var poll = 0.05
         package var backoff = ForwardBackoff()
-        /// Whether events are prepared on a thread of the lowest priority (`serve`, so forwarding never slows the
-        /// requests it answers), or on the caller's (`forward`, which has nothing else to do).
-        package var preparesInBackground = false
+        /// Whether ``ForwardWorker/run()`` sends on a thread of its own at the lowest priority (`serve`, so forwarding
+        /// never slows the requests it answers), or on the caller's executor (`forward`, which has nothing else to do).
+        package var runsInBackground = false
 
         package init() {}
     }
@@ -53,6 +53,8 @@ package final class ForwardWorker: Sendable {
     }
 
     private let store: ReportStore
+    /// Where claims and settlements are written.
+    private let outbox: any ForwardOutbox
     private let upstreams: [UpstreamDSN]
     private let client: UpstreamClient
     private let prepare: @Sendable (ForwardClaim) -> Prepared
@@ -62,11 +64,12 @@ package final class ForwardWorker: Sendable {
     private let logger: Logger
     /// Upstreams that asked to wait (429), until when.
     private let paused = Mutex<[String: Int64]>([:])
-    /// Where events are prepared when ``Options/preparesInBackground``.
+    /// Where ``run()`` sends when ``Options/runsInBackground``.
     private let background: BackgroundThread?
 
     /// - Parameters:
     ///   - store: the store whose outbox is sent.
+    ///   - outbox: where claims and settlements are written: the store's own transactions when nil.
     ///   - upstreams: where to.
     ///   - client: the HTTP client.
     ///   - options: batch, concurrency, lease, poll and backoff.
@@ -75,12 +78,14 @@ package final class ForwardWorker: Sendable {
     ///   - logger: where failures and set-asides are logged.
     ///   - prepare: the envelope of a claimed report (or why not yet, or why never).
     package init(
-        store: ReportStore, upstreams: [UpstreamDSN], client: UpstreamClient, options: Options = Options(),
+        store: ReportStore, outbox: (any ForwardOutbox)? = nil, upstreams: [UpstreamDSN], client: UpstreamClient,
+        options: Options = Options(),
         time: TimeSource = .system,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, logger: Logger = Logger(label: "crashtrail.forward"),
         prepare: @escaping @Sendable (ForwardClaim) -> Prepared
     ) {
         self.store = store
+        self.outbox = outbox ?? store
         self.upstreams = upstreams
         self.client = client
         self.options = options
@@ -88,13 +93,19 @@ package final class ForwardWorker: Sendable {
         self.random = random
         self.logger = logger
         self.prepare = prepare
-        background = options.preparesInBackground ? BackgroundThread(name: "crashtrail forward") : nil
+        background = options.runsInBackground ? BackgroundThread(name: "crashtrail forward") : nil
     }
 
     deinit { background?.stop() }
 
-    /// Sends until the task is cancelled, looking again every `poll` seconds when nothing is due.
+    /// Sends until the task is cancelled, looking again every `poll` seconds when nothing is due: on the background
+    /// thread with ``Options/runsInBackground``.
     package func run() async {
+        guard let background else { return await send() }
+        await withTaskExecutorPreference(background) { await send() }
+    }
+
+    private func send() async {
         while !Task.isCancelled {
             let result = await pass()
             if result.claimed == 0 { try? await Task.sleep(for: .seconds(options.poll)) }
@@ -129,10 +140,10 @@ package final class ForwardWorker: Sendable {
             if let until = paused.withLock({ $0[upstream.identity] }), until > start { continue }
             do {
                 guard try store.hasDueForwarding(upstream: upstream.identity, now: start) else { continue }
-                let claims = try store.claimForwarding(upstream: upstream.identity, limit: options.batch, now: start, lease: options.lease)
+                let claims = try await outbox.claim(upstream: upstream.identity, limit: options.batch, now: start, lease: options.lease)
                 guard !claims.isEmpty else { continue }
                 let settlements = await send(claims, to: upstream)
-                try store.settleForwarding(settlements, now: time.now())
+                try await outbox.settle(settlements, now: time.now())
                 for (_, settlement) in settlements {
                     switch settlement {
                     case .delivered: result.delivered += 1
@@ -168,14 +179,7 @@ package final class ForwardWorker: Sendable {
         if let until = paused.withLock({ $0[upstream.identity] }), until > time.now() {
             return .retry(due: until, reason: "the upstream asked to wait", counts: false)
         }
-        let prepared: Prepared
-        if let background {
-            let prepare = prepare
-            prepared = await background.run { prepare(claim) }
-        } else {
-            prepared = prepare(claim)
-        }
-        switch prepared {
+        switch prepare(claim) {
         case .hold(let until):
             return .retry(due: until, reason: "waiting for its trail", counts: false)
         case .unconvertible(let reason):

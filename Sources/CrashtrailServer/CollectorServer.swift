@@ -98,6 +98,7 @@ public struct CollectorServer: Sendable {
         var policy = GroupCommitter.Policy.serve(backlog: options.backlog, batchSize: options.batchSize)
         let upstreams = try options.forward.map { dsn throws(ForwardError) in try UpstreamDSN(dsn) }
         policy.forwardTo = upstreams.map(\.identity)
+        let committer = GroupCommitter(store: service.store, policy: policy, time: service.time)
         if upstreams.isEmpty {
             forwarder = nil
         } else {
@@ -107,9 +108,10 @@ public struct CollectorServer: Sendable {
                 hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL,
                 manifests: (try? service.store.storedManifests()) ?? [])
             var forwarding = ForwardWorker.Options()
-            forwarding.preparesInBackground = true
+            forwarding.runsInBackground = true
             let worker = ForwardWorker(
-                store: service.store, upstreams: upstreams, client: client, options: forwarding, time: service.time, logger: logger
+                store: service.store, outbox: CommittedOutbox(committer: committer), upstreams: upstreams, client: client,
+                options: forwarding, time: service.time, logger: logger
             ) { [service] claim in
                 service.prepareForwarding(claim, preparation, now: service.time.now())
             }
@@ -117,7 +119,7 @@ public struct CollectorServer: Sendable {
         }
         routes = IntakeRoutes(
             projects: projects,
-            committer: GroupCommitter(store: service.store, policy: policy, time: service.time),
+            committer: committer,
             processor: PayloadProcessor(
                 decoder: codec, maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: grouping),
             decoder: codec,

@@ -97,27 +97,34 @@ extension ReportStore {
     /// it updates.
     /// - Throws: `StoreError` (`database`).
     package func claimForwarding(upstream: String, limit: Int, now: Int64, lease: Int64) throws(StoreError) -> [ForwardClaim] {
-        try write { db in
-            try db.rows(
-                """
-                UPDATE forwardOutbox SET claimedUntil = ?
-                WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ? AND reportID IN (
-                    SELECT reportID FROM forwardOutbox
-                    WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ?
-                    ORDER BY due, reportID LIMIT ?)
-                RETURNING reportID, upstream, attempts, queued, claimedUntil
-                """,
-                [
-                    .integer(now + lease), .text(upstream), .integer(now), .integer(now), .text(upstream), .integer(now), .integer(now),
-                    .integer(Int64(limit)),
-                ]
-            ).map { row in
-                ForwardClaim(
-                    reportID: try row.requiredString("reportID"), upstream: try row.requiredString("upstream"),
-                    attempts: row.int("attempts") ?? 0, queued: row.int64("queued") ?? 0,
-                    claimedUntil: row.int64("claimedUntil") ?? 0)
-            }.sorted { $0.reportID < $1.reportID }
-        }
+        try write { db in try Self.claimForwarding(upstream: upstream, limit: limit, now: now, lease: lease, in: db) }
+    }
+
+    /// Claims up to `limit` reports due for `upstream`, as ``claimForwarding(upstream:limit:now:lease:)`` does, in the
+    /// transaction `db`.
+    /// - Throws: the backend's error.
+    package static func claimForwarding(
+        upstream: String, limit: Int, now: Int64, lease: Int64, in db: any StoreTransaction
+    ) throws -> [ForwardClaim] {
+        try db.rows(
+            """
+            UPDATE forwardOutbox SET claimedUntil = ?
+            WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ? AND reportID IN (
+                SELECT reportID FROM forwardOutbox
+                WHERE upstream = ? AND state = \(ForwardState.waiting.sqlLiteral) AND due <= ? AND claimedUntil <= ?
+                ORDER BY due, reportID LIMIT ?)
+            RETURNING reportID, upstream, attempts, queued, claimedUntil
+            """,
+            [
+                .integer(now + lease), .text(upstream), .integer(now), .integer(now), .text(upstream), .integer(now), .integer(now),
+                .integer(Int64(limit)),
+            ]
+        ).map { row in
+            ForwardClaim(
+                reportID: try row.requiredString("reportID"), upstream: try row.requiredString("upstream"),
+                attempts: row.int("attempts") ?? 0, queued: row.int64("queued") ?? 0,
+                claimedUntil: row.int64("claimedUntil") ?? 0)
+        }.sorted { $0.reportID < $1.reportID }
     }
 
     /// Whether a report is due for `upstream` that no sender holds: a read, so an idle sender polls without taking
@@ -149,30 +156,36 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     package func settleForwarding(_ settlements: [(ForwardClaim, ForwardSettlement)], now: Int64) throws(StoreError) {
         guard !settlements.isEmpty else { return }
-        try write { db in
-            for (claim, settlement) in settlements {
-                let key: [StoreValue] = [.text(claim.reportID), .text(claim.upstream), .integer(claim.claimedUntil)]
-                switch settlement {
-                case .delivered:
-                    try db.execute(
-                        """
-                        UPDATE forwardOutbox SET state = \(ForwardState.delivered.sqlLiteral), attempts = attempts + 1, delivered = ?, claimedUntil = 0,
-                            reason = NULL
-                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
-                        """, [.integer(now)] + key)
-                case .retry(let due, let reason, let counts):
-                    try db.execute(
-                        """
-                        UPDATE forwardOutbox SET attempts = attempts + ?, due = ?, claimedUntil = 0, reason = ?
-                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ? AND state = \(ForwardState.waiting.sqlLiteral)
-                        """, [.integer(counts ? 1 : 0), .integer(due), .text(reason)] + key)
-                case .setAside(let reason):
-                    try db.execute(
-                        """
-                        UPDATE forwardOutbox SET state = \(ForwardState.setAside.sqlLiteral), attempts = attempts + 1, claimedUntil = 0, reason = ?
-                        WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
-                        """, [.text(reason)] + key)
-                }
+        try write { db in try Self.settleForwarding(settlements, now: now, in: db) }
+    }
+
+    /// Settles claimed sends, as ``settleForwarding(_:now:)`` does, in the transaction `db`.
+    /// - Throws: the backend's error.
+    package static func settleForwarding(
+        _ settlements: [(ForwardClaim, ForwardSettlement)], now: Int64, in db: any StoreTransaction
+    ) throws {
+        for (claim, settlement) in settlements {
+            let key: [StoreValue] = [.text(claim.reportID), .text(claim.upstream), .integer(claim.claimedUntil)]
+            switch settlement {
+            case .delivered:
+                try db.execute(
+                    """
+                    UPDATE forwardOutbox SET state = \(ForwardState.delivered.sqlLiteral), attempts = attempts + 1, delivered = ?, claimedUntil = 0,
+                        reason = NULL
+                    WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
+                    """, [.integer(now)] + key)
+            case .retry(let due, let reason, let counts):
+                try db.execute(
+                    """
+                    UPDATE forwardOutbox SET attempts = attempts + ?, due = ?, claimedUntil = 0, reason = ?
+                    WHERE reportID = ? AND upstream = ? AND claimedUntil = ? AND state = \(ForwardState.waiting.sqlLiteral)
+                    """, [.integer(counts ? 1 : 0), .integer(due), .text(reason)] + key)
+            case .setAside(let reason):
+                try db.execute(
+                    """
+                    UPDATE forwardOutbox SET state = \(ForwardState.setAside.sqlLiteral), attempts = attempts + 1, claimedUntil = 0, reason = ?
+                    WHERE reportID = ? AND upstream = ? AND claimedUntil = ?
+                    """, [.text(reason)] + key)
             }
         }
     }

@@ -2,6 +2,7 @@ import CrashtrailCore
 import CrashtrailStore
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CrashtrailIntake
@@ -194,5 +195,52 @@ struct GroupCommitterTests {
         // Then what waits is committed without it, long before the writer would have stopped waiting
         #expect(try await third.value == .reports([.stored(records[4].id)]))
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 5)
+    }
+
+    @Test("Forwarding's claims and settlements ride in group commits, and a full backlog never refuses them")
+    func forwardingInGroupCommits() async throws {
+        // Given serve's committer queueing each stored report for an upstream, its backlog of two full, its writer busy
+        let store = try TestFiles.memoryStore()
+        var policy = GroupCommitter.Policy.serve(backlog: 2, batchSize: 10, linger: .zero)
+        policy.forwardTo = ["upstream"]
+        let committer = GroupCommitter(store: store, policy: policy, time: .fixed(milliseconds: 1_000))
+        let records = try Self.records(Self.batches(count: 1, size: 4))
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        try committer.submit([.reports([records[0]], idDecides: true)]) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let waiting = Task { try await committer.submit(together: [.reports([records[1], records[2]], idDecides: true)]) }
+        while committer.backlog < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(throws: GroupCommitter.BacklogFullError.self) { try committer.submit([.reports([records[3]], idDecides: true)]) { _ in } }
+        // When forwarding claims while the backlog is full
+        let claimed = Mutex<[IntakeOutcome]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        try committer.submit([.forwardClaim(upstream: "upstream", limit: 10, now: 2_000, lease: 60_000)]) { result in
+            claimed.withLock { $0 = try? result.get() }
+            done.signal()
+        }
+        gate.signal()
+        // Then the claim is taken, and holds what was stored before it: the reports of its own transaction included
+        _ = try await waiting.value
+        done.wait()
+        guard case .forwardClaims(let claims)? = claimed.withLock({ $0 })?.first else {
+            Issue.record("no claims")
+            return
+        }
+        #expect(claims.map(\.reportID) == records[0...2].map(\.id))
+        #expect(claims.allSatisfy { $0.claimedUntil == 62_000 })
+        // And a second claim finds them held
+        let again = try await committer.submit(together: [.forwardClaim(upstream: "upstream", limit: 10, now: 3_000, lease: 60_000)])
+        #expect(again == [.forwardClaims([])])
+        // And settling them in a group commit delivers each once
+        let settled = try await committer.submit(
+            together: [.forwardSettlements(claims.map { ($0, .delivered) }, now: 4_000)])
+        #expect(settled == [.settled])
+        let status = try store.forwardingStatus()
+        #expect(status.map(\.delivered) == [3])
+        #expect(status.map(\.waiting) == [0])
     }
 }

@@ -186,8 +186,9 @@ package final class GroupCommitter: Sendable {
     /// - Throws: ``BacklogFullError`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
     ///   committer, when it stops at failures. The completion is then never called.
     package func submit(_ works: [IntakeWork], fulfilling expectation: Expectation? = nil, completion: @escaping Completion) throws {
-        // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it.
-        let weight = max(1, works.reduce(0) { $0 + $1.weight })
+        // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it. Forwarding's
+        // claims and settlements weigh nothing, and are never refused.
+        let weight = works.allSatisfy(\.isForwarding) ? 0 : max(1, works.reduce(0) { $0 + $1.weight })
         enum Admission {
             case queued(startsWriter: Bool, wakesWriter: Bool)
             case waitForRoom
@@ -198,7 +199,7 @@ package final class GroupCommitter: Sendable {
         while true {
             let admission = state.withLock { state -> Admission in
                 if let failure = state.failure { return .stopped(failure) }
-                if state.waiting > 0, state.waiting + weight > policy.capacity {
+                if weight > 0, state.waiting > 0, state.waiting + weight > policy.capacity {
                     guard policy.waitsForRoom else { return .full(waiting: state.waiting) }
                     state.blocked += 1
                     return .waitForRoom

@@ -79,6 +79,11 @@ package enum IntakeBatch {
                 return .counted
             case .sessionTrail:
                 return .counted
+            case .forwardClaim(let upstream, let limit, let now, let lease):
+                return .forwardClaims(try ReportStore.claimForwarding(upstream: upstream, limit: limit, now: now, lease: lease, in: db))
+            case .forwardSettlements(let settlements, let now):
+                try ReportStore.settleForwarding(settlements, now: now, in: db)
+                return .settled
             }
         }
     }

@@ -19,14 +19,30 @@ package enum IntakeWork: Sendable {
     case sessions(SessionTally, project: Int?)
     /// The trail of a session that did not crash, added to the counts of the paths it went through.
     case sessionTrail(SessionTrail)
+    /// Forwarding claims up to `limit` reports due for `upstream` at `now`, for `lease` milliseconds (SPEC section 17).
+    ///
+    /// In `serve`, claims and settlements ride in the group commits, so forwarding never waits for the store's writer
+    /// nor makes intake wait for it, and pays no transaction of its own.
+    case forwardClaim(upstream: String, limit: Int, now: Int64, lease: Int64)
+    /// Forwarding settles the sends it claimed.
+    case forwardSettlements([(ForwardClaim, ForwardSettlement)], now: Int64)
 
     /// How much of a batch the work takes: its reports, one for a trail, nothing for sessions (a few counts that ride
-    /// with their envelope's event; a submission weighs at least 1).
+    /// with their envelope's event; a submission weighs at least 1) nor for forwarding's claims and settlements.
     package var weight: Int {
         switch self {
         case .reports(let records, _): max(1, records.count)
         case .trail, .sessionTrail: 1
-        case .sessions: 0
+        case .sessions, .forwardClaim, .forwardSettlements: 0
+        }
+    }
+
+    /// Whether it is forwarding's claim or settlement: work that holds no report, which the backlog never refuses (a
+    /// settlement refused would send its reports again).
+    package var isForwarding: Bool {
+        switch self {
+        case .forwardClaim, .forwardSettlements: true
+        case .reports, .trail, .sessions, .sessionTrail: false
         }
     }
 }
@@ -43,4 +59,8 @@ package enum IntakeOutcome: Sendable, Equatable {
     case trailWaitingFull(count: Int, bytes: Int64)
     /// Sessions or a session's trail, counted.
     case counted
+    /// The reports forwarding claimed.
+    case forwardClaims([ForwardClaim])
+    /// Forwarding's sends, settled.
+    case settled
 }
