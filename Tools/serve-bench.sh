@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Measures crashtrail serve under wrk against crashtrail ingest of the same events as files, in one run: accepted
-# events per second, the process's CPU seconds per stored event (user + system, from /proc for serve and from
-# getrusage for ingest, so wrk's share of the cores does not enter), p50 and p99 latency, every 2xx stored, and the
-# service's peak memory.
+# Measures crashtrail serve under wrk, serve --forward under the same load, and crashtrail ingest of the same events
+# as files, in one run: accepted events per second, the process's CPU seconds per stored event (user + system, from
+# /proc for serve and from getrusage for ingest, so wrk's share of the cores does not enter), p50 and p99 latency,
+# every 2xx stored (and, with --forward, delivered once), and the service's peak memory.
 #
 #   Tools/serve-bench.sh [SECONDS] [CONNECTIONS]        defaults: 10 s, 8 connections, 3 runs (RUNS)
+#
+# serve --forward sends to a minimal Sentry-compatible sink on loopback (Python asyncio, at the lowest priority, as it
+# stands for a tracker on another machine); its runs alternate with serve's. Its CPU per stored event counts the load's
+# seconds only: what forwarding does after, draining the outbox, is not in it. FORWARD=0 leaves these runs out.
 #
 # Each request is a Sentry envelope of Samples/reports/sentry-event-contexts-ct1.json (a 5 KB event with a ct1:
 # trail) under an event ID of its own (Tools/serve-bench.lua). The batch baseline ingests the same number of such
 # envelopes, written as files, into an empty store. Stored counts include requests still in flight when wrk stops.
 # Environment: BENCH_DIR (default /tmp/crashtrail-serve-bench), RUNS (default 3; the table shows medians), CRASHTRAIL (a
 # crashtrail binary to measure instead of building this checkout: another build, for a comparison in one run),
-# SERVE_ARGS (more options for serve; by default the rate limits are lifted).
+# SERVE_ARGS (more options for serve; by default the rate limits are lifted), FORWARD.
 # Prints a Markdown table for BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,38 +41,119 @@ rm -rf "$DIR" && mkdir -p "$DIR"
 
 RUNS="${RUNS:-3}"
 RATES=(); P50S=(); P99S=(); PEAKS=(); CPUS=(); TOTAL_ANSWERED=0; TOTAL_STORED=0; TOTAL_NON2XX=0; ERRORS=none
+FORWARD_RATES=(); FORWARD_P99S=(); FORWARD_CPUS=(); FORWARD_IDLE_CPUS=(); FORWARD_STORED=0; FORWARD_DELIVERED=0; FORWARD_ONCE=0
+PIDS=()
+trap 'for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 # The CPU ticks (user + system) process $1 has used.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-for run in $(seq 1 "$RUNS"); do
+# The CPU ticks process $1's threads under SCHED_IDLE (policy 5: forwarding's) have used, those alive now.
+idle_ticks() { cat /proc/"$1"/task/*/stat 2>/dev/null | awk '$41 == 5 {n += $14 + $15} END {print n + 0}'; }
+
+SINK=""
+if [ "${FORWARD:-1}" != 0 ]; then
+    # The upstream of serve --forward: answers every envelope 200, keeping connections alive, and counts each event ID.
+    cat > "$DIR/sink.py" <<'PY'
+import asyncio, collections, json, sys
+seen = collections.Counter()
+async def handle(reader, writer):
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            body = await reader.readexactly(length)
+            seen[json.loads(body.split(b"\n", 1)[0])["event_id"]] += 1
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        writer.close()
+async def report(reader, writer):
+    # A connection to the second port gets the counts since the last one: events received, and those received more
+    # than once (each run's events reuse the IDs of the run before, to a new store).
+    writer.write(f"{sum(seen.values())} {sum(1 for n in seen.values() if n > 1)}\n".encode())
+    seen.clear()
+    await writer.drain()
+    writer.close()
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    counts = await asyncio.start_server(report, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], counts.sockets[0].getsockname()[1], flush=True)
+    async with server, counts:
+        await asyncio.gather(server.serve_forever(), counts.serve_forever())
+asyncio.run(main())
+PY
+    nice -n 19 python3 "$DIR/sink.py" > "$DIR/sink.ports" &
+    PIDS+=($!)
+    for _ in $(seq 1 50); do [ -s "$DIR/sink.ports" ] && break; sleep 0.1; done
+    SINK="http://0123456789abcdef0123456789abcdef@127.0.0.1:$(awk '{print $1}' "$DIR/sink.ports")/1"
+fi
+# What the sink received since it was last asked: "EVENTS REPEATED".
+sink_counts() { python3 -c "import socket,sys; s=socket.create_connection(('127.0.0.1', int(sys.argv[1]))); print(s.makefile().readline().strip())" "$(awk '{print $2}' "$DIR/sink.ports")"; }
+
+# One wrk run against a new service: KIND is "serve" or "forward" (serve --forward to the sink).
+run() {
+    local kind="$1" run="$2" extra=()
+    [ "$kind" = forward ] && extra=(--forward "$SINK" --forward-hold 0)
     # The service, on a free port and a new store, its DSN read from what it prints.
     rm -f "$DIR"/serve.sqlite*
+    # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
     "$BIN/crashtrail" serve --listen 127.0.0.1:0 --store "$DIR/serve.sqlite" --manifest "$MANIFEST" --quiet $SERVE_ARGS \
-        --quarantine "$DIR/quarantine" > "$DIR/serve.out" 2> "$DIR/serve.err" &
+        "${extra[@]}" --quarantine "$DIR/quarantine" > "$DIR/serve.out" 2> "$DIR/serve.err" &
     PID=$!
-    trap 'kill $PID 2>/dev/null || true' EXIT
+    PIDS+=($PID)
     for _ in $(seq 1 100); do grep -q "DSN of project" "$DIR/serve.out" 2>/dev/null && break; sleep 0.1; done
     DSN=$(grep -o 'http://[^ ]*' "$DIR/serve.out" | head -n 1)
     KEY=$(echo "$DSN" | sed -E 's|http://([^@]*)@.*|\1|')
     PORT=$(echo "$DSN" | sed -E 's|.*:([0-9]+)/[0-9]+$|\1|')
-    echo "wrk run $run of $RUNS: $CONNECTIONS connections for $SECONDS_RUN s..." >&2
-    TICKS_BEFORE=$(ticks $PID)
+    echo "wrk run $run of $RUNS ($kind): $CONNECTIONS connections for $SECONDS_RUN s..." >&2
+    local before idle_before
+    [ "$kind" = forward ] && sink_counts > /dev/null
+    before=$(ticks $PID)
+    idle_before=$(idle_ticks $PID)
     SERVE_BENCH_EVENT="$EVENT" SERVE_BENCH_KEY="$KEY" wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency \
         -s Tools/serve-bench.lua "http://127.0.0.1:$PORT/api/1/envelope/" > "$DIR/wrk.txt"
-    PEAKS+=("$(grep VmHWM "/proc/$PID/status" | awk '{print $2}')")
+    [ "$kind" = serve ] && PEAKS+=("$(grep VmHWM "/proc/$PID/status" | awk '{print $2}')")
     sleep 0.5 # the requests still in flight when wrk stopped are stored, and count
-    SERVE_TICKS=$(( $(ticks $PID) - TICKS_BEFORE ))
+    local used=$(( $(ticks $PID) - before )) idle_used=$(( $(idle_ticks $PID) - idle_before ))
+    if [ "$kind" = forward ]; then
+        # The outbox drains before the service stops, so every stored report can be counted at the sink.
+        for _ in $(seq 1 1200); do
+            "$BIN/crashtrail" forward --status --format json --store "$DIR/serve.sqlite" \
+                | python3 -c 'import json,sys; s=json.load(sys.stdin); sys.exit(0 if s and s[0]["waiting"] + s[0]["retrying"] == 0 else 1)' && break
+            sleep 0.1
+        done
+    fi
     kill -TERM $PID
     wait $PID || true
-    trap - EXIT
+    local stored
+    stored=$("$BIN/crashtrail" list --reports --format json --store "$DIR/serve.sqlite" | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
+    local rate p99 cpu
+    rate=$(grep -Eo 'Requests/sec: *[0-9.]+' "$DIR/wrk.txt" | grep -Eo '[0-9.]+$')
+    p99=$(grep -E '^ +99%' "$DIR/wrk.txt" | awk '{print $2}')
+    cpu=$(python3 -c "print($used / $(getconf CLK_TCK) / max(1, $stored))")
+    if [ "$kind" = forward ]; then
+        FORWARD_RATES+=("$rate"); FORWARD_P99S+=("$p99"); FORWARD_CPUS+=("$cpu"); FORWARD_STORED=$((FORWARD_STORED + stored))
+        FORWARD_IDLE_CPUS+=("$(python3 -c "print($idle_used / $(getconf CLK_TCK) / max(1, $stored))")")
+        local received
+        received=$(sink_counts)
+        FORWARD_DELIVERED=$((FORWARD_DELIVERED + ${received% *}))
+        FORWARD_ONCE=$((FORWARD_ONCE + ${received#* }))
+        return
+    fi
     REQUESTS=$(grep -Eo '^ *[0-9]+ requests in' "$DIR/wrk.txt" | grep -Eo '[0-9]+')
     NON2XX=$(grep -Eo 'Non-2xx or 3xx responses: [0-9]+' "$DIR/wrk.txt" | grep -Eo '[0-9]+$' || echo 0)
     grep -q 'Socket errors' "$DIR/wrk.txt" && ERRORS=$(grep -Eo 'Socket errors:.*' "$DIR/wrk.txt")
-    RATES+=("$(grep -Eo 'Requests/sec: *[0-9.]+' "$DIR/wrk.txt" | grep -Eo '[0-9.]+$')")
+    RATES+=("$rate")
     P50S+=("$(grep -E '^ +50%' "$DIR/wrk.txt" | awk '{print $2}')")
-    P99S+=("$(grep -E '^ +99%' "$DIR/wrk.txt" | awk '{print $2}')")
-    STORED=$("$BIN/crashtrail" list --reports --format json --store "$DIR/serve.sqlite" | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
-    TOTAL_ANSWERED=$((TOTAL_ANSWERED + REQUESTS - NON2XX)); TOTAL_STORED=$((TOTAL_STORED + STORED)); TOTAL_NON2XX=$((TOTAL_NON2XX + NON2XX))
-    CPUS+=("$(python3 -c "print($SERVE_TICKS / $(getconf CLK_TCK) / max(1, $STORED))")")
+    P99S+=("$p99")
+    TOTAL_ANSWERED=$((TOTAL_ANSWERED + REQUESTS - NON2XX)); TOTAL_STORED=$((TOTAL_STORED + stored)); TOTAL_NON2XX=$((TOTAL_NON2XX + NON2XX))
+    CPUS+=("$cpu")
+}
+for run in $(seq 1 "$RUNS"); do
+    run serve "$run"
+    [ -n "$SINK" ] && run forward "$run"
 done
 
 # The batch baseline: as many envelopes as the last run answered, written as files, ingested into an empty store.
@@ -102,7 +187,8 @@ PY
     BATCH_CPUS+=("$(python3 -c "print($CPU / $REQUESTS)")")
 done
 
-python3 - "${RATES[*]}" "${BATCH_RATES[*]}" "${P50S[*]}" "${P99S[*]}" "${PEAKS[*]}" "${CPUS[*]}" "${BATCH_CPUS[*]}" <<PY
+python3 - "${RATES[*]}" "${BATCH_RATES[*]}" "${P50S[*]}" "${P99S[*]}" "${PEAKS[*]}" "${CPUS[*]}" "${BATCH_CPUS[*]}" \
+    "${FORWARD_RATES[*]:-}" "${FORWARD_P99S[*]:-}" "${FORWARD_CPUS[*]:-}" "${FORWARD_IDLE_CPUS[*]:-}" <<PY
 import statistics, sys
 def ms(text):
     value = float(text.rstrip("msu"))
@@ -127,4 +213,14 @@ print(f"| latency p50 / p99 | {statistics.median(p50):.1f} ms / {statistics.medi
 print(f"| answered 2xx / stored / non-2xx, all runs | {int('$TOTAL_ANSWERED'):,} / {int('$TOTAL_STORED'):,} / $TOTAL_NON2XX |")
 print(f"| peak resident memory of serve | {peak / 1024:.0f} MiB |")
 print(f"| socket errors | $ERRORS |")
+if sys.argv[8].strip():
+    forward = statistics.median(float(x) for x in sys.argv[8].split())
+    forward_p99 = statistics.median(ms(x) for x in sys.argv[9].split())
+    forward_cpu = statistics.median(float(x) for x in sys.argv[10].split())
+    print(f"| crashtrail serve --forward, accepted events/s / serve | {forward:,.0f} ({forward / rate:.2f}x) |")
+    forward_idle = statistics.median(float(x) for x in sys.argv[11].split())
+    print(f"| CPU per stored event under the load, serve --forward: all / at normal priority (serve's: {cpu * 1e3:.3f} ms) | "
+          f"{forward_cpu * 1e3:.3f} ms / {(forward_cpu - forward_idle) * 1e3:.3f} ms ({(forward_cpu - forward_idle) / cpu:.2f}x) |")
+    print(f"| serve --forward latency p99 | {forward_p99:.1f} ms |")
+    print(f"| serve --forward stored / delivered / delivered more than once, all runs | {int('$FORWARD_STORED'):,} / {int('$FORWARD_DELIVERED'):,} / $FORWARD_ONCE |")
 PY
