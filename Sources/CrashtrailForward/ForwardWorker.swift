@@ -108,8 +108,20 @@ package final class ForwardWorker: Sendable {
     private func send() async {
         while !Task.isCancelled {
             let result = await pass()
-            if result.claimed == 0 { try? await Task.sleep(for: .seconds(options.poll)) }
+            if result.claimed == 0 { await atNormalPriority { try? await Task.sleep(for: .seconds(self.options.poll)) } }
         }
+    }
+
+    /// Runs `body` on the task pool rather than on the background thread.
+    ///
+    /// Whatever holds the store's writer or its connections, or hands work to threads that may be started for it (a
+    /// thread starts with the priority of the thread that starts it), must not run at the lowest priority: a starved
+    /// background thread would hold up intake, or pass its priority on to threads that answer requests.
+    private func atNormalPriority<T: Sendable, Failure: Error>(
+        _ body: @Sendable () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        guard background != nil else { return try await body() }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
     }
 
     /// Sends until nothing is waiting for these upstreams (delivered or set aside), or `deadline` (milliseconds since
@@ -139,11 +151,15 @@ package final class ForwardWorker: Sendable {
             let start = time.now()
             if let until = paused.withLock({ $0[upstream.identity] }), until > start { continue }
             do {
-                guard try store.hasDueForwarding(upstream: upstream.identity, now: start) else { continue }
-                let claims = try await outbox.claim(upstream: upstream.identity, limit: options.batch, now: start, lease: options.lease)
+                let (store, outbox, batch, lease) = (store, outbox, options.batch, options.lease)
+                let claims = try await atNormalPriority { () async throws -> [ForwardClaim] in
+                    guard try store.hasDueForwarding(upstream: upstream.identity, now: start) else { return [] }
+                    return try await outbox.claim(upstream: upstream.identity, limit: batch, now: start, lease: lease)
+                }
                 guard !claims.isEmpty else { continue }
                 let settlements = await send(claims, to: upstream)
-                try await outbox.settle(settlements, now: time.now())
+                let now = time.now()
+                try await atNormalPriority { try await outbox.settle(settlements, now: now) }
                 for (_, settlement) in settlements {
                     switch settlement {
                     case .delivered: result.delivered += 1

@@ -7,9 +7,9 @@ import NIOPosix
 /// Sends envelopes to upstreams over pooled, kept-alive HTTP/1.1 connections (TLS for `https`), through
 /// AsyncHTTPClient.
 ///
-/// Its connections run on an event loop of their own, not on the event loops `serve` answers requests on. For
-/// `serve` that thread is in the background (``LowestPriority``, as `BackgroundThread`'s): under load, forwarding's
-/// sockets never delay an acknowledgement, and they take the cores the requests leave.
+/// Its connections run on an event loop of their own, not on the event loops `serve` answers requests on, at the
+/// process's priority: work that loop hands to other threads (name lookups go to a dispatch queue, which may start a
+/// thread from it) would pass a lower priority on to threads that answer requests.
 package final class UpstreamClient: Sendable {
     private let http: HTTPClient
     private let loop: MultiThreadedEventLoopGroup
@@ -21,9 +21,7 @@ package final class UpstreamClient: Sendable {
     /// - Parameters:
     ///   - timeoutSeconds: the longest a send waits for an answer.
     ///   - client: the `sentry_client` and `User-Agent`.
-    ///   - inBackground: whether its event loop runs at the lowest priority (`serve`), or at the process's (`forward`,
-    ///     which has nothing else to do).
-    package init(timeoutSeconds: Int64 = 20, client: String = "crashtrail-forward/1", inBackground: Bool = false) {
+    package init(timeoutSeconds: Int64 = 20, client: String = "crashtrail-forward/1") {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(timeoutSeconds))
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
@@ -32,7 +30,6 @@ package final class UpstreamClient: Sendable {
         // to wherever the answer points (SPEC section 19).
         configuration.redirectConfiguration = .disallow
         loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        if inBackground { loop.next().execute { LowestPriority.apply() } }
         http = HTTPClient(eventLoopGroupProvider: .shared(loop), configuration: configuration)
         timeout = .seconds(timeoutSeconds)
         self.client = client

@@ -102,7 +102,7 @@ public struct CollectorServer: Sendable {
         if upstreams.isEmpty {
             forwarder = nil
         } else {
-            let client = UpstreamClient(inBackground: true)
+            let client = UpstreamClient()
             let preparation = TriageService.ForwardPreparation(
                 builder: SentryEventBuilder(grouping: options.forwardGrouping),
                 hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL,
@@ -110,7 +110,11 @@ public struct CollectorServer: Sendable {
             var forwarding = ForwardWorker.Options()
             forwarding.runsInBackground = true
             let worker = ForwardWorker(
-                store: service.store, outbox: CommittedOutbox(committer: committer), upstreams: upstreams, client: client,
+                // On SQLite, forwarding's claims and settlements ride in the group commits: SQLite has one writer, which
+                // they would otherwise take between intake's commits. On PostgreSQL they keep transactions of their own,
+                // so that a claim's row locks stay out of intake's transactions.
+                store: service.store, outbox: service.location.isPostgres ? nil : CommittedOutbox(committer: committer),
+                upstreams: upstreams, client: client,
                 options: forwarding, time: service.time, logger: logger
             ) { [service] claim in
                 service.prepareForwarding(claim, preparation, now: service.time.now())

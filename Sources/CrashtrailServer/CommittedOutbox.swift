@@ -2,11 +2,13 @@ import CrashtrailForward
 import CrashtrailIntake
 import CrashtrailStore
 
-/// `serve`'s forwarding outbox: claims and settlements go in the group commits that store the requests' reports.
+/// `serve`'s forwarding outbox on SQLite: claims and settlements go in the group commits that store the requests'
+/// reports.
 ///
-/// Forwarding thus never waits for the store's writer while it writes a request's reports, never makes a request wait
-/// for a transaction of its own, and pays no commit: its statements ride in the next transaction. The backlog never
-/// refuses them (``IntakeWork/isForwarding``).
+/// Forwarding thus never waits for SQLite's one writer while it writes a request's reports, never makes a request
+/// wait for a transaction of its own, and pays no commit: its statements ride in the next transaction. The backlog
+/// never refuses them (``IntakeWork/isForwarding``). A transaction that fails fails them too; a settlement lost so
+/// is sent again when its claim's lease ends, and the upstream keeps one event per ID.
 struct CommittedOutbox: ForwardOutbox {
     let committer: GroupCommitter
 

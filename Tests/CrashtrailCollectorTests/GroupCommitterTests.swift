@@ -155,9 +155,17 @@ struct GroupCommitterTests {
         "The writer waits for expected work to join its transaction, and stops waiting when it is withdrawn",
         .timeLimit(.minutes(1)))
     func lingersForExpectedWork() async throws {
-        // Given a serve committer that would wait for expected work far longer than this test runs, its writer kept busy
+        // Given a serve committer that would wait for expected work far longer than this test runs, its writer kept busy,
+        // and a clock that counts its transactions (each reads the time once)
         let store = try TestFiles.memoryStore()
-        let committer = GroupCommitter(store: store, policy: .serve(backlog: 100, batchSize: 10, linger: .seconds(600)))
+        let transactions = Atomic(0)
+        let clock = TimeSource(
+            milliseconds: {
+                transactions.add(1, ordering: .relaxed)
+                return 1_000
+            }, uptimeNanoseconds: { 0 })
+        let committer = GroupCommitter(
+            store: store, policy: .serve(backlog: 100, batchSize: 10, linger: .seconds(600)), time: clock)
         let records = try Self.records(Self.batches(count: 1, size: 5))
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
@@ -178,6 +186,7 @@ struct GroupCommitterTests {
         let second = try await committer.submit(together: [.reports([records[2]], idDecides: true)], fulfilling: expectation)
         #expect(second == [.reports([.stored(records[2].id)])])
         #expect(try await first.value == .reports([.stored(records[1].id)]))
+        #expect(transactions.load(ordering: .relaxed) == 2)
 
         // When expected work is withdrawn while the writer waits for it
         try committer.submit([.reports([records[3]], idDecides: true)]) { _ in

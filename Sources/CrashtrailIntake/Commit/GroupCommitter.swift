@@ -104,9 +104,9 @@ package final class GroupCommitter: Sendable {
         /// Whether the writer should wait for expected work, marking it lingering if so.
         ///
         /// It waits when some work is being prepared, something already waits (the writer only lingers to add to a
-        /// transaction), the transaction has room, and nothing stopped the committer.
-        mutating func startLingering(maximumBatch: Int) -> Bool {
-            lingering = expected > 0 && waiting > 0 && waiting < maximumBatch && failure == nil
+        /// transaction), the transaction and the backlog have room for more, and nothing stopped the committer.
+        mutating func startLingering(maximumBatch: Int, capacity: Int) -> Bool {
+            lingering = expected > 0 && waiting > 0 && waiting < min(maximumBatch, capacity) && failure == nil
             return lingering
         }
 
@@ -188,7 +188,7 @@ package final class GroupCommitter: Sendable {
     package func submit(_ works: [IntakeWork], fulfilling expectation: Expectation? = nil, completion: @escaping Completion) throws {
         // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it. Forwarding's
         // claims and settlements weigh nothing, and are never refused.
-        let weight = works.allSatisfy(\.isForwarding) ? 0 : max(1, works.reduce(0) { $0 + $1.weight })
+        let weight = !works.isEmpty && works.allSatisfy(\.isForwarding) ? 0 : max(1, works.reduce(0) { $0 + $1.weight })
         enum Admission {
             case queued(startsWriter: Bool, wakesWriter: Bool)
             case waitForRoom
@@ -282,7 +282,7 @@ package final class GroupCommitter: Sendable {
     private func lingerForExpectedWork() {
         guard policy.linger > .zero else { return }
         let deadline = DispatchTime.now() + DispatchTimeInterval.nanoseconds(Int(policy.linger / .nanoseconds(1)))
-        while state.withLock({ $0.startLingering(maximumBatch: policy.maximumBatch) }) {
+        while state.withLock({ $0.startLingering(maximumBatch: policy.maximumBatch, capacity: policy.capacity) }) {
             if arrivals.wait(timeout: deadline) == .timedOut {
                 _ = state.withLock { $0.stopLingering() }
                 return
