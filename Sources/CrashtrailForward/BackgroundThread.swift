@@ -4,8 +4,12 @@ import Synchronization
 /// A thread of its own, at the lowest scheduling priority the system gives a thread (``LowestPriority``), that runs work
 /// one piece at a time.
 ///
-/// `serve` prepares the events it forwards here, so under load the requests it answers keep the cores and forwarding
-/// takes what they leave: an acknowledgement is never slowed by forwarding, and the outbox drains when the load eases.
+/// `serve` forwards from here (it is the executor its forwarding tasks prefer), so under load the requests it answers
+/// keep the cores and forwarding takes what they leave: an acknowledgement is never slowed by forwarding, and the
+/// outbox drains when the load eases.
+///
+/// Work here must not hold what normal work waits for (the store's writer, a connection), nor hand work to threads
+/// that may be started for it: a thread starts with the priority of the thread that starts it.
 package final class BackgroundThread: Sendable {
     private struct State {
         var work: [@Sendable () -> Void] = []
