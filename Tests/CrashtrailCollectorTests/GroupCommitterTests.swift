@@ -153,7 +153,7 @@ struct GroupCommitterTests {
 
     @Test(
         "The writer waits for expected work to join its transaction, and stops waiting when it is withdrawn",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func lingersForExpectedWork() async throws {
         // Given a serve committer that would wait for expected work far longer than this test runs, its writer kept busy,
         // and a clock that counts its transactions (each reads the time once)
