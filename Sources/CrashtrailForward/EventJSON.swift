@@ -57,13 +57,19 @@ package indirect enum EventJSON: Hashable, Sendable {
             reader.skipWhitespace()
             let value: EventJSON
             if reader.index < buffer.count, buffer[reader.index] == UInt8(ascii: "{") {
-                value = try reader.object(depth: 0) { reader, key throws(JSONParseError) in
-                    guard !members.contains(key) else { return try reader.value(depth: 1) }
-                    reader.skipWhitespace()
-                    let start = reader.index
-                    try reader.skipValue(depth: 1)
-                    return .verbatim(bytes[start..<reader.index])
+                var object = EventObject()
+                try reader.members(depth: 0) { reader, key throws(JSONParseError) in
+                    guard let key else { return }
+                    if members.contains(key) {
+                        object[key] = try reader.value(depth: 1)
+                    } else {
+                        reader.skipWhitespace()
+                        let start = reader.index
+                        try reader.skipValue(depth: 1)
+                        object[key] = .verbatim(bytes[start..<reader.index])
+                    }
                 }
+                value = .object(object)
             } else {
                 value = try reader.value(depth: 0)
             }
@@ -126,7 +132,11 @@ package indirect enum EventJSON: Hashable, Sendable {
             guard index < bytes.count else { throw error(.truncated, "the text ends where a value should be", at: index) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                return try object(depth: depth) { reader, _ throws(JSONParseError) in try reader.value(depth: depth + 1) }
+                var object = EventObject()
+                try members(depth: depth) { reader, key throws(JSONParseError) in
+                    if let key { object[key] = try reader.value(depth: depth + 1) }
+                }
+                return .object(object)
             case UInt8(ascii: "["):
                 var values: [EventJSON] = []
                 try elements(depth: depth) { reader throws(JSONParseError) in values.append(try reader.value(depth: depth + 1)) }
@@ -148,9 +158,8 @@ package indirect enum EventJSON: Hashable, Sendable {
             guard index < bytes.count else { throw error(.truncated, "the text ends where a value should be", at: index) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                _ = try object(depth: depth) { reader, _ throws(JSONParseError) in
+                try members(depth: depth, readingKeys: false) { reader, _ throws(JSONParseError) in
                     try reader.skipValue(depth: depth + 1)
-                    return .null
                 }
             case UInt8(ascii: "["):
                 try elements(depth: depth) { reader throws(JSONParseError) in try reader.skipValue(depth: depth + 1) }
@@ -164,36 +173,42 @@ package indirect enum EventJSON: Hashable, Sendable {
             }
         }
 
-        /// Reads the object whose `{` is at the index; `member` reads each member's value, given its key.
-        mutating func object(
-            depth: Int, member: (inout Reader, String) throws(JSONParseError) -> EventJSON
-        ) throws(JSONParseError) -> EventJSON {
+        /// Walks the object whose `{` is at the index: `member` reads each member's value, given its key (nil when
+        /// `readingKeys` is false, and the keys are only checked).
+        mutating func members(
+            depth: Int, readingKeys: Bool = true, member: (inout Reader, String?) throws(JSONParseError) -> Void
+        ) throws(JSONParseError) {
             index += 1
-            var object = EventObject()
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(object)
+                return
             }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                     throw error(.syntax, "an object's key should be a string", at: index)
                 }
-                let key = try string()
+                let key: String?
+                if readingKeys {
+                    key = try string()
+                } else {
+                    try skipString()
+                    key = nil
+                }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                     throw error(.syntax, "a ':' should follow a key", at: index)
                 }
                 index += 1
-                object[key] = try member(&self, key)
+                try member(&self, key)
                 skipWhitespace()
                 guard index < bytes.count else { throw error(.truncated, "the text ends inside an object", at: index) }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                 } else if bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    return .object(object)
+                    return
                 } else {
                     throw error(.syntax, "',' or '}' should follow a member", at: index)
                 }
