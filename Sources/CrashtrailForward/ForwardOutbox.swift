@@ -2,8 +2,9 @@ import CrashtrailStore
 
 /// Where a sender claims the reports it sends and settles them (SPEC section 17).
 ///
-/// `crashtrail forward` claims and settles in transactions of its own on the store. `serve` hands them to its group
-/// commits, so that forwarding never waits for the store's writer nor makes a request wait for it.
+/// `crashtrail forward`, and `serve` on PostgreSQL, claim and settle in transactions of their own on the store. `serve`
+/// on SQLite hands them to its group commits, so that forwarding never waits for SQLite's one writer nor makes a
+/// request wait for it.
 package protocol ForwardOutbox: Sendable {
     /// Claims up to `limit` reports due for `upstream` at `now` that no other sender holds, for `lease` milliseconds.
     /// - Throws: what the store threw.

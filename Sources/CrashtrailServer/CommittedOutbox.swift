@@ -7,7 +7,7 @@ import CrashtrailStore
 ///
 /// Forwarding thus never waits for SQLite's one writer while it writes a request's reports, never makes a request
 /// wait for a transaction of its own, and pays no commit: its statements ride in the next transaction. The backlog
-/// never refuses them (``IntakeWork/isForwarding``). A transaction that fails fails them too; a settlement lost so
+/// never refuses them (``IntakeWork/weight(of:)``). A transaction that fails fails them too; a settlement lost so
 /// is sent again when its claim's lease ends, and the upstream keeps one event per ID.
 struct CommittedOutbox: ForwardOutbox {
     let committer: GroupCommitter

@@ -292,7 +292,7 @@ struct IntakeRoutes: Sendable {
     private func commit(
         together works: [IntakeWork], project: Project, fulfilling expectation: GroupCommitter.Expectation? = nil
     ) async throws -> [IntakeOutcome] {
-        let weight = max(1, works.reduce(0) { $0 + $1.weight })
+        let weight = IntakeWork.weight(of: works)
         let projectCount = projects.active.count
         guard shares.reserve(weight, for: project.id, among: projectCount) else {
             metrics.refused(.backlogShare, project: project.id)

@@ -186,9 +186,7 @@ package final class GroupCommitter: Sendable {
     /// - Throws: ``BacklogFullError`` at once when there is no room and the policy refuses; the `StoreError` that stopped the
     ///   committer, when it stops at failures. The completion is then never called.
     package func submit(_ works: [IntakeWork], fulfilling expectation: Expectation? = nil, completion: @escaping Completion) throws {
-        // A submission weighs at least 1: sessions riding with their envelope's event add nothing to it. Forwarding's
-        // claims and settlements weigh nothing, and are never refused.
-        let weight = !works.isEmpty && works.allSatisfy(\.isForwarding) ? 0 : max(1, works.reduce(0) { $0 + $1.weight })
+        let weight = IntakeWork.weight(of: works)
         enum Admission {
             case queued(startsWriter: Bool, wakesWriter: Bool)
             case waitForRoom

@@ -21,8 +21,8 @@ package enum IntakeWork: Sendable {
     case sessionTrail(SessionTrail)
     /// Forwarding claims up to `limit` reports due for `upstream` at `now`, for `lease` milliseconds (SPEC section 17).
     ///
-    /// In `serve`, claims and settlements ride in the group commits, so forwarding never waits for the store's writer
-    /// nor makes intake wait for it, and pays no transaction of its own.
+    /// In `serve` on SQLite, claims and settlements ride in the group commits, so forwarding never waits for the
+    /// store's one writer nor makes intake wait for it, and pays no transaction of its own.
     case forwardClaim(upstream: String, limit: Int, now: Int64, lease: Int64)
     /// Forwarding settles the sends it claimed.
     case forwardSettlements([(ForwardClaim, ForwardSettlement)], now: Int64)
@@ -37,9 +37,15 @@ package enum IntakeWork: Sendable {
         }
     }
 
-    /// Whether it is forwarding's claim or settlement: work that holds no report, which the backlog never refuses (a
-    /// settlement refused would send its reports again).
-    package var isForwarding: Bool {
+    /// How much of the backlog a submission of `works` takes: their weights, and at least 1, except that forwarding's
+    /// claims and settlements alone take nothing, so the backlog never refuses them (a settlement refused would send
+    /// its reports again).
+    package static func weight(of works: [IntakeWork]) -> Int {
+        !works.isEmpty && works.allSatisfy(\.isForwarding) ? 0 : max(1, works.reduce(0) { $0 + $1.weight })
+    }
+
+    /// Whether it is forwarding's claim or settlement: work that holds no report.
+    private var isForwarding: Bool {
         switch self {
         case .forwardClaim, .forwardSettlements: true
         case .reports, .trail, .sessions, .sessionTrail: false
