@@ -34,6 +34,27 @@ struct GroupCommitterTests {
         }
     }
 
+    /// Submits `record` with a completion that holds the writer until `gate` is signalled, and returns once it holds.
+    ///
+    /// What is submitted meanwhile waits for the next transaction. It waits without holding a thread of the task pool.
+    static func holdWriter(_ committer: GroupCommitter, storing record: ReportRecord, until gate: DispatchSemaphore) async throws {
+        try await withCheckedThrowingContinuation { (entered: CheckedContinuation<Void, any Error>) in
+            do {
+                try committer.submit([.reports([record], idDecides: true)]) { _ in
+                    entered.resume()
+                    gate.wait()
+                }
+            } catch {
+                entered.resume(throwing: error)
+            }
+        }
+    }
+
+    /// How many reports `store` holds.
+    static func reportCount(_ store: ReportStore) throws -> Int64? {
+        try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer }
+    }
+
     /// The reports of `batches`, in order.
     static func records(_ batches: [[ParsedInput]]) -> [ReportRecord] {
         batches.flatMap { $0 }.compactMap { input -> ReportRecord? in
@@ -89,7 +110,7 @@ struct GroupCommitterTests {
         // Then the store's error comes back, and nothing was stored after it
         #expect(thrown.map { String(describing: $0) }?.contains("refused") == true, "\(String(describing: thrown))")
         try store.write { db in try db.execute("DROP TRIGGER refuse") }
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 6)
+        #expect(try Self.reportCount(store) == 6)
         // And the run stays stopped: a later batch is refused with the same error
         #expect(throws: IngestError.self) { try run.store(batches[11]) }
     }
@@ -126,13 +147,8 @@ struct GroupCommitterTests {
         let store = try TestFiles.memoryStore()
         let committer = GroupCommitter(store: store, policy: .serve(backlog: 2, batchSize: 1))
         let records = try Self.records(Self.batches(count: 1, size: 5))
-        let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        try committer.submit([.reports([records[0]], idDecides: true)]) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        try await Self.holdWriter(committer, storing: records[0], until: gate)
         // When two reports come while the writer is busy, then one more
         try committer.submit([.reports([records[1], records[2]], idDecides: true)]) { _ in }
         var refused: GroupCommitter.BacklogFullError?
@@ -148,7 +164,7 @@ struct GroupCommitterTests {
         // And once the backlog has drained, a submission larger than the backlog is still taken
         let outcome = try await committer.submit(.reports(Array(records[3...4]), idDecides: true))
         #expect(outcome == .reports([.stored(records[3].id), .stored(records[4].id)]))
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 5)
+        #expect(try Self.reportCount(store) == 5)
     }
 
     @Test(
@@ -168,12 +184,7 @@ struct GroupCommitterTests {
             store: store, policy: .serve(backlog: 100, batchSize: 10, linger: .seconds(600)), time: clock)
         let records = try Self.records(Self.batches(count: 1, size: 5))
         let gate = DispatchSemaphore(value: 0)
-        let entered = DispatchSemaphore(value: 0)
-        try committer.submit([.reports([records[0]], idDecides: true)]) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        try await Self.holdWriter(committer, storing: records[0], until: gate)
         // When one request is being prepared while another's report waits, and the writer frees up
         let expectation = committer.expect()
         let first = Task { try await committer.submit(.reports([records[1]], idDecides: true)) }
@@ -181,7 +192,7 @@ struct GroupCommitterTests {
         gate.signal()
         try await Task.sleep(for: .milliseconds(100))
         // Then the waiting report is not committed alone
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 1)
+        #expect(try Self.reportCount(store) == 1)
         // And once the expected work comes, both are stored in the one transaction
         let second = try await committer.submit(together: [.reports([records[2]], idDecides: true)], fulfilling: expectation)
         #expect(second == [.reports([.stored(records[2].id)])])
@@ -189,21 +200,17 @@ struct GroupCommitterTests {
         #expect(transactions.load(ordering: .relaxed) == 2)
 
         // When expected work is withdrawn while the writer waits for it
-        try committer.submit([.reports([records[3]], idDecides: true)]) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        try await Self.holdWriter(committer, storing: records[3], until: gate)
         let withdrawn = committer.expect()
         let third = Task { try await committer.submit(.reports([records[4]], idDecides: true)) }
         while committer.backlog < 1 { try await Task.sleep(for: .milliseconds(1)) }
         gate.signal()
         try await Task.sleep(for: .milliseconds(100))
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 4)
+        #expect(try Self.reportCount(store) == 4)
         withdrawn.withdraw()
         // Then what waits is committed without it, long before the writer would have stopped waiting
         #expect(try await third.value == .reports([.stored(records[4].id)]))
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM report")?.integer } == 5)
+        #expect(try Self.reportCount(store) == 5)
     }
 
     @Test("Forwarding's claims and settlements ride in group commits, and a full backlog never refuses them")
@@ -214,13 +221,8 @@ struct GroupCommitterTests {
         policy.forwardTo = ["upstream"]
         let committer = GroupCommitter(store: store, policy: policy, time: .fixed(milliseconds: 1_000))
         let records = try Self.records(Self.batches(count: 1, size: 4))
-        let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        try committer.submit([.reports([records[0]], idDecides: true)]) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        try await Self.holdWriter(committer, storing: records[0], until: gate)
         let waiting = Task { try await committer.submit(together: [.reports([records[1], records[2]], idDecides: true)]) }
         while committer.backlog < 2 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(throws: GroupCommitter.BacklogFullError.self) { try committer.submit([.reports([records[3]], idDecides: true)]) { _ in } }
