@@ -35,37 +35,12 @@ rm -rf "$DIR" && mkdir -p "$DIR"
 PIDS=()
 trap 'for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
-# The sink: answers every envelope 200, keeping connections alive; counts what it received.
-cat > "$DIR/sink.py" <<'PY'
-import asyncio, sys
-count = 0
-async def handle(reader, writer):
-    global count
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":", 1)[1])
-            await reader.readexactly(length)
-            count += 1
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
-        writer.close()
-async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    async with server:
-        await server.serve_forever()
-asyncio.run(main())
-PY
-# At the lowest priority: it stands for a tracker on another machine, which takes none of these cores.
-nice -n 19 python3 "$DIR/sink.py" > "$DIR/sink.port" &
+# The sink (Tools/bench_sink.py), at the lowest priority: it stands for a tracker on another machine, which takes
+# none of these cores.
+nice -n 19 python3 Tools/bench_sink.py > "$DIR/sink.ports" &
 PIDS+=($!)
-for _ in $(seq 1 50); do [ -s "$DIR/sink.port" ] && break; sleep 0.1; done
-SINK="http://0123456789abcdef0123456789abcdef@127.0.0.1:$(cat "$DIR/sink.port")/1"
+for _ in $(seq 1 50); do [ -s "$DIR/sink.ports" ] && break; sleep 0.1; done
+SINK="http://0123456789abcdef0123456789abcdef@127.0.0.1:$(awk '{print $1}' "$DIR/sink.ports")/1"
 
 run() {  # run KIND N: one wrk run against serve (KIND alone or forward); appends "rate p99ms" to DIR/KIND.txt
     local kind="$1" store="$DIR/$1-$2.sqlite" extra=()

@@ -51,40 +51,9 @@ idle_ticks() { cat /proc/"$1"/task/*/stat 2>/dev/null | awk '$41 == 5 {n += $14 
 
 SINK=""
 if [ "${FORWARD:-1}" != 0 ]; then
-    # The upstream of serve --forward: answers every envelope 200, keeping connections alive, and counts each event ID.
-    cat > "$DIR/sink.py" <<'PY'
-import asyncio, collections, json, sys
-seen = collections.Counter()
-async def handle(reader, writer):
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":", 1)[1])
-            body = await reader.readexactly(length)
-            seen[json.loads(body.split(b"\n", 1)[0])["event_id"]] += 1
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
-        writer.close()
-async def report(reader, writer):
-    # A connection to the second port gets the counts since the last one: events received, and those received more
-    # than once (each run's events reuse the IDs of the run before, to a new store).
-    writer.write(f"{sum(seen.values())} {sum(1 for n in seen.values() if n > 1)}\n".encode())
-    seen.clear()
-    await writer.drain()
-    writer.close()
-async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    counts = await asyncio.start_server(report, "127.0.0.1", 0)
-    print(server.sockets[0].getsockname()[1], counts.sockets[0].getsockname()[1], flush=True)
-    async with server, counts:
-        await asyncio.gather(server.serve_forever(), counts.serve_forever())
-asyncio.run(main())
-PY
-    nice -n 19 python3 "$DIR/sink.py" > "$DIR/sink.ports" &
+    # The upstream of serve --forward (Tools/bench_sink.py), at the lowest priority: it stands for a tracker on another
+    # machine, which takes none of these cores.
+    nice -n 19 python3 Tools/bench_sink.py > "$DIR/sink.ports" &
     PIDS+=($!)
     for _ in $(seq 1 50); do [ -s "$DIR/sink.ports" ] && break; sleep 0.1; done
     SINK="http://0123456789abcdef0123456789abcdef@127.0.0.1:$(awk '{print $1}' "$DIR/sink.ports")/1"
@@ -158,17 +127,7 @@ done
 
 # The batch baseline: as many envelopes as the last run answered, written as files, ingested into an empty store.
 echo "Writing $REQUESTS envelopes as files for the batch baseline..." >&2
-python3 - "$EVENT" "$DIR/files" "$REQUESTS" <<'PY'
-import os, sys
-event, folder, count = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
-os.makedirs(folder, exist_ok=True)
-for n in range(count):
-    eid = "%08x%024x" % (0xBA7C, n + 1)
-    item = event.replace(b"74DDB1F8-B6F2-1F71-69C4-291C85DE8EBC", eid.encode())
-    body = b'{"event_id":"' + eid.encode() + b'"}\n{"type":"event","length":' + str(len(item)).encode() + b"}\n" + item + b"\n"
-    with open(os.path.join(folder, "%s.envelope" % eid), "wb") as out:
-        out.write(body)
-PY
+python3 Tools/bench_envelopes.py "$EVENT" "$DIR/files" "$REQUESTS"
 find "$DIR/files" -type f -exec cat {} + > /dev/null
 BATCH_RATES=(); BATCH_CPUS=()
 for run in $(seq 1 "$RUNS"); do

@@ -57,17 +57,7 @@ trap - EXIT
 STORED=$("$BIN" list --reports --format json --store "$DIR/serve.sqlite" | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
 
 echo "Writing $STORED envelopes as files and profiling ingest of them..." >&2
-python3 - "$EVENT" "$DIR/files" "$STORED" <<'PY'
-import os, sys
-event, folder, count = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
-os.makedirs(folder, exist_ok=True)
-for n in range(count):
-    eid = "%08x%024x" % (0xBA7C, n + 1)
-    item = event.replace(b"74DDB1F8-B6F2-1F71-69C4-291C85DE8EBC", eid.encode())
-    body = b'{"event_id":"' + eid.encode() + b'"}\n{"type":"event","length":' + str(len(item)).encode() + b"}\n" + item + b"\n"
-    with open(os.path.join(folder, "%s.envelope" % eid), "wb") as out:
-        out.write(body)
-PY
+python3 Tools/bench_envelopes.py "$EVENT" "$DIR/files" "$STORED"
 find "$DIR/files" -type f -exec cat {} + > /dev/null
 perf record -e cpu-clock -F 999 -g -o "$DIR/ingest.data" -- "$BIN" ingest "$DIR/files" --store "$DIR/ingest.sqlite" \
     --manifest "$MANIFEST" --quarantine "$DIR/iq" --quiet > /dev/null 2>&1
