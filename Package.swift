@@ -422,6 +422,18 @@ let package = Package(
             ],
             path: "Tools/IngestFloor"
         ),
+        // The CPU an HTTP request costs before serve's own work: SwiftNIO and Hummingbird servers that only read a body
+        // and answer (Tools/http-floor.sh).
+        .executableTarget(
+            name: "crashtrail-http-floor",
+            dependencies: [
+                collector("Hummingbird", from: "hummingbird"),
+                collector("NIOCore", from: "swift-nio"),
+                collector("NIOHTTP1", from: "swift-nio"),
+                collector("NIOPosix", from: "swift-nio"),
+            ],
+            path: "Tools/HTTPFloor"
+        ),
         .executableTarget(
             name: "crashtrail-corpus",
             dependencies: ["CrashtrailCore", "CrashtrailEncoding", "CrashtrailTestSupport"],
