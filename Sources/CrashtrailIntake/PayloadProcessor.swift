@@ -117,9 +117,13 @@ package struct PayloadProcessor: Sendable {
     /// - Parameters:
     ///   - bytes: The whole input.
     ///   - source: Its name for the store and for reasons (a path, or `PATH:LINE`).
+    ///   - envelope: The framing of `bytes` when they are a Sentry envelope whose framing the caller read already
+    ///     (`serve` does, for the key and the limits): the parse does not read it again.
     /// - Returns: The outcomes and how many payloads were examined (lines count one each).
-    package func process(_ bytes: UnsafeBufferPointer<UInt8>, source: String) -> (outcomes: [Outcome], inputs: Int) {
-        let (steps, inputs) = steps(for: bytes, source: source)
+    package func process(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, envelope: SentryEnvelopeSummary? = nil
+    ) -> (outcomes: [Outcome], inputs: Int) {
+        let (steps, inputs) = steps(for: bytes, source: source, envelope: envelope)
         return (steps.compactMap(\.outcome), inputs)
     }
 
@@ -129,7 +133,9 @@ package struct PayloadProcessor: Sendable {
     }
 
     /// The ingest job's view of `process`: payloads whose digest is already stored are skipped.
-    func steps(for bytes: UnsafeBufferPointer<UInt8>, source: String) -> (steps: [IngestStep], inputs: Int) {
+    func steps(
+        for bytes: UnsafeBufferPointer<UInt8>, source: String, envelope: SentryEnvelopeSummary? = nil
+    ) -> (steps: [IngestStep], inputs: Int) {
         // Known: bytes already stored are skipped before any parsing (a re-run over the same inputs). Whether the input
         // is one payload is only known after that, so an NDJSON file is hashed whole here for nothing (its lines are
         // looked up one by one): 3% of the bench corpus's bytes hashed twice, against validating every stored payload
@@ -147,7 +153,8 @@ package struct PayloadProcessor: Sendable {
         }
         switch detection {
         case .single(let format):
-            return (payloadSteps(bytes, format: format, structure: nil, digest: wholeDigest, source: source), 1)
+            let envelope = format == .sentryEnvelope ? envelope : nil
+            return (payloadSteps(bytes, format: format, structure: nil, envelope: envelope, digest: wholeDigest, source: source), 1)
         case .lines:
             var steps: [IngestStep] = []
             var inputs = 0
@@ -200,13 +207,15 @@ package struct PayloadProcessor: Sendable {
     ///   - bytes: the payload.
     ///   - format: its format, as detected.
     ///   - structure: the validated structure of exactly `bytes`, when detection made one.
+    ///   - envelope: the framing of exactly `bytes`, when they are an envelope whose framing is known.
     ///   - digest: the SHA-256 of all of `bytes`, when the caller already has it.
     ///   - source: where the payload came from.
     /// - Returns: a step for each report, or the refusal; and one for the diagnostics that are not crashes.
     private func payloadSteps(
-        _ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, structure: JSONStructure?, digest: String?, source: String
+        _ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, structure: JSONStructure?, envelope: SentryEnvelopeSummary? = nil,
+        digest: String?, source: String
     ) -> [IngestStep] {
-        let context = ParseContext(readsBreadcrumbs: readsBreadcrumbs, engine: engine, structure: structure)
+        let context = ParseContext(readsBreadcrumbs: readsBreadcrumbs, engine: engine, structure: structure, envelope: envelope)
         let parsed: (payloads: [ParsedPayload], otherDiagnostics: Int)
         do {
             parsed = try PayloadParser.parse(bytes, as: format, context: context)

@@ -100,8 +100,10 @@ struct IntakeRoutes: Sendable {
             summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
         // The sessions are counted in the transaction that stores the event (or alone, when the event is refused: Sentry's
         // SDKs drop a refused envelope, and its sessions happened all the same).
+        // The parse reuses the framing read above.
         let ids = try await store(
-            body, source: name, sentry: true, project: project, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)])
+            body, source: name, sentry: true, project: project, with: sessions.isEmpty ? [] : [.sessions(sessions, project: project.id)],
+            envelope: summary)
         return Self.eventAnswer(summary.eventID ?? ids.first)
     }
 
@@ -224,16 +226,18 @@ struct IntakeRoutes: Sendable {
     ///   - sentry: whether it came by Sentry's protocol, where an event ID already stored is a retry.
     ///   - project: the project it came for, whose share of the backlog it takes.
     ///   - others: more work of the same request, committed in the same transaction (an envelope's sessions).
+    ///   - envelope: the framing of `body` when it is a Sentry envelope whose framing was read already.
     /// - Returns: the stored reports' IDs (those already stored included).
     /// - Throws: `RequestError`: 400 for a payload refused (kept in the quarantine), 429 when the backlog (or the project's
     ///   share of it) is full, 503 when the store failed.
     private func store(
-        _ body: [UInt8], source: String, sentry: Bool, project: Project, with others: [IntakeWork] = []
+        _ body: [UInt8], source: String, sentry: Bool, project: Project, with others: [IntakeWork] = [],
+        envelope: SentryEnvelopeSummary? = nil
     ) async throws -> [String] {
         // The writer waits a moment for this request's reports while they are parsed, so they join the next group commit.
         let expectation = committer.expect()
         defer { expectation.withdraw() }
-        let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source) }
+        let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source, envelope: envelope) }
         var records: [ReportRecord] = []
         for outcome in outcomes {
             switch outcome {

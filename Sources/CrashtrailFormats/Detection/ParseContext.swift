@@ -25,22 +25,31 @@ package struct ParseContext {
     /// What `JSONValidator` found when it validated exactly the bytes being parsed (format detection does, for an input
     /// that is one JSON object), so the decoding does not validate them again; nil validates them.
     var structure: JSONStructure?
+    /// The framing of a Sentry envelope read from exactly the bytes being parsed (`serve` reads it for the key and the
+    /// limits before it parses), so the parse does not read it again; nil reads it.
+    var envelope: SentryEnvelopeSummary?
 
     /// - Parameters:
     ///   - readsBreadcrumbs: whether breadcrumbs are read.
     ///   - engine: the decoder.
     ///   - structure: the validated structure of exactly the bytes to parse, if known.
-    package init(readsBreadcrumbs: Bool = false, engine: Engine = .skimming, structure: JSONStructure? = nil) {
+    ///   - envelope: the framing of exactly the bytes to parse, when they are a Sentry envelope whose framing is known.
+    package init(
+        readsBreadcrumbs: Bool = false, engine: Engine = .skimming, structure: JSONStructure? = nil,
+        envelope: SentryEnvelopeSummary? = nil
+    ) {
         self.readsBreadcrumbs = readsBreadcrumbs
         self.engine = engine
         self.structure = structure
+        self.envelope = envelope
     }
 
-    /// This context for a part of the bytes (an envelope's item, an `.ips` header line): the structure found for the
-    /// whole does not describe a part.
+    /// This context for a part of the bytes (an envelope's item, an `.ips` header line): the structure and framing
+    /// found for the whole do not describe a part.
     var forPart: ParseContext {
         var part = self
         part.structure = nil
+        part.envelope = nil
         return part
     }
 

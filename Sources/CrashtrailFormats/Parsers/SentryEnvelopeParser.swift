@@ -29,11 +29,17 @@ enum SentryEnvelopeParser {
 
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken item.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> [ParsedPayload] {
+        // The framing a collector read from these bytes already (``SentryEnvelopeSummary``) is not read again.
+        let framing: SentryEnvelopeSummary
+        if let known = context.envelope, known.frames(bytes.count) {
+            framing = known
+        } else {
+            framing = try Self.framing(bytes, context: context.forPart)
+        }
         // Every part is decoded alone: the envelope as a whole is no JSON document.
         let context = context.forPart
-        let (headerLine, afterHeader) = line(in: bytes, from: 0)
-        let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
-        let items = try frame(bytes, from: afterHeader, context: context)
+        let header = EnvelopeHeader(event_id: framing.eventID, dsn: framing.dsn)
+        let items = framing.items.map { Item(type: $0.type, filename: $0.filename, payload: $0.payload) }
         var trail: TrailCarrier?
         for item in items where item.type == "attachment" {
             if item.filename == "crashtrail.ctr" || item.filename == "crashtrail.json" {
@@ -72,13 +78,19 @@ enum SentryEnvelopeParser {
     /// The envelope's header and its items' types and sizes, without parsing any item.
     /// - Throws: `RejectionError` (`invalid-envelope`) when the framing is broken.
     static func summary(_ bytes: UnsafeBufferPointer<UInt8>) throws(RejectionError) -> SentryEnvelopeSummary {
-        let context = ParseContext()
+        try framing(bytes, context: ParseContext())
+    }
+
+    /// The envelope's header and its items, each line decoded with `context`.
+    private static func framing(
+        _ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext
+    ) throws(RejectionError) -> SentryEnvelopeSummary {
         let (headerLine, afterHeader) = line(in: bytes, from: 0)
         let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
         let items = try frame(bytes, from: afterHeader, context: context)
         return SentryEnvelopeSummary(
             eventID: header.event_id, dsn: header.dsn,
-            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload) })
+            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload, filename: $0.filename) })
     }
 
     /// Splits the items after the envelope header.

@@ -11,6 +11,8 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
         package var size: Int
         /// Where its payload lies in the envelope's bytes.
         package var payload: Range<Int> = 0..<0
+        /// The item header's `filename` (an attachment's).
+        package var filename: String?
     }
 
     /// The header's `event_id`, as written.
@@ -30,6 +32,14 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
         self.eventID = eventID
         self.dsn = dsn
         self.items = items
+    }
+
+    /// Whether this framing can be of an envelope of `count` bytes: every item lies within them.
+    ///
+    /// A framing handed to the parser (``ParseContext``) must have been read from the same bytes; this guards against
+    /// one of other bytes reaching past them.
+    func frames(_ count: Int) -> Bool {
+        items.allSatisfy { $0.payload.lowerBound >= 0 && $0.payload.upperBound <= count }
     }
 
     /// Whether an item carries a crash report: only `event` items do.
