@@ -159,7 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
                 publicRead: publicRead, trust: trust,
                 forward: upstreams, forwardGrouping: forwardGrouping, forwardHold: .seconds(min(max(0, forwardHold), 86_400)),
                 trailWait: .seconds(min(max(0, trailWait), 24 * 3650) * 3600), maximumWaitingTrails: trailWaitLimit)
-            var logger = Logger(label: "crashtrail.serve")
+            var logger = Logger(label: "crashtrail.serve", factory: DeferredMetadataLogHandler.standardError)
             logger.logLevel = quiet ? .warning : .info
             let service = try TriageService(location: storeOptions.location, creating: true)
             return try CollectorServer(service: service, manifests: try manifests.load(), options: options, logger: logger)
