@@ -428,6 +428,7 @@ let package = Package(
             name: "crashtrail-http-floor",
             dependencies: [
                 collector("Hummingbird", from: "hummingbird"),
+                collector("Logging", from: "swift-log"),
                 collector("NIOCore", from: "swift-nio"),
                 collector("NIOHTTP1", from: "swift-nio"),
                 collector("NIOPosix", from: "swift-nio"),

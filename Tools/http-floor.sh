@@ -4,13 +4,16 @@
 # process's CPU microseconds (user + system, from /proc) per answered request, for
 #   nio          a SwiftNIO channel handler that reads each body whole and answers 200 (Tools/HTTPFloor)
 #   hummingbird  a Hummingbird 2 route that does the same, as serve's routes are served
-#   serve        crashtrail serve, storing each event (its rate limits lifted)
+#   serve        crashtrail serve, storing each event (its rate limits lifted, the sample manifest, as
+#                Tools/serve-bench.sh runs it)
 #
 #   Tools/http-floor.sh [SECONDS] [CONNECTIONS]         defaults: 10 s, 8 connections, 3 runs of each (RUNS)
 #
-# The three alternate, run by run; the table shows medians. Environment: RUNS, BENCH_DIR (default
-# /tmp/crashtrail-http-floor), CRASHTRAIL (a folder holding crashtrail and crashtrail-http-floor binaries, instead of
-# building this checkout). Prints a Markdown table for BENCHMARKS.md.
+# The three alternate, run by run; the table shows medians. CPU counts from the server's start of the load to half a
+# second after wrk stops (requests in flight are answered), over the requests wrk counted answered. A run whose server
+# dies, answers an error or drops a connection stops the benchmark. Environment: RUNS, BENCH_DIR (default
+# /tmp/crashtrail-http-floor), CRASHTRAIL (a crashtrail binary to measure, with crashtrail-http-floor beside it,
+# instead of building this checkout). Prints a Markdown table for BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,10 +22,11 @@ CONNECTIONS="${2:-8}"
 RUNS="${RUNS:-3}"
 DIR="${BENCH_DIR:-/tmp/crashtrail-http-floor}"
 EVENT=Samples/reports/sentry-event-contexts-ct1.json
+MANIFEST=Samples/PirateBay/Sources/PirateBay/piratebay.yml
 
 command -v wrk >/dev/null || { echo "Error: wrk is missing; install it with apt-get install wrk" >&2; exit 1; }
 if [ -n "${CRASHTRAIL:-}" ]; then
-    BIN="$(cd "$CRASHTRAIL" && pwd)"
+    BIN="$(cd "$(dirname "$CRASHTRAIL")" && pwd)"
 else
     echo "Building the release binaries..." >&2
     swift build -c release --scratch-path .build-ingest-rel --product crashtrail >&2
@@ -41,9 +45,10 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # One wrk run against a new server of KIND; appends "RATE CPU_US" to $DIR/KIND.
 run() {
     local kind="$1" port key=0123456789abcdef0123456789abcdef
+    rm -f "$DIR/server.out" "$DIR/server.err"
     if [ "$kind" = serve ]; then
         rm -rf "$DIR"/serve.sqlite* "$DIR/quarantine"
-        "$BIN/crashtrail" serve --listen 127.0.0.1:0 --store "$DIR/serve.sqlite" --quiet --events-per-minute 0 \
+        "$BIN/crashtrail" serve --listen 127.0.0.1:0 --store "$DIR/serve.sqlite" --manifest "$MANIFEST" --quiet --events-per-minute 0 \
             --trails-per-minute 0 --quarantine "$DIR/quarantine" > "$DIR/server.out" 2> "$DIR/server.err" &
         PID=$!
         for _ in $(seq 1 100); do grep -q "DSN of project" "$DIR/server.out" 2>/dev/null && break; sleep 0.1; done
@@ -64,14 +69,20 @@ run() {
     SERVE_BENCH_EVENT="$EVENT" SERVE_BENCH_KEY="$key" wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" \
         -s Tools/serve-bench.lua "http://127.0.0.1:$port/api/1/envelope/" > "$DIR/wrk.txt"
     sleep 0.5 # requests in flight when wrk stopped are answered, and their CPU counts
+    kill -0 "$PID" 2>/dev/null || { echo "Error: the $kind server stopped during the run: $(cat "$DIR/server.err")" >&2; exit 1; }
     after=$(ticks "$PID")
     kill -TERM "$PID"
     wait "$PID" || true
     PID=""
     requests=$(grep -Eo '^ *[0-9]+ requests in' "$DIR/wrk.txt" | grep -Eo '[0-9]+')
     rate=$(grep -Eo 'Requests/sec: *[0-9.]+' "$DIR/wrk.txt" | grep -Eo '[0-9.]+$')
-    if grep -q 'Non-2xx' "$DIR/wrk.txt"; then echo "Error: $kind answered errors: $(grep 'Non-2xx' "$DIR/wrk.txt")" >&2; exit 1; fi
-    echo "$rate $(python3 -c "print(($after - $before) / $(getconf CLK_TCK) / max(1, $requests) * 1e6)")" >> "$DIR/$kind"
+    if grep -qE 'Non-2xx|Socket errors' "$DIR/wrk.txt"; then
+        echo "Error: $kind answered errors or dropped connections: $(grep -E 'Non-2xx|Socket errors' "$DIR/wrk.txt")" >&2
+        exit 1
+    fi
+    local cpu
+    cpu=$(python3 -c "print(($after - $before) / $(getconf CLK_TCK) / max(1, $requests) * 1e6)")
+    echo "$rate $cpu" >> "$DIR/$kind"
 }
 for _ in $(seq 1 "$RUNS"); do
     for kind in nio hummingbird serve; do run "$kind"; done

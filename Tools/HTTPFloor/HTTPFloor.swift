@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -47,14 +48,16 @@ enum HTTPFloor {
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer)))
             }
-            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-            listening(port)
+            // No log handler: the floor is HTTP alone, without the metadata a handler keeps for each request.
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                onServerRunning: { _ in listening(port) }, logger: Logger(label: "floor", factory: { _ in SwiftLogNoOpLogHandler() }))
             try await app.runService()
         }
     }
 }
 
-/// Says the server is ready, at once: the benchmark waits for the line.
+/// Says the server is ready, once it is bound, at once: the benchmark waits for the line.
 private func listening(_ port: Int) {
     print("listening on 127.0.0.1:\(port)")
     fflush(nil)  // every output stream: `stdout` itself is shared mutable state to Swift 6
