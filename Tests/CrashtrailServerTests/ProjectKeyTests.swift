@@ -23,6 +23,10 @@ struct ProjectKeyTests {
             ("Sentry sentry_key=a=b", "a=b"),
             // A key of non-ASCII bytes comes back as they are.
             ("Sentry sentry_key=clé", "clé"),
+            // The first key counts.
+            ("Sentry sentry_key=a, sentry_key=b", "a"),
+            // Only HTTP's whitespace is trimmed: a no-break space is part of the key, which then matches none.
+            ("Sentry sentry_key=abc\u{A0}", "abc\u{A0}"),
         ])
     func sentryAuth(header: String, key: String) {
         #expect(ProjectKey.fromSentryAuth(header) == key)
@@ -33,6 +37,8 @@ struct ProjectKeyTests {
         arguments: [
             "", "Sentry", "Sentry ", "Bearer abc", "Sentr sentry_key=abc", "Sentry sentry_version=7",
             "Sentry sentry_key", "Sentry sentry_key=   ", "Sentry sentry_keys=abc", "Sentry Sentry_Key=abc", "Sentry sentry_key=\t, x=1",
+            // The first `=` ends the name, so this pair's name is empty.
+            "Sentry =sentry_key=abc", " \t ", "\nSentry sentry_key=abc",
         ])
     func noSentryKey(header: String) {
         #expect(ProjectKey.fromSentryAuth(header) == nil)
