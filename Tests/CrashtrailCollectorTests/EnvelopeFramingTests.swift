@@ -75,7 +75,7 @@ struct EnvelopeFramingTests {
         #expect(Self.parsed(bytes, context: ParseContext(envelope: try Self.summary(bytes))) == alone)
     }
 
-    @Test("A framing that reaches past the bytes is not used: they are framed again")
+    @Test("A framing read from bytes of another length is not used: they are framed again")
     func framingOfOtherBytesIsIgnored() throws {
         let longer = try Self.summary(Self.assembled)
         let short = Array(
@@ -84,5 +84,10 @@ struct EnvelopeFramingTests {
         let alone = Self.parsed(short, context: ParseContext())
         #expect(alone.contains("C"))
         #expect(Self.parsed(short, context: ParseContext(envelope: longer)) == alone)
+        // Longer bytes, whose items the shorter framing would all lie within, are not framed by it either.
+        let shorter = try Self.summary(short)
+        #expect(shorter.byteCount == short.count)
+        let padded = short + Array(repeating: UInt8(ascii: "\n"), count: 8)
+        #expect(Self.parsed(padded, context: ParseContext(envelope: shorter)) == Self.parsed(padded, context: ParseContext()))
     }
 }

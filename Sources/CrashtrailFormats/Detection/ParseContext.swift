@@ -25,8 +25,10 @@ package struct ParseContext {
     /// What `JSONValidator` found when it validated exactly the bytes being parsed (format detection does, for an input
     /// that is one JSON object), so the decoding does not validate them again; nil validates them.
     var structure: JSONStructure?
-    /// The framing of a Sentry envelope read from exactly the bytes being parsed (`serve` reads it for the key and the
-    /// limits before it parses), so the parse does not read it again; nil reads it.
+    /// The framing of a Sentry envelope read from exactly the bytes being parsed; nil reads it.
+    ///
+    /// `serve` reads it for the key and the limits before it parses, so the parse does not read it again. It was read
+    /// with the skimming decoder, whatever ``engine`` says.
     var envelope: SentryEnvelopeSummary?
 
     /// - Parameters:

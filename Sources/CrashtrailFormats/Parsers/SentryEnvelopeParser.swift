@@ -90,7 +90,8 @@ enum SentryEnvelopeParser {
         let items = try frame(bytes, from: afterHeader, context: context)
         return SentryEnvelopeSummary(
             eventID: header.event_id, dsn: header.dsn,
-            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload, filename: $0.filename) })
+            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload, filename: $0.filename) },
+            byteCount: bytes.count)
     }
 
     /// Splits the items after the envelope header.

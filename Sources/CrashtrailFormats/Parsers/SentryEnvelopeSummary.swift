@@ -21,6 +21,8 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
     package var dsn: String?
     /// The items, in order.
     package var items: [Item]
+    /// How many bytes the envelope it was read from holds.
+    package var byteCount = 0
 
     /// Reads the framing of an envelope.
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken header or item.
@@ -28,18 +30,21 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
         self = try SentryEnvelopeParser.summary(bytes)
     }
 
-    init(eventID: String?, dsn: String?, items: [Item]) {
+    init(eventID: String?, dsn: String?, items: [Item], byteCount: Int) {
         self.eventID = eventID
         self.dsn = dsn
         self.items = items
+        self.byteCount = byteCount
     }
 
-    /// Whether this framing can be of an envelope of `count` bytes: every item lies within them.
+    /// Whether this framing can be of an envelope of `count` bytes: it was read from as many, and every item lies
+    /// within them.
     ///
-    /// A framing handed to the parser (``ParseContext``) must have been read from the same bytes; this guards against
-    /// one of other bytes reaching past them.
+    /// A framing handed to the parser (``ParseContext``) must have been read from the same bytes. This check, which
+    /// costs nothing, refuses one read from bytes of another length; bytes of the same length with another framing are
+    /// the caller's to rule out.
     func frames(_ count: Int) -> Bool {
-        items.allSatisfy { $0.payload.lowerBound >= 0 && $0.payload.upperBound <= count }
+        byteCount == count && items.allSatisfy { $0.payload.lowerBound >= 0 && $0.payload.upperBound <= count }
     }
 
     /// Whether an item carries a crash report: only `event` items do.
