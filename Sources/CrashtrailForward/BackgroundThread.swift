@@ -20,9 +20,15 @@ package final class BackgroundThread: Sendable {
     private let ready = DispatchSemaphore(value: 0)
 
     /// Starts the thread.
+    /// - Parameter name: the thread's name in `top`, `perf` and `/proc`: Linux keeps 15 bytes of it, and names nothing
+    ///   when given more, so a longer one is cut to 15.
     package init(name: String) {
+        var shown = Substring(name)
+        while shown.utf8.count > 15 { shown = shown.dropLast() }
+        let threadName = String(shown)
         // The thread holds the object until `stop()` lets it end.
         let thread = Thread { [self] in
+            Self.nameCallingThread(threadName)
             LowestPriority.apply()
             while true {
                 ready.wait()
@@ -34,8 +40,19 @@ package final class BackgroundThread: Sendable {
                 next()
             }
         }
-        thread.name = name
+        thread.name = threadName
         thread.start()
+    }
+
+    /// Gives the calling thread `name` where the kernel keeps it (`comm`): Foundation's `Thread.name` does not reach
+    /// it on Linux, and Glibc's `pthread_setname_np` is not visible to Swift.
+    private static func nameCallingThread(_ name: String) {
+        #if os(Linux)
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        _ = name.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
+        close(file)
+        #endif
     }
 
     /// Runs `body` on the thread, after the work queued before it.

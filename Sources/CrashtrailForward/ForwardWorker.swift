@@ -93,7 +93,7 @@ package final class ForwardWorker: Sendable {
         self.random = random
         self.logger = logger
         self.prepare = prepare
-        background = options.runsInBackground ? BackgroundThread(name: "crashtrail forward") : nil
+        background = options.runsInBackground ? BackgroundThread(name: "crashtrail-fwd") : nil
     }
 
     deinit { background?.stop() }
