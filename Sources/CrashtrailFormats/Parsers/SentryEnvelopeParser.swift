@@ -20,13 +20,6 @@ enum SentryEnvelopeParser {
         var filename: String?
     }
 
-    /// One framed item.
-    struct Item {
-        var type: String
-        var filename: String?
-        var payload: Range<Int>
-    }
-
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken item.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, context: ParseContext) throws(RejectionError) -> [ParsedPayload] {
         // The framing a collector read from these bytes already (``SentryEnvelopeSummary``) is not read again.
@@ -38,8 +31,8 @@ enum SentryEnvelopeParser {
         }
         // Every part is decoded alone: the envelope as a whole is no JSON document.
         let context = context.forPart
-        let header = EnvelopeHeader(event_id: framing.eventID, dsn: framing.dsn)
-        let items = framing.items.map { Item(type: $0.type, filename: $0.filename, payload: $0.payload) }
+        let items = framing.items
+        let eventID = framing.eventID.flatMap(SentryEventParser.normalizedEventID)
         var trail: TrailCarrier?
         for item in items where item.type == "attachment" {
             if item.filename == "crashtrail.ctr" || item.filename == "crashtrail.json" {
@@ -63,11 +56,8 @@ enum SentryEnvelopeParser {
                     "item \(index) (event, \(item.payload.count) bytes) is not a usable Sentry event: \(error.message)")
             }
             parsed.format = .sentryEnvelope
-            if parsed.payloadID == nil, events.count == 1 {
-                parsed.payloadID = header.event_id.flatMap(SentryEventParser.normalizedEventID)
-            }
-            let ownsAttachments =
-                events.count == 1 || parsed.payloadID == header.event_id.flatMap(SentryEventParser.normalizedEventID)
+            if parsed.payloadID == nil, events.count == 1 { parsed.payloadID = eventID }
+            let ownsAttachments = events.count == 1 || parsed.payloadID == eventID
             if parsed.trail == nil, ownsAttachments { parsed.trail = trail }
             parsed.identityRange = events.count == 1 ? nil : item.payload
             reports.append(parsed)
@@ -88,17 +78,16 @@ enum SentryEnvelopeParser {
         let (headerLine, afterHeader) = line(in: bytes, from: 0)
         let header = try decode(EnvelopeHeader.self, bytes, headerLine, what: "the envelope header line", context: context)
         let items = try frame(bytes, from: afterHeader, context: context)
-        return SentryEnvelopeSummary(
-            eventID: header.event_id, dsn: header.dsn,
-            items: items.map { .init(type: $0.type, size: $0.payload.count, payload: $0.payload, filename: $0.filename) },
-            byteCount: bytes.count)
+        return SentryEnvelopeSummary(eventID: header.event_id, dsn: header.dsn, items: items, byteCount: bytes.count)
     }
 
     /// Splits the items after the envelope header.
     /// - Throws: `RejectionError` (`invalid-envelope`) when an item header is not JSON or a `length` runs past
     ///   the end.
-    static func frame(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, context: ParseContext) throws(RejectionError) -> [Item] {
-        var items: [Item] = []
+    static func frame(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, context: ParseContext
+    ) throws(RejectionError) -> [SentryEnvelopeSummary.Item] {
+        var items: [SentryEnvelopeSummary.Item] = []
         var index = start
         while index < bytes.count {
             let (headerLine, afterHeader) = line(in: bytes, from: index)
@@ -126,7 +115,7 @@ enum SentryEnvelopeParser {
                 payload = payloadLine
                 index = next
             }
-            items.append(Item(type: type, filename: itemHeader.filename, payload: payload))
+            items.append(SentryEnvelopeSummary.Item(type: type, payload: payload, filename: itemHeader.filename))
         }
         return items
     }

@@ -7,12 +7,13 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
     package struct Item: Hashable, Sendable {
         /// The item header's `type`, such as `event`, `attachment`, `session`, `transaction` or `client_report`.
         package var type: String
-        /// Its payload's size in bytes.
-        package var size: Int
         /// Where its payload lies in the envelope's bytes.
-        package var payload: Range<Int> = 0..<0
+        package var payload: Range<Int>
         /// The item header's `filename` (an attachment's).
         package var filename: String?
+
+        /// Its payload's size in bytes.
+        package var size: Int { payload.count }
     }
 
     /// The header's `event_id`, as written.
@@ -22,7 +23,7 @@ package struct SentryEnvelopeSummary: Hashable, Sendable {
     /// The items, in order.
     package var items: [Item]
     /// How many bytes the envelope it was read from holds.
-    package var byteCount = 0
+    package var byteCount: Int
 
     /// Reads the framing of an envelope.
     /// - Throws: `RejectionError` (`invalid-envelope`) naming the broken header or item.
