@@ -153,7 +153,6 @@ package struct PayloadProcessor: Sendable {
         }
         switch detection {
         case .single(let format):
-            let envelope = format == .sentryEnvelope ? envelope : nil
             return (payloadSteps(bytes, format: format, structure: nil, envelope: envelope, digest: wholeDigest, source: source), 1)
         case .lines:
             var steps: [IngestStep] = []
