@@ -1,4 +1,4 @@
-public import CrashtrailCore
+package import CrashtrailCore
 
 /// What the binary form derives from a manifest, deterministically: the tables a trail's body starts with
 /// (destination names, payload keys, payload shapes, parameterless destinations, conditions), the zlib preset

@@ -64,7 +64,7 @@ extension TrailCodec {
         let firstSignificant = bytes.first { !Self.isWhitespace($0) }
         switch firstSignificant {
         case UInt8(ascii: "c"):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = String(utf8Validating: bytes) else {
                 throw TrailCodecError(.invalidText, "the input starts like ct1: text but is not valid UTF-8")
             }
             let binary = try TextForm.decode(text)
@@ -145,7 +145,7 @@ extension TrailCodec {
         var binary = bytes
         let first = bytes.first { !isWhitespace($0) }
         if first == UInt8(ascii: "c") {
-            guard let text = String(validating: bytes, as: UTF8.self), let decoded = try? TextForm.decode(text) else { return nil }
+            guard let text = String(utf8Validating: bytes), let decoded = try? TextForm.decode(text) else { return nil }
             binary = decoded
         } else if first == UInt8(ascii: "{") {
             guard let object = (try? JSONParser.parse(bytes))?.objectValue else { return nil }

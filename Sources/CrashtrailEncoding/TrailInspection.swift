@@ -1,4 +1,4 @@
-public import CrashtrailCore
+package import CrashtrailCore
 
 /// What `trail inspect` shows about an encoded trail.
 package struct TrailInspection: Hashable, Sendable {

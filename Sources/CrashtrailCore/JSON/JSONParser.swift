@@ -23,17 +23,22 @@ public struct JSONParser {
         _ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth, decimalKeys: Set<String> = [],
         ignoredNumberKeys: Set<String> = []
     ) throws(JSONParseError) -> JSONValue {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, decimalKeys: decimalKeys, ignoredNumberKeys: ignoredNumberKeys)
-            parser.skipWhitespace()
-            let value = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            if parser.position != buffer.count {
-                throw parser.error(.syntax, "unexpected text after the JSON value")
-            }
-            return value
+        // The error passes the buffer's closure as a value: the standard library of iOS 17 and earlier rethrows an
+        // untyped error from `withUnsafeBufferPointer`.
+        let parsed = Array(bytes).withUnsafeBufferPointer { buffer in
+            Result(catchingTyped: { () throws(JSONParseError) -> JSONValue in
+                var parser = Parser(
+                    bytes: buffer, maximumDepth: maximumDepth, decimalKeys: decimalKeys, ignoredNumberKeys: ignoredNumberKeys)
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                if parser.position != buffer.count {
+                    throw parser.error(.syntax, "unexpected text after the JSON value")
+                }
+                return value
+            })
         }
+        return try parsed.typedValue()
     }
 
     /// Parses one JSON document from a string.

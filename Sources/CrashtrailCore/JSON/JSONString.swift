@@ -42,7 +42,7 @@ package enum JSONString {
         // Most strings hold no escape: one scan to the closing quote, then the bytes as they are.
         let stop = JSONBytes.stringStop(base, from: start, count: bytes.count)
         if stop < bytes.count, base[stop] == .quote {
-            guard let text = String(validating: UnsafeBufferPointer(start: base + start, count: stop - start), as: UTF8.self) else {
+            guard let text = String(utf8Validating: UnsafeBufferPointer(start: base + start, count: stop - start)) else {
                 throw .invalidUTF8
             }
             return (text, stop + 1)
@@ -55,7 +55,7 @@ package enum JSONString {
             let byte = base[index]
             switch byte {
             case .quote:
-                guard let text = String(validating: utf8, as: UTF8.self) else { throw .invalidUTF8 }
+                guard let text = String(utf8Validating: utf8) else { throw .invalidUTF8 }
                 return (text, index + 1)
             case .backslash:
                 guard index + 1 < bytes.count else { throw .truncated(inEscape: false) }

@@ -70,7 +70,7 @@ extension Manifest {
         var tabs: [String] = []
         if let node = fields["tabs"] {
             lines.tabs = node.line
-            tabs = try node.sequence().map { (element) throws(ManifestError) in try element.string() }
+            tabs = try node.strings()
             if tabs.isEmpty {
                 throw ManifestError(.invalidTabRoot, source: source, line: node.line, "tabs is empty; list the tab roots or remove tabs")
             }
@@ -128,17 +128,12 @@ extension Manifest {
         }
         var requires: [String] = []
         if let node = fields["requires"] {
-            if node.isSequence {
-                requires = try node.sequence().map { (element) throws(ManifestError) in try element.string() }
-            } else {
-                requires = [try node.string()]
-            }
+            requires = try node.stringOrStrings()
         }
         let gate = try fields["gate"]?.bool() ?? false
         var redact: [[String]] = []
         if let node = fields["redact"] {
-            let keys =
-                node.isSequence ? try node.sequence().map { (element) throws(ManifestError) in try element.string() } : [try node.string()]
+            let keys = try node.stringOrStrings()
             // A key names a placeholder's payload path, or the start of one (`id` for `{id.rawValue}`).
             let paths = route?.placeholders.map(\.path) ?? []
             for key in keys {
@@ -163,8 +158,7 @@ extension Manifest {
         var screens: [String] = []
         for key in ["screen", "screens"] {
             guard let node = fields[key] else { continue }
-            let names =
-                node.isSequence ? try node.sequence().map { (element) throws(ManifestError) in try element.string() } : [try node.string()]
+            let names = try node.stringOrStrings()
             for screen in names {
                 guard !screen.trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw ManifestError(
@@ -230,6 +224,18 @@ private struct ManifestNode {
             result.append(try ManifestNode(element, source: source, context: "\(context)[\(index)]", destination: destination))
         }
         return result
+    }
+
+    /// The text values of a list, in order.
+    func strings() throws(ManifestError) -> [String] {
+        var strings: [String] = []
+        for element in try sequence() { strings.append(try element.string()) }
+        return strings
+    }
+
+    /// The text values of a list, or a single text value as a list of one.
+    func stringOrStrings() throws(ManifestError) -> [String] {
+        isSequence ? try strings() : [try string()]
     }
 
     func pairs() throws(ManifestError) -> [(String, ManifestNode)] {

@@ -45,7 +45,7 @@ package enum PercentEncoding {
                 bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(utf8Validating: bytes)
     }
 
     /// Decodes `%XX` escapes in UTF-8 bytes.
@@ -59,7 +59,7 @@ package enum PercentEncoding {
     ///
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let firstEscape = bytes.firstIndex(of: UInt8(ascii: "%")) else { return string(validating: bytes) }
+        guard let firstEscape = bytes.firstIndex(of: UInt8(ascii: "%")) else { return String(utf8Validating: bytes) }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         decoded.append(contentsOf: bytes[..<firstEscape])
@@ -76,15 +76,7 @@ package enum PercentEncoding {
                 index += 1
             }
         }
-        return decoded.withUnsafeBufferPointer { string(validating: $0) }
-    }
-
-    /// The string of UTF-8 bytes, or nil when they are not UTF-8.
-    ///
-    /// ASCII, by far the most common, is always valid, so it takes the cheaper decoding initializer.
-    private static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) }
-        return String(decoding: bytes, as: UTF8.self)
+        return decoded.withUnsafeBufferPointer { String(utf8Validating: $0) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -129,7 +129,7 @@ struct ParsedURL {
         let pathEnd = queryStart ?? end
         // One allocation: at most one segment per "/" after the host, and the host.
         var segments: [String] = []
-        segments.reserveCapacity(bytes[start..<pathEnd].count(where: { $0 == UInt8(ascii: "/") }) + 1)
+        segments.reserveCapacity(bytes[start..<pathEnd].reduce(into: 0) { count, byte in count += byte == UInt8(ascii: "/") ? 1 : 0 } + 1)
         var segmentStart = start
         var isAuthority = true
         for index in start...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
@@ -148,7 +148,7 @@ struct ParsedURL {
         }
         var query: [QueryItem] = []
         if let queryStart {
-            query.reserveCapacity(bytes[queryStart..<end].count(where: { $0 == UInt8(ascii: "&") }) + 1)
+            query.reserveCapacity(bytes[queryStart..<end].reduce(into: 0) { count, byte in count += byte == UInt8(ascii: "&") ? 1 : 0 } + 1)
             var itemStart = queryStart + 1
             for index in itemStart...end where index == end || bytes[index] == UInt8(ascii: "&") {
                 let item = bytes[itemStart..<index]

@@ -61,9 +61,8 @@ extension Trail {
             version: try appFields.required("version").string(),
             build: try appFields.required("build").string())
         let session = try Self.session(try fields.required("session").value)
-        let base = try fields.optional("base").map { (field) throws(TrailError) in
-            try NavigationState(jsonValue: field.value, path: "base")
-        }
+        var base: NavigationState?
+        if let field = fields.optional("base") { base = try NavigationState(jsonValue: field.value, path: "base") }
         var dropped: Int64 = 0
         if let field = fields.optional("dropped") {
             dropped = try field.int()
@@ -72,9 +71,8 @@ extension Trail {
         let steps = try fields.required("steps").array { (field, path) throws(TrailError) in
             try Step(jsonValue: field.value, path: path)
         }
-        let final = try fields.optional("final").map { (field) throws(TrailError) in
-            try NavigationState(jsonValue: field.value, path: "final")
-        }
+        var final: NavigationState?
+        if let field = fields.optional("final") { final = try NavigationState(jsonValue: field.value, path: "final") }
         self.init(version: version, app: app, session: session, base: base, dropped: dropped, steps: steps, final: final)
         try validateTimes()
     }

@@ -94,7 +94,7 @@ struct ByteReader {
     }
 
     static func utf8(_ slice: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws(ReadError) -> String {
-        guard let string = String(validating: slice, as: UTF8.self) else { throw .invalid("\(what()) is not valid UTF-8") }
+        guard let string = String(utf8Validating: slice) else { throw .invalid("\(what()) is not valid UTF-8") }
         return string
     }
 

@@ -56,9 +56,9 @@ public enum TrailJournal {
     /// Recovers `bytes`, the first bytes of a file of `fileSize` bytes (more when the file was too large to read whole).
     private static func recover(_ bytes: [UInt8], path: String, fileSize: Int) throws(JournalError) -> RecoveredJournal {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(JournalError) in try recover(raw, path: path, fileSize: fileSize) }
+            Result(catchingTyped: { () throws(JournalError) in try recover(raw, path: path, fileSize: fileSize) })
         }
-        return try result.get()
+        return try result.typedValue()
     }
 
     private static func recover(_ raw: UnsafeRawBufferPointer, path: String, fileSize: Int) throws(JournalError) -> RecoveredJournal {

@@ -10,6 +10,7 @@ public enum AppDestination: Codable, Hashable, Sendable {
 }
 
 /// Hands the session of a recorder to the crash reporter, as an app does at launch.
+@MainActor
 public func handOver(_ recorder: TrailRecorder, set: (String, String) -> Void) {
     recorder.handSession(to: .sentry, set)
 }
