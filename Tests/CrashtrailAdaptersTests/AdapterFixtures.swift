@@ -54,6 +54,7 @@ enum ShopDestination: Codable, Hashable {
     case myProfile
     case item(id: String)
     case login
+    case settings
     case compose(id: String)
     case page(Int)
     /// A fractional number: not a destination (SPEC section 2).

@@ -52,26 +52,34 @@ struct ViewControllerTrailTests {
         }
     }
 
-    @Test("install sets the delegates that are not set, leaves the app's, and records the screen")
+    @Test("install takes every container's delegate, keeps the app's behind it, and records the screen")
     func install() throws {
         // Given the app (install ran in its init)
         let app = try App()
-        // Then every navigation controller and the tab bar have it as delegate, and the launch tree is recorded
-        #expect(app.tabBar.delegate === app.trail)
-        #expect(app.home.delegate === app.trail)
+        // Then the tab bar and every navigation controller have a delegate of the glue, and the launch tree is recorded
+        #expect(app.tabBar.delegate != nil && app.tabBar.delegate !== app.trail)
+        #expect(app.home.delegate != nil)
         #expect(app.trail.settler.recordedCount == 1)
-        // When a sheet with the app's own navigation delegate is presented and install runs again
+        // When a sheet with the app's own navigation delegate is presented and reported
         let sheet = NavigationDouble(.login)
         let own = NavigationDelegateOfTheApp()
         sheet.delegate = own
         sheet.presentation = UIPresentationController(presentedViewController: sheet, presenting: app.tabBar)
         app.tabBar.presented = sheet
         app.clock.now = 500
-        app.trail.install()
-        // Then the app's delegate stays, the sheet's presentation is observed and its presentation recorded
-        #expect(sheet.delegate === own)
-        #expect(sheet.presentation?.delegate === app.trail)
+        app.trail.reportScreens()
+        // Then the sheet's navigation and presentation controllers are observed, the app's delegate behind the glue's,
+        // and the presentation is recorded
+        #expect(sheet.delegate != nil && sheet.delegate !== own)
+        #expect(sheet.presentation?.delegate != nil)
         #expect(app.ops == [.present(F.login)])
+        // And a push on the sheet reaches the app's delegate through the glue's
+        app.clock.now = 900
+        let settings = ScreenController(.settings)
+        sheet.viewControllers.append(settings)
+        sheet.delegate?.navigationController(sheet, didShow: settings, animated: false)
+        #expect(own.shown == 1)
+        #expect(app.ops == [.present(F.login), .push(F.settings)])
     }
 
     @Test("A push without animation is recorded at didShow, an animated one when its transition ends")
@@ -166,7 +174,7 @@ struct ViewControllerTrailTests {
         #expect(dismiss.t > 2_000 && dismiss.t <= 2_300)
     }
 
-    @Test("An app's own delegate forwards to the glue")
+    @Test("An app's own delegate that still forwards to the glue records each change once")
     func forwarding() throws {
         // Given the app's own navigation delegate, set before install, forwarding to the glue
         let app = try App()
@@ -183,11 +191,14 @@ struct ViewControllerTrailTests {
     }
 }
 
-/// A navigation delegate an app already has, calling the glue from its own methods.
+/// A navigation delegate an app already has, which may still call the glue from its own methods, as the glue's
+/// documentation asked before it kept the app's delegates itself.
 final class NavigationDelegateOfTheApp: NSObject, UINavigationControllerDelegate {
     weak var trail: ViewControllerTrail?
+    var shown = 0
 
     func navigationController(_ navigationController: UINavigationController, didShow viewController: UIViewController, animated: Bool) {
+        shown += 1
         trail?.navigationController(navigationController, didShow: viewController, animated: animated)
     }
 }
