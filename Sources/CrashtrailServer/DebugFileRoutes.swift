@@ -147,6 +147,16 @@ struct DebugFileRoutes: Sendable {
             case .error(let detail):
                 metrics.refused(.assemble, project: named.id)
                 answer[checksum] = .object(["state": .string("error"), "missingChunks": .array([]), "detail": .string(detail)])
+            case .mapping(let uuid):
+                // Sentry's answer for a UUID map (file format uuidmap); crashtrail keeps nothing of it.
+                answer[checksum] = .object([
+                    "state": .string("ok"), "missingChunks": .array([]), "detail": .null,
+                    "dif": .object([
+                        "id": .string(uuid), "uuid": .string(uuid), "debugId": .string(uuid), "objectName": .string(uuid + ".plist"),
+                        "cpuName": .string("any"), "sha1": .string(checksum), "symbolType": .string("uuidmap"),
+                        "data": .object(["features": .array([.string("mapping")])]),
+                    ]),
+                ])
             case .ok(let slices):
                 stored = true
                 let dif = slices.first.map { slice -> JSONValue in

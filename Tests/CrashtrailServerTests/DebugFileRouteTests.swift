@@ -121,6 +121,52 @@ struct DebugFileRouteTests {
         #expect(try fixture.service.store.uploadChunks(among: chunks.map(ChunkedUpload.sha1), project: 1).isEmpty)
     }
 
+    @Test("A dSYM's UUID map is acknowledged as Sentry does, XML or binary, and nothing of it kept; one that is none is refused")
+    func uuidMaps() async throws {
+        // Given the UUID maps of a dSYM as XML and as a binary property list, one that is no property list, and one
+        // that holds no DBG keys, each named by the dSYM's UUID
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let token = fixture.uploadToken
+        let name = "4C4C44C2-5555-3144-A122-28AFF5799215.plist"
+        let entries: [String: Any] = ["DBGOriginalUUID": "7F3A5C1E-0000-4000-8000-00000000A0C0", "DBGVersion": "3"]
+        let xml = Array(try PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0))
+        let binary = Array(try PropertyListSerialization.data(fromPropertyList: entries, format: .binary, options: 0))
+        let garbage = Array("not a property list".utf8)
+        let noKeys = Array(try PropertyListSerialization.data(fromPropertyList: ["Version": "1"], format: .xml, options: 0))
+        let files = [xml, binary, garbage, noKeys]
+
+        // When each is uploaded and assembled
+        let answers = try await fixture.test { client in
+            var answers: [TestResponse] = []
+            for file in files {
+                _ = try await client.post(Self.optionsPath, Self.multipart([file]), headers: Self.multipartHeaders(token))
+                answers.append(
+                    try await client.post(
+                        Self.assemblePath, Self.assembleBody(file: file, chunks: [file], name: name), headers: bearer(token)))
+            }
+            return answers
+        }
+
+        // Then the two UUID maps are ok, with Sentry's uuidmap file format, and nothing is stored or left of their chunks
+        for (file, answer) in zip(files.prefix(2), answers.prefix(2)) {
+            let state = try #require(try Self.json(answer)[ChunkedUpload.sha1(file)] as? [String: Any], "\(answer.text)")
+            #expect(state["state"] as? String == "ok", "\(answer.text)")
+            let dif = try #require(state["dif"] as? [String: Any])
+            #expect(dif["symbolType"] as? String == "uuidmap")
+            #expect(dif["debugId"] as? String == "4c4c44c2-5555-3144-a122-28aff5799215")
+        }
+        #expect(try fixture.service.store.debugFiles().isEmpty)
+        #expect(try fixture.service.store.uploadChunks(among: files.prefix(2).map(ChunkedUpload.sha1), project: 1).isEmpty)
+        // And the others are errors naming the file and what is wrong
+        let refusals = try zip(files.suffix(2), answers.suffix(2)).map { file, answer in
+            try #require(try Self.json(answer)[ChunkedUpload.sha1(file)] as? [String: Any], "\(answer.text)")
+        }
+        #expect(refusals.map { $0["state"] as? String } == ["error", "error"])
+        #expect((refusals[0]["detail"] as? String)?.contains("\(name) is named as a dSYM's UUID map but is no property list") == true)
+        #expect((refusals[1]["detail"] as? String)?.contains("holds no DBG keys") == true)
+    }
+
     @Test("A universal file uploaded again is answered ok at once: no chunk is asked for, nothing is stored twice")
     func universalUploadedAgain() async throws {
         // Given a universal dSYM (two slices, each stored by its own SHA-1) uploaded and assembled once

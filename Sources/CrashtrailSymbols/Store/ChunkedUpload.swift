@@ -36,6 +36,8 @@ package struct ChunkedUpload: Sendable {
         case notFound(missing: [String])
         /// Stored: its slices.
         case ok([DebugFileImport.Slice])
+        /// A dSYM's UUID map (``UUIDMapping``): checked and acknowledged, as Sentry takes it, and not kept.
+        case mapping(uuid: String)
         /// It can never be stored, and why.
         case error(String)
     }
@@ -170,6 +172,9 @@ package struct ChunkedUpload: Sendable {
         guard actual == checksum else {
             return .error("the chunks of \(file.name) make a file with SHA-1 \(actual), not \(checksum): upload it again")
         }
+        if UUIDMapping.isNamed(file.name) {
+            return try acknowledgeMapping(file, at: path, uploader: uploader)
+        }
         let slices: [DebugFileImport.Slice]
         do {
             slices = try importer.store(DebugFileFinder.Candidate(path: path.path, name: file.name), project: project)
@@ -187,6 +192,22 @@ package struct ChunkedUpload: Sendable {
             file.chunks.map { $0.lowercased() }, project: uploader,
             addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
         return .ok(slices)
+    }
+
+    /// Checks that `file`, written at `path`, is a UUID map; its chunks are forgotten once it is.
+    private func acknowledgeMapping(_ file: File, at path: URL, uploader: Int) throws -> State {
+        let bytes = try [UInt8](Data(contentsOf: path))
+        let mapping: UUIDMapping?
+        do {
+            mapping = try UUIDMapping(name: file.name, bytes: bytes)
+        } catch {
+            return .error(error.message)
+        }
+        guard let mapping else { return .error("\(file.name) is no UUID map") }
+        try store.removeUploadChunks(
+            file.chunks.map { $0.lowercased() }, project: uploader,
+            addedBefore: Timestamp.rfc3339(milliseconds: importer.time.now() - limits.chunkLifetime))
+        return .mapping(uuid: mapping.uuid)
     }
 
     /// The SHA-1 of `bytes`, in lower-case hex, as chunks and files are named.
