@@ -2,6 +2,19 @@ public import CrashtrailCore
 public import CrashtrailRecording
 public import Foundation
 
+// The reporters' SDKs where they are there (Tools/ios-lane.sh); ReporterStandIns.swift stands in for each elsewhere.
+#if canImport(SentrySwift)
+import SentrySwift  // sentry-cocoa built from source (its SentrySPM product)
+#elseif canImport(Sentry)
+import Sentry
+#endif
+#if canImport(FirebaseCrashlytics)
+import FirebaseCrashlytics
+#endif
+#if canImport(KSCrashRecording)
+import KSCrashRecording
+#endif
+
 /// docs/ADOPTING.md, steps 3 and 5: what the app does once, at launch.
 @MainActor
 public final class AppTrail {
@@ -16,7 +29,8 @@ public final class AppTrail {
         let journal = folder.appendingPathComponent("crashtrail.ctj")
         let previous = try? TrailJournal.recover(at: journal)
         previousTrail =
-            SentrySDK.crashedLastRun ? previous?.trail : previous?.sessionTrail(crashReported: false, sampleRate: 0.1)
+            SentrySDK.lastRunStatus == .didCrash
+            ? previous?.trail : previous?.sessionTrail(crashReported: false, sampleRate: 0.1)
         let session = Trail.Session(
             id: UUID().uuidString, started: Timestamp.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
             pid: Int64(ProcessInfo.processInfo.processIdentifier))
