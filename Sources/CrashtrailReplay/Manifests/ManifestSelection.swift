@@ -1,4 +1,4 @@
-public import CrashtrailCore
+package import CrashtrailCore
 
 /// Picks the manifest for a trail or report among the ones a command was given (SPEC section 3): the one
 /// whose `app` is the bundle ID; with a single manifest, that one, with a warning when its `app` differs.

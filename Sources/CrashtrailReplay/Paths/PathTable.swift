@@ -1,4 +1,4 @@
-public import CrashtrailCore
+package import CrashtrailCore
 
 /// Which last screens lead to a crash, and how often (SPEC section 13, `crashtrail paths`).
 package struct PathTable: Hashable, Sendable {
