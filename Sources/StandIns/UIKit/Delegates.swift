@@ -49,8 +49,10 @@ extension UIAdaptivePresentationControllerDelegate {
 }
 
 /// Stand-in for UIKit's `UISplitViewControllerDelegate` (optional methods: see UIKitStandIn.swift).
+///
+/// Unlike the other delegate protocols, UIKit's refines no `NSObjectProtocol`.
 @MainActor
-public protocol UISplitViewControllerDelegate: NSObjectProtocol {
+public protocol UISplitViewControllerDelegate: AnyObject {
     /// Asked to show `vc` in the primary context; true when the delegate showed it, false to let the split view.
     func splitViewController(_ splitViewController: UISplitViewController, show vc: UIViewController, sender: Any?) -> Bool
     /// Asked to show `vc` in the secondary context; true when the delegate showed it, false to let the split view.
