@@ -5,7 +5,7 @@
 #   Tools/lint.sh --fix    format in place first, then lint what is left
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Sources Tests Tools Samples/PirateBay Samples/AppConsumer Samples/Adopting)
+paths=(Package.swift Sources Tests Tools Samples/PirateBay Samples/AppConsumer Samples/Adopting Samples/ShopApp)
 if [ "${1:-}" = "--fix" ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi
