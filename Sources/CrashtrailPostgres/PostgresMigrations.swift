@@ -232,6 +232,9 @@ enum PostgresMigrations {
         // The index a project's reads find its reports by, and upload chunks keyed by project (ProjectScopeSchema.swift
         // in CrashtrailStore).
         ("v18: reads and upload chunks per project", ProjectScopeSchema.postgres),
+        // A project's waiting trails counted as they come and go, and joined trails found by their digest
+        // (WaitingTrailTotalsSchema.swift in CrashtrailStore).
+        ("v19: waiting trails counted, joined trails by digest", WaitingTrailTotalsSchema.postgres),
     ]
 
     /// The table that records the applied migrations.

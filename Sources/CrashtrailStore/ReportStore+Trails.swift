@@ -75,11 +75,11 @@ extension ReportStore {
     ) throws -> Bool {
         let awaiting = TrailInfo.Source.bound(TrailInfo.Source.awaitingRecorded)
         return try insertJoinedTrail(
-            decoded, from: "SELECT id, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN \(awaiting.sql)",
+            decoded, from: "SELECT id, ?, ?, ?, ?, ?, ? FROM report WHERE id = ? AND trailSource IN \(awaiting.sql)",
             [.text(id)] + awaiting.values, crashScreen: crashScreen, screenPath: screenPath, in: db) != nil
     }
 
-    /// Inserts `decoded` into `joinedTrail` for the report `select` chooses (its columns: the report's ID, then five
+    /// Inserts `decoded` into `joinedTrail` for the report `select` chooses (its columns: the report's ID, then six
     /// placeholders for ``joinedTrailValues(_:screenPath:)``, then `arguments`), unless that report has one, and moves
     /// the report when it is a crash without frames; returns its ID, or nil when nothing was inserted.
     ///
@@ -90,7 +90,7 @@ extension ReportStore {
     ) throws -> String? {
         let rows = try db.rows(
             """
-            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest, digest)
             \(select)
             ON CONFLICT (id) DO NOTHING
             RETURNING id, (SELECT signature FROM report WHERE report.id = joinedTrail.id) AS signature
@@ -100,11 +100,12 @@ extension ReportStore {
         return id
     }
 
-    /// The values of a `joinedTrail` row after its ID: steps, trail, dictionary, screen path and its manifest.
+    /// The values of a `joinedTrail` row after its ID: steps, trail, dictionary, screen path and its manifest, digest.
     private static func joinedTrailValues(_ decoded: DecodedTrail, screenPath: StoredScreenPath?) -> [StoreValue] {
         [
             .integer(Int64(decoded.trail.steps.count)), .text(String(decoding: decoded.canonicalJSON, as: UTF8.self)),
             StoreValue(decoded.dictionaryID), StoreValue(screenPath?.screensJSON), StoreValue(screenPath?.manifest),
+            .blob(trailDigest(decoded.canonicalJSON)),
         ]
     }
 
@@ -141,7 +142,7 @@ extension ReportStore {
     ) throws -> String? {
         let session = decoded.trail.session.id
         for (sql, arguments) in reportForTrail(
-            columns: "report.id, ?, ?, ?, ?, ?", project: project, bundleID: bundleID, session: session, pid: pid, started: started,
+            columns: "report.id, ?, ?, ?, ?, ?, ?", project: project, bundleID: bundleID, session: session, pid: pid, started: started,
             tolerance: tolerance)
         {
             let joined = try insertJoinedTrail(decoded, from: sql, arguments, crashScreen: crashScreen, screenPath: screenPath, in: db)
@@ -199,32 +200,35 @@ extension ReportStore {
     /// The report of `project` that already has exactly this trail joined (the crash of its session, or one of the same
     /// app and pid launched within `tolerance` ms of `started`), so a trail sent again joins nothing new and is answered
     /// with its report.
+    ///
+    /// The joined trail is found by its digest (`joinedTrail_digest`), then its report checked: a lookup, whatever the
+    /// store holds.
     /// - Throws: the backend's error.
     package static func reportJoined(
         to decoded: DecodedTrail, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject,
         in db: any StoreTransaction
     ) throws -> String? {
         let project = StoreValue.integer(Int64(project))
-        let trailJSON = StoreValue.text(String(decoding: decoded.canonicalJSON, as: UTF8.self))
+        let digest = StoreValue.blob(trailDigest(decoded.canonicalJSON))
         let bySession = try db.strings(
             """
-            SELECT joinedTrail.id FROM reportSession JOIN joinedTrail ON joinedTrail.id = reportSession.id
-                JOIN report ON report.id = reportSession.id
-            WHERE reportSession.bundleID = ? AND reportSession.session = ? AND joinedTrail.trail = ? AND report.project = ?
+            SELECT joinedTrail.id FROM joinedTrail JOIN reportSession ON reportSession.id = joinedTrail.id
+                JOIN report ON report.id = joinedTrail.id
+            WHERE joinedTrail.digest = ? AND reportSession.bundleID = ? AND reportSession.session = ? AND report.project = ?
             ORDER BY joinedTrail.id LIMIT 1
-            """, [.text(decoded.trail.app.bundleID), .text(decoded.trail.session.id), trailJSON, project]
+            """, [digest, .text(decoded.trail.app.bundleID), .text(decoded.trail.session.id), project]
         ).first
         if let bySession { return bySession }
         return try db.strings(
             """
-            SELECT report.id FROM report JOIN joinedTrail ON joinedTrail.id = report.id
-            WHERE report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ? AND joinedTrail.trail = ?
+            SELECT report.id FROM joinedTrail JOIN report ON report.id = joinedTrail.id
+            WHERE joinedTrail.digest = ? AND report.bundleID = ? AND report.pid = ? AND report.launchTime BETWEEN ? AND ?
                 AND report.project = ?
             ORDER BY report.id LIMIT 1
             """,
             [
-                .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
-                .integer(started + tolerance), trailJSON, project,
+                digest, .text(decoded.trail.app.bundleID), .integer(decoded.trail.session.pid), .integer(started - tolerance),
+                .integer(started + tolerance), project,
             ]
         ).first
     }

@@ -1,5 +1,7 @@
 import CrashtrailCore
 import CrashtrailReports
+import Crypto
+import Foundation
 
 /// Trails joined by session, and trails that arrive before their crash (SPEC section 18): a trail no stored crash
 /// awaits is kept in `waitingTrail`, bounded in number, bytes and age, and joined in the transaction that stores its
@@ -42,6 +44,14 @@ extension ReportStore {
 
         /// Its size as the bound counts it: the bytes of its canonical JSON.
         var size: Int64 { Int64(trail.utf8.count) }
+
+        /// The SHA-256 of its canonical JSON, which its `joinedTrail` row keeps (``ReportStore/trailDigest(_:)``).
+        var digest: Data { ReportStore.trailDigest(Array(trail.utf8)) }
+    }
+
+    /// The digest a joined trail is found by when it is sent again: the SHA-256 of its canonical JSON.
+    package static func trailDigest(_ canonicalJSON: [UInt8]) -> Data {
+        Data(SHA256.hash(data: canonicalJSON))
     }
 
     /// How many trails may wait for their crashes, and for how long (SPEC section 18); the counts hold for each
@@ -112,10 +122,9 @@ extension ReportStore {
             [project, .text(trail.bundleID), .text(trail.session)]
         ).first
         // The limits hold for each project: one project's trails never keep another's from waiting (SPEC section 19).
-        let totals = try db.rows(
-            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM waitingTrail WHERE project = ?", [project]
-        ).first
-        let count = Int(totals?.int64("n") ?? 0)
+        // The project's row of totals, which triggers keep as trails come and go: not a read of every waiting trail.
+        let totals = try db.rows("SELECT count, bytes FROM waitingTrailTotal WHERE project = ?", [project]).first
+        let count = Int(totals?.int64("count") ?? 0)
         let bytes = totals?.int64("bytes") ?? 0
         if let replaced = sameSession {
             // A longer trail of a waiting session replaces it: the bytes bound holds for what it adds.
@@ -131,19 +140,20 @@ extension ReportStore {
             """
             INSERT INTO waitingTrail
                 (bundleID, session, pid, started, received, size, steps, trail, dictionary, screenPath, pathManifest, crashScreen,
-                project)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                project, digest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project, bundleID, session) DO UPDATE SET
                 pid = excluded.pid, started = excluded.started, received = excluded.received, size = excluded.size,
                 steps = excluded.steps, trail = excluded.trail, dictionary = excluded.dictionary,
-                screenPath = excluded.screenPath, pathManifest = excluded.pathManifest, crashScreen = excluded.crashScreen
+                screenPath = excluded.screenPath, pathManifest = excluded.pathManifest, crashScreen = excluded.crashScreen,
+                digest = excluded.digest
             WHERE excluded.steps >= waitingTrail.steps
             """,
             [
                 .text(trail.bundleID), .text(trail.session), .integer(trail.pid), .integer(trail.started), .integer(now),
                 .integer(trail.size), .integer(Int64(trail.steps)), .text(trail.trail), StoreValue(trail.dictionary),
                 StoreValue(trail.screenPath?.screensJSON), StoreValue(trail.screenPath?.manifest), StoreValue(trail.crashScreen),
-                project,
+                project, .blob(trail.digest),
             ])
         return .waiting
     }
@@ -192,8 +202,8 @@ extension ReportStore {
         let key: [StoreValue] = [.integer(Int64(project)), .text(bundleID), .text(session)]
         let inserted = try db.rows(
             """
-            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest)
-            SELECT ?, steps, trail, dictionary, screenPath, pathManifest FROM waitingTrail
+            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest, digest)
+            SELECT ?, steps, trail, dictionary, screenPath, pathManifest, digest FROM waitingTrail
             WHERE project = ? AND bundleID = ? AND session = ?
             ON CONFLICT (id) DO NOTHING
             RETURNING id
@@ -281,11 +291,15 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     package func waitingTrailStatus() throws(StoreError) -> WaitingTrailStatus {
         try read { db in
-            let row = try db.rows(
-                "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes, MIN(received) AS oldest FROM waitingTrail", []
+            let totals = try db.rows(
+                """
+                SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) AS n, CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS bytes
+                FROM waitingTrailTotal
+                """, []
             ).first
+            let oldest = try db.rows("SELECT MIN(received) AS oldest FROM waitingTrail", []).first
             return WaitingTrailStatus(
-                count: Int(row?.int64("n") ?? 0), bytes: row?.int64("bytes") ?? 0, oldestReceived: row?.int64("oldest"))
+                count: Int(totals?.int64("n") ?? 0), bytes: totals?.int64("bytes") ?? 0, oldestReceived: oldest?.int64("oldest"))
         }
     }
 }

@@ -81,7 +81,7 @@ package enum StoreCopy {
         if let failure { throw failure }
         try flush()
         let trails = try source.read { db in
-            try db.rows("SELECT id, steps, trail, dictionary, screenPath, pathManifest FROM joinedTrail ORDER BY id", [])
+            try db.rows("SELECT id, steps, trail, dictionary, screenPath, pathManifest, digest FROM joinedTrail ORDER BY id", [])
         }
         for start in stride(from: 0, to: trails.count, by: max(1, batchSize)) {
             let slice = trails[start..<min(trails.count, start + max(1, batchSize))]
@@ -90,10 +90,15 @@ package enum StoreCopy {
                     copied
                         + (try db.execute(
                             """
-                            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest) VALUES (?, ?, ?, ?, ?, ?)
+                            INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest, digest)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
                             ON CONFLICT (id) DO NOTHING
                             """,
-                            [row["id"], row["steps"], row["trail"], row["dictionary"], row["screenPath"], row["pathManifest"]]))
+                            [
+                                row["id"], row["steps"], row["trail"], row["dictionary"], row["screenPath"], row["pathManifest"],
+                                row.data("digest").map(StoreValue.blob)
+                                    ?? row.string("trail").map { .blob(ReportStore.trailDigest(Array($0.utf8))) } ?? .null,
+                            ]))
                 }
             }
         }

@@ -81,6 +81,22 @@ struct CorpusGenerator {
         try write(broken, "malformed-truncated-kscrash.json")
     }
 
+    /// `count` trails of 20 to 500 steps whose crashes never come, one file each in `root`, of distinct sessions: what
+    /// waits for its crash (SPEC section 18), for the waiting-trail benchmark.
+    func writeWaitingTrails(to root: URL, count: Int) throws -> String {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var random = SplitMix64(seed: seed)
+        var bytes = 0
+        for index in 0..<count {
+            let crash = crashCase(index: index, kind: 0, random: &random, trailSteps: Int.random(in: 20...500, using: &random))
+            guard let trail = crash.trail else { continue }
+            let encoded = try codec.encodeBinary(trail)
+            bytes += encoded.count
+            try Data(encoded).write(to: root.appendingPathComponent(String(format: "%06d.ctr", index)))
+        }
+        return "\(count) waiting trails, \(bytes) bytes"
+    }
+
     /// A mixed corpus of `count` reports in `root/reports` (folders of 1,000), with separate trails for some
     /// `.ips` crashes in `root/trails`.
     func writeCorpus(to root: URL, count: Int) throws -> String {

@@ -8,10 +8,12 @@ import Foundation
 //
 //   crashtrail-corpus samples [OUT]                           the committed samples (OUT defaults to Samples)
 //   crashtrail-corpus corpus OUT --count N [--seed S]         a realistic mixed corpus for the ingest benchmark
+//   crashtrail-corpus waiting OUT --count N [--seed S]        trails whose crashes never come (Tools/waiting-bench.sh)
 
 let usage = """
     usage: crashtrail-corpus samples [OUT] [--manifest M]
            crashtrail-corpus corpus OUT --count N [--seed S] [--manifest M]
+           crashtrail-corpus waiting OUT --count N [--seed S] [--manifest M]
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -38,6 +40,12 @@ do {
         }
         let stats = try generator.writeCorpus(to: URL(fileURLWithPath: arguments[1]), count: count)
         print(stats)
+    case "waiting":
+        guard arguments.count > 1, let count, count > 0 else {
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            exit(64)
+        }
+        print(try generator.writeWaitingTrails(to: URL(fileURLWithPath: arguments[1]), count: count))
     default:
         FileHandle.standardError.write(Data((usage + "\n").utf8))
         exit(64)

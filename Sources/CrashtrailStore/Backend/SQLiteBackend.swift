@@ -343,6 +343,19 @@ package final class SQLiteBackend: StoreBackend {
         migrator.registerMigration("v21: reads and upload chunks per project") { db in
             try db.execute(sql: ProjectScopeSchema.sqlite)
         }
+        // A project's waiting trails counted as they come and go, and joined trails found by their digest
+        // (WaitingTrailTotalsSchema.swift, SPEC section 18). SQLite has no SHA-256: the rows stored before get theirs
+        // from a function of the migration's own.
+        migrator.registerMigration("v22: waiting trails counted, joined trails by digest") { db in
+            try db.execute(sql: WaitingTrailTotalsSchema.sqlite)
+            let sha256 = DatabaseFunction("crashtrail_sha256", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map { ReportStore.trailDigest(Array($0.utf8)) }
+            }
+            db.add(function: sha256)
+            try db.execute(sql: "UPDATE waitingTrail SET digest = crashtrail_sha256(trail)")
+            try db.execute(sql: "UPDATE joinedTrail SET digest = crashtrail_sha256(trail)")
+            db.remove(function: sha256)
+        }
         return migrator
     }
 }

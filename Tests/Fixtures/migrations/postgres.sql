@@ -589,3 +589,32 @@ CREATE INDEX report_project ON report(project, signature) WHERE project <> 1;
 ALTER TABLE uploadChunk DROP CONSTRAINT uploadchunk_pkey;
 ALTER TABLE uploadChunk ADD PRIMARY KEY (project, sha1);
 DROP INDEX uploadChunk_project;
+
+-- v19: waiting trails counted, joined trails by digest
+ALTER TABLE waitingTrail ADD COLUMN digest BYTEA;
+UPDATE waitingTrail SET digest = sha256(convert_to(trail, 'UTF8'));
+ALTER TABLE joinedTrail ADD COLUMN digest BYTEA;
+UPDATE joinedTrail SET digest = sha256(convert_to(trail, 'UTF8'));
+CREATE INDEX joinedTrail_digest ON joinedTrail(digest);
+CREATE TABLE waitingTrailTotal (
+    project BIGINT PRIMARY KEY NOT NULL,
+    count BIGINT NOT NULL,
+    bytes BIGINT NOT NULL
+);
+INSERT INTO waitingTrailTotal (project, count, bytes)
+    SELECT project, COUNT(*), COALESCE(SUM(size), 0) FROM waitingTrail GROUP BY project;
+CREATE FUNCTION crashtrail_waiting_total() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE waitingTrailTotal SET count = count - 1, bytes = bytes - OLD.size WHERE project = OLD.project;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+        INSERT INTO waitingTrailTotal (project, count, bytes) VALUES (NEW.project, 1, NEW.size)
+            ON CONFLICT (project) DO UPDATE SET
+                count = waitingTrailTotal.count + 1, bytes = waitingTrailTotal.bytes + excluded.bytes;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER waitingTrail_total AFTER INSERT OR DELETE OR UPDATE OF project, size ON waitingTrail
+    FOR EACH ROW EXECUTE FUNCTION crashtrail_waiting_total();
