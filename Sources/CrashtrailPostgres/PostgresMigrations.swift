@@ -235,6 +235,8 @@ enum PostgresMigrations {
         // A project's waiting trails counted as they come and go, and joined trails found by their digest
         // (WaitingTrailTotalsSchema.swift in CrashtrailStore).
         ("v19: waiting trails counted, joined trails by digest", WaitingTrailTotalsSchema.postgres),
+        // The sessions counted lately, so an update sent again counts once (SessionMemorySchema.swift in CrashtrailStore).
+        ("v20: sessions seen", SessionMemorySchema.postgres),
     ]
 
     /// The table that records the applied migrations.

@@ -13,13 +13,47 @@ extension ReportStore {
         package var counts: SessionTally.Counts
     }
 
-    /// Adds `tally` to the session counts of `project` in the transaction `db`.
+    /// How long, and how many, sessions the store remembers it counted, so an update sent again counts once (SPEC
+    /// section 20): for a day after its last update, and up to 500,000 sessions a project, the oldest forgotten first.
+    ///
+    /// An SDK sends an update again when its answer was lost: seconds or minutes later, or at the app's next launch
+    /// from its disk cache. A session forgotten (a day without updates, or pushed out by half a million newer ones of
+    /// its project) and sent again would count again.
+    package struct SessionMemory: Sendable, Hashable {
+        /// How long a session is remembered after its last update, in milliseconds.
+        package var window: Int64
+        /// The most sessions of one project remembered.
+        package var maximumPerProject: Int
+
+        package init(window: Int64 = 86_400_000, maximumPerProject: Int = 500_000) {
+            self.window = window
+            self.maximumPerProject = maximumPerProject
+        }
+    }
+
+    /// Adds `tally` to the session counts of `project` in the transaction `db`, counting once what an earlier tally
+    /// counted of the same sessions (``SessionMemory``).
     ///
     /// Each bucket is read and written back under a row lock (PostgreSQL), in a fixed order, so services adding to one
     /// store at once neither lose a count nor deadlock; the user sketches merge register by register.
+    /// - Parameters:
+    ///   - tally: the counts of the sessions' updates.
+    ///   - project: the project; nil for none (what `ingest` reads from files).
+    ///   - now: the time, milliseconds since 1970, which a remembered session's age is measured from.
+    ///   - memory: how long and how many sessions are remembered.
+    ///   - db: the write transaction.
     /// - Throws: the backend's error.
-    package static func addSessions(_ tally: SessionTally, project: Int?, in db: any StoreTransaction) throws {
+    package static func addSessions(
+        _ tally: SessionTally, project: Int?, now: Int64, memory: SessionMemory = SessionMemory(), in db: any StoreTransaction
+    ) throws {
         let scope = Int64(project ?? 0)
+        var tally = tally
+        if !tally.sessions.isEmpty {
+            // Those last seen before the window are forgotten first: sent again, they count again.
+            try db.execute("DELETE FROM seenSession WHERE seen < ?", [.integer(now - memory.window)])
+            tally.discount(seen: try seenSessions(Array(tally.sessions.keys), project: scope, in: db))
+            try remember(tally.sessions, project: scope, now: now, memory: memory, in: db)
+        }
         for (bucket, counts) in tally.buckets.sorted(by: { $0.key < $1.key }) {
             let key: [StoreValue] = [.integer(scope), .text(bucket.release), .text(bucket.environment), .integer(bucket.hour)]
             func stored() throws -> StoreRow? {
@@ -68,6 +102,53 @@ extension ReportStore {
                 WHERE project = ? AND release = ? AND environment = ? AND hour = ?
                 """, values + key)
         }
+    }
+
+    /// What the store remembers it counted of the sessions `sids` of project `scope`.
+    private static func seenSessions(_ sids: [String], project scope: Int64, in db: any StoreTransaction) throws
+        -> [String: SessionTally.SeenSession]
+    {
+        var seen: [String: SessionTally.SeenSession] = [:]
+        for chunk in stride(from: 0, to: sids.count, by: 500).map({ Array(sids[$0..<min(sids.count, $0 + 500)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try db.rows(
+                "SELECT sid, started, ended FROM seenSession WHERE project = ? AND sid IN (\(marks))",
+                [.integer(scope)] + chunk.map(StoreValue.text))
+            for row in rows {
+                guard let sid = row.string("sid") else { continue }
+                seen[sid] = SessionTally.SeenSession(started: row.int64("started") == 1, ended: row.int64("ended") == 1)
+            }
+        }
+        return seen
+    }
+
+    /// Remembers what was counted of `sessions` at `now`, in one order, and forgets the project's oldest past its bound.
+    private static func remember(
+        _ sessions: [String: SessionTally.SessionUpdate], project scope: Int64, now: Int64, memory: SessionMemory,
+        in db: any StoreTransaction
+    ) throws {
+        for (sid, update) in sessions.sorted(by: { $0.key < $1.key }) {
+            try db.execute(
+                """
+                INSERT INTO seenSession (project, sid, started, ended, seen) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (project, sid) DO UPDATE SET
+                    started = CASE WHEN excluded.started = 1 THEN 1 ELSE seenSession.started END,
+                    ended = CASE WHEN excluded.ended = 1 THEN 1 ELSE seenSession.ended END,
+                    seen = excluded.seen
+                """,
+                [
+                    .integer(scope), .text(sid), .integer(update.started ? 1 : 0), .integer(update.ending == nil ? 0 : 1),
+                    .integer(now),
+                ])
+        }
+        let remembered = try db.rows("SELECT count FROM seenSessionTotal WHERE project = ?", [.integer(scope)]).first?.int64("count") ?? 0
+        let over = remembered - Int64(memory.maximumPerProject)
+        guard over > 0 else { return }
+        try db.execute(
+            """
+            DELETE FROM seenSession WHERE project = ? AND sid IN (
+                SELECT sid FROM seenSession WHERE project = ? ORDER BY seen, sid LIMIT ?)
+            """, [.integer(scope), .integer(scope), .integer(over)])
     }
 
     /// Adds one session that did not crash, weighing `weight` sessions (1 / its sample rate), to the counts of the

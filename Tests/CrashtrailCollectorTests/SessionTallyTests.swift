@@ -39,6 +39,44 @@ struct SessionTallyTests {
         #expect(counts.crashedUsers.estimate == 2)
     }
 
+    @Test("An update sent again counts once: in one tally, across tallies merged, and against what the store saw")
+    func repeatedUpdatesCountOnce() throws {
+        // Given a session's first update and its crash, each sent twice (an SDK's retry after a lost answer)
+        let attrs = #""attrs":{"release":"com.example.app@1.2.0+7"}"#
+        let start = try Self.parse(#"{"sid":"s2","did":"d2","init":true,"started":"2026-11-28T10:00:00Z","status":"ok",\#(attrs)}"#)
+        let crash = try Self.parse(#"{"sid":"s2","did":"d2","init":false,"started":"2026-11-28T10:00:00Z","status":"crashed",\#(attrs)}"#)
+
+        // When one tally takes them all
+        var one = SessionTally()
+        for update in [start, start, crash, crash] { try one.add(update: update) }
+        // Then the session is started and crashed once
+        var counts = try #require(one.buckets.values.first)
+        #expect((counts.started, counts.crashed) == (1, 1))
+        #expect(
+            one.sessions["s2"] == SessionTally.SessionUpdate(bucket: try #require(one.buckets.keys.first), started: true, ending: .crashed))
+
+        // When two tallies, each with the start and the crash once, are merged
+        var first = SessionTally()
+        try first.add(update: start)
+        var second = SessionTally()
+        try second.add(update: start)
+        try second.add(update: crash)
+        first.add(second)
+        // Then too
+        counts = try #require(first.buckets.values.first)
+        #expect((counts.started, counts.crashed) == (1, 1))
+
+        // When the store saw its start before, and the tally holds the start again and the crash
+        var later = SessionTally()
+        try later.add(update: start)
+        try later.add(update: crash)
+        later.discount(seen: ["s2": SessionTally.SeenSession(started: true, ended: false)])
+        // Then only the crash is new
+        counts = try #require(later.buckets.values.first)
+        #expect((counts.started, counts.crashed) == (0, 1))
+        #expect(counts.users.estimate == 1)
+    }
+
     @Test("A session's updates count once: its start by init, its end by its status")
     func updatesCountOnce() throws {
         // Given a session sent as a mobile SDK sends it: started, an update with an error, then its end

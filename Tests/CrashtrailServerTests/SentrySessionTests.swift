@@ -106,4 +106,80 @@ struct SentrySessionTests {
         let text = try runner.run(["health", "--store", store.path])
         #expect(text.stdout.contains("70.83 % (17/24)"), "\(text.stdout)")
     }
+
+    /// Sends ten application-mode sessions through sentry-sdk with a transport that sends each envelope carrying a
+    /// session twice, as an SDK sends one again when the answer to the first was lost, and keeps those envelopes'
+    /// bytes in a file; with `resend`, posts the kept envelopes again instead, as an app sends its disk cache at its
+    /// next launch.
+    static let retryScript = """
+        import sys, urllib.request, sentry_sdk
+        from sentry_sdk.transport import HttpTransport
+        dsn, kept, resend = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+        parts = dsn.split("@")
+        key = parts[0].split("//")[1]
+        host, project = parts[1].rsplit("/", 1)
+        if resend:
+            for body in open(kept, "rb").read().split(b"\\n--envelope--\\n"):
+                if body:
+                    request = urllib.request.Request(f"http://{host}/api/{project}/envelope/", data=body, method="POST",
+                                                     headers={"X-Sentry-Auth": f"Sentry sentry_key={key}, sentry_version=7"})
+                    assert urllib.request.urlopen(request, timeout=20).status == 200
+            sys.exit(0)
+
+        class Retrying(HttpTransport):
+            def capture_envelope(self, envelope):
+                super().capture_envelope(envelope)
+                if any(item.type == "session" for item in envelope.items):
+                    with open(kept, "ab") as out:
+                        out.write(envelope.serialize() + b"\\n--envelope--\\n")
+                    super().capture_envelope(envelope)  # the same envelope again: the answer to the first was lost
+
+        sentry_sdk.init(dsn=dsn, release="com.example.piratebay@3.1.0+311", environment="production", transport=Retrying,
+                        default_integrations=False, auto_enabling_integrations=False)
+        for i in range(10):
+            with sentry_sdk.isolation_scope() as scope:
+                sentry_sdk.set_user({"id": f"user-{i}"})
+                scope.start_session(session_mode="application")
+                if i % 5 == 1:
+                    scope._session.update(status="crashed")
+                elif i % 5 == 2:
+                    scope._session.update(status="abnormal")
+                scope.end_session()
+        sentry_sdk.flush(timeout=20)
+        """
+
+    @Test(
+        "A session update sent again, by sentry-sdk's retry or after a restart of serve, is counted once",
+        .enabled(
+            if: SentrySDKTests.sdkAvailable || ConformanceSuite.isRequired, "python3 cannot import sentry_sdk (pip install sentry-sdk)"))
+    func resentSessionsCountOnce() throws {
+        // Given a service, and the SDK's script with its retrying transport
+        let runner = try #require(CommandRunner.locate(), "the crashtrail executable was not built")
+        let python = try #require(CommandRunner.which("python3"), "python3 is not on the PATH")
+        let folder = try TemporaryFolder("crashtrail-session-retries")
+        defer { folder.remove() }
+        let store = folder.url.appendingPathComponent("store.sqlite")
+        let scriptURL = try folder.write(Self.retryScript, to: "retries.py")
+        let kept = folder.url.appendingPathComponent("envelopes.bin").path
+
+        // When ten sessions come, each envelope twice, then serve restarts and every session envelope comes once more
+        for resend in ["0", "1"] {
+            let serve = try ServeProcess(runner: runner, arguments: ["--store", store.path, "--quiet"], directory: folder.url)
+            let sent = try python.run([scriptURL.path, serve.dsn, kept, resend])
+            serve.stop(SIGTERM)
+            serve.finish()
+            try #require(sent.status == 0, "\(sent.stderr)")
+        }
+
+        // Then each session is counted once: 10 sessions of 10 users, 2 crashed, 2 abnormal
+        let keptText = try String(contentsOfFile: kept, encoding: .isoLatin1)
+        let sessionItems = keptText.components(separatedBy: #""type":"session""#).count - 1
+        #expect(sessionItems >= 10, "the SDK's envelopes that were sent again held \(sessionItems) session items")
+        let health = try runner.run(["health", "--store", store.path, "--format", "json"])
+        try #require(health.status == 0, "\(health.stderr)")
+        #expect(
+            health.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"[{"abnormal":2,"crashFreeSessions":80.00,"crashFreeUsers":80.00,"crashed":2,"errored":0,"release":"com.example.piratebay@3.1.0+311","sessions":10,"users":10}]"#
+        )
+    }
 }

@@ -22,15 +22,82 @@ struct HealthStoreTests {
     @Test("On SQLite: four writers adding to the same hour at once lose no count")
     func concurrentWritersOnSQLite() throws { try Self.concurrentServices(on: .sqlite) }
 
+    @Test("On SQLite: a session sent again counts once, after a reopen too; the memory is bounded in time and number")
+    func resentSessionsOnSQLite() throws { try Self.resentSessions(on: .sqlite) }
+
+    @Test("On PostgreSQL: a session sent again counts once, after a reopen too; the memory is bounded in time and number", .needsPostgres)
+    func resentSessionsOnPostgres() throws { try Self.resentSessions(on: .postgres) }
+
     static let release = "com.example.piratebay@3.1.0+412"
 
-    /// A tally of `count` sessions of users `first…`, the first `crashed` of them crashed.
+    static func resentSessions(on kind: StoreKind) throws {
+        // Given a store, and the first updates of three sessions committed at 10:00
+        let folder = try TemporaryFolder("health-resent")
+        defer { folder.remove() }
+        let (store, name) = try TestStores.make(kind, in: folder)
+        let ten = try #require(Timestamp.milliseconds(parsing: "2026-11-28T10:00:00Z"))
+        func update(_ sid: String, _ status: String, first: Bool) throws -> SessionTally {
+            var tally = SessionTally()
+            try tally.add(
+                update: try JSONParser.parse(
+                    Array(
+                        #"{"sid":"\#(sid)","did":"user-\#(sid)","init":\#(first),"started":"2026-11-28T09:59:00Z","status":"\#(status)","attrs":{"release":"\#(release)"}}"#
+                            .utf8)))
+            return tally
+        }
+        func commit(_ tallies: [SessionTally], at now: Int64, into store: ReportStore, memory: ReportStore.SessionMemory? = nil) throws {
+            try store.write { db in
+                for tally in tallies {
+                    if let memory {
+                        try ReportStore.addSessions(tally, project: 1, now: now, memory: memory, in: db)
+                    } else {
+                        _ = try IntakeBatch.apply([.sessions(tally, project: 1)], in: db, now: now)
+                    }
+                }
+            }
+        }
+        func counts() throws -> (started: Int64, crashed: Int64) {
+            let counts = try store.releaseSessions(project: 1, release: nil, sinceHour: nil).first?.counts
+            return (counts?.started ?? 0, counts?.crashed ?? 0)
+        }
+        try commit(["a", "b", "c"].map { try update($0, "ok", first: true) }, at: ten, into: store)
+
+        // When the same first updates come again, to the store opened anew (a restart), with a's crash
+        let reopened = try TestStores.open(name)
+        try commit(
+            [try update("a", "ok", first: true), try update("b", "ok", first: true), try update("a", "crashed", first: false)],
+            at: ten + 60_000, into: reopened)
+        // Then three sessions started, one crashed
+        #expect(try counts() == (3, 1))
+        // When a's crash comes again
+        try commit([try update("a", "crashed", first: false)], at: ten + 120_000, into: reopened)
+        // Then it is counted once
+        #expect(try counts() == (3, 1))
+
+        // When c's first update comes again more than a day after it was last seen: it was forgotten, so it counts again
+        try commit([try update("c", "ok", first: true)], at: ten + 86_400_000 + 180_000, into: reopened)
+        #expect(try counts() == (4, 1))
+
+        // When the memory holds two sessions of the project, and d, e (twice) and f come, then d again
+        let small = ReportStore.SessionMemory(window: 86_400_000 * 10, maximumPerProject: 2)
+        let later = ten + 86_400_000 * 2
+        for (offset, sid) in ["d", "e", "e", "f"].enumerated() {
+            try commit([try update(sid, "ok", first: true)], at: later + Int64(offset), into: reopened, memory: small)
+        }
+        #expect(try counts() == (7, 1))
+        try commit([try update("d", "ok", first: true)], at: later + 10, into: reopened, memory: small)
+        // Then e counted once, and d twice: the oldest, it was forgotten when f came
+        #expect(try counts() == (8, 1))
+    }
+
+    /// A tally of `count` sessions of users `first…`, the first `crashed` of them crashed; each tally's sessions have IDs
+    /// of their own (a session sent again counts once).
     static func tally(count: Int, crashed: Int, firstUser: Int, hour: String = "2026-11-28T10:15:00Z") throws -> SessionTally {
         var tally = SessionTally()
         for index in 0..<count {
             let status = index < crashed ? "crashed" : "exited"
             let item =
-                #"{"sid":"s\#(firstUser + index)","did":"user-\#(firstUser + index)","init":true,"started":"\#(hour)","status":"\#(status)","attrs":{"release":"\#(release)","environment":"production"}}"#
+                #"{"sid":"s\#(firstUser + index)-\#(count)-\#(crashed)","did":"user-\#(firstUser + index)","init":true,"started":"\#(hour)","status":"\#(status)","attrs":{"release":"\#(release)","environment":"production"}}"#
             try tally.add(update: try JSONParser.parse(Array(item.utf8)))
         }
         return tally

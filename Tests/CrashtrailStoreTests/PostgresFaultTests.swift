@@ -31,6 +31,7 @@ struct PostgresFaultTests {
                     "v12: session joins and waiting trails", "v13: uploaded files", "v14: grouping rules",
                     "v15: release health", "v16: tokens and limits", "v17: projects kept apart",
                     "v18: reads and upload chunks per project", "v19: waiting trails counted, joined trails by digest",
+                    "v20: sessions seen",
                 ].sorted())
     }
 
@@ -76,6 +77,9 @@ struct PostgresFaultTests {
             try db.execute("DROP TABLE waitingTrail")
             try db.execute("DROP TABLE waitingTrailTotal")
             try db.execute("DROP FUNCTION crashtrail_waiting_total")
+            try db.execute("DROP TABLE seenSession")
+            try db.execute("DROP TABLE seenSessionTotal")
+            try db.execute("DROP FUNCTION crashtrail_seen_session_total")
             try db.execute("ALTER TABLE joinedTrail DROP COLUMN digest")
             try db.execute("DROP TABLE reportSession")
             try db.execute("DROP TABLE forwardOutbox")
@@ -151,8 +155,8 @@ struct PostgresFaultTests {
         #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("newer crashtrail") == true)
         #expect(error?.message.contains("v99: from the future") == true)
-        // The nineteen migrations this version knows and the newer one, left as they were.
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 20)
+        // The twenty migrations this version knows and the newer one, left as they were.
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations")?.integer } == 21)
     }
 
     @Test("A wrong password is refused with the user and where to put the right one, and is never printed", .needsPostgres)

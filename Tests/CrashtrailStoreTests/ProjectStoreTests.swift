@@ -109,7 +109,7 @@ struct TokenStoreTests {
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
         #expect(try store.uploadChunkBytes(project: 0) == 1, "chunks kept before count against no project")
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 22)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 23)
     }
 
     @Test("A PostgreSQL store of the release before tokens opens and migrates", .needsPostgres)
@@ -128,7 +128,7 @@ struct TokenStoreTests {
         // Then
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
-        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 19)
+        #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 20)
         // The chunk kept before tokens had no project: it is an operator's upload (project 0)
         #expect(try store.uploadChunks(among: [String(repeating: "a", count: 40)], project: 0) == [String(repeating: "a", count: 40)])
     }

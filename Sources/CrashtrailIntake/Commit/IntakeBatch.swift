@@ -22,7 +22,7 @@ package enum IntakeBatch {
         var tallies: [Int: SessionTally] = [:]
         for case .sessions(let tally, let project) in works { tallies[project ?? 0, default: SessionTally()].add(tally) }
         for (project, tally) in tallies.sorted(by: { $0.key < $1.key }) {
-            try ReportStore.addSessions(tally, project: project == 0 ? nil : project, in: db)
+            try ReportStore.addSessions(tally, project: project == 0 ? nil : project, now: now, in: db)
         }
         // Then the paths of sessions that did not crash, every trail of the batch summed by row and written in one order.
         var visits = ReportStore.PathVisitBatch()

@@ -66,8 +66,48 @@ public struct SessionTally: Sendable, Hashable {
         public init(_ description: String) { self.description = description }
     }
 
+    /// How a session ended, as its update says.
+    public enum Ending: Sendable, Hashable {
+        case crashed, abnormal, errored
+    }
+
+    /// What a tally counted of one session (by its `sid`): its start, its ending, the bucket they count in.
+    ///
+    /// The store remembers it, so that an update it counted before (an SDK's retry after a lost answer) is counted
+    /// once (``discount(seen:)``).
+    public struct SessionUpdate: Sendable, Hashable {
+        /// The bucket of the session.
+        public var bucket: Bucket
+        /// Its start was counted (an update with `init: true`).
+        public var started: Bool
+        /// Its ending was counted.
+        public var ending: Ending?
+
+        public init(bucket: Bucket, started: Bool, ending: Ending?) {
+            self.bucket = bucket
+            self.started = started
+            self.ending = ending
+        }
+    }
+
+    /// What the store remembers it counted of a session, from earlier tallies.
+    public struct SeenSession: Sendable, Hashable {
+        /// Its start was counted.
+        public var started: Bool
+        /// Its ending was counted.
+        public var ended: Bool
+
+        public init(started: Bool, ended: Bool) {
+            self.started = started
+            self.ended = ended
+        }
+    }
+
     /// The counts, by bucket.
     public private(set) var buckets: [Bucket: Counts] = [:]
+    /// What this tally counted of each session that has a `sid`, by that ID: within the tally, a session's start and
+    /// ending count once however many updates repeat them.
+    public private(set) var sessions: [String: SessionUpdate] = [:]
     /// The session starts counted, in milliseconds since 1970: nil counts any.
     ///
     /// `serve` counts, as Sentry's Relay does,
@@ -89,9 +129,47 @@ public struct SessionTally: Sendable, Hashable {
     /// Whether nothing was counted.
     public var isEmpty: Bool { buckets.isEmpty }
 
-    /// Adds every bucket of `other`.
+    /// Adds every bucket of `other`; a session both counted is counted once (its start, its ending).
     public mutating func add(_ other: SessionTally) {
         for (bucket, counts) in other.buckets { buckets[bucket, default: Counts()].add(counts) }
+        var repeated: [String: SeenSession] = [:]
+        for (sid, update) in other.sessions {
+            guard let mine = sessions[sid] else {
+                sessions[sid] = update
+                continue
+            }
+            // Both counted it: take back what `other` counted a second time, and keep what either counted.
+            repeated[sid] = SeenSession(started: mine.started, ended: mine.ending != nil)
+            sessions[sid] = SessionUpdate(
+                bucket: mine.bucket, started: mine.started || update.started, ending: mine.ending ?? update.ending)
+            take(back: update, seen: repeated[sid] ?? SeenSession(started: false, ended: false))
+        }
+    }
+
+    /// Takes back what this tally counted of sessions an earlier one counted already, as the store remembers them (SPEC
+    /// section 20: an update of a session seen before is counted once).
+    /// - Parameter seen: what earlier tallies counted, by session ID.
+    public mutating func discount(seen: [String: SeenSession]) {
+        for (sid, update) in sessions {
+            guard let before = seen[sid] else { continue }
+            take(back: update, seen: before)
+        }
+    }
+
+    /// Takes back `update`'s start and ending where `seen` says they were counted already.
+    ///
+    /// The users stay: a sketch counts a device once however often it is added.
+    private mutating func take(back update: SessionUpdate, seen: SeenSession) {
+        var counts = buckets[update.bucket] ?? Counts()
+        if update.started && seen.started { counts.started -= 1 }
+        if let ending = update.ending, seen.ended {
+            switch ending {
+            case .crashed: counts.crashed -= 1
+            case .abnormal: counts.abnormal -= 1
+            case .errored: counts.errored -= 1
+            }
+        }
+        buckets[update.bucket] = counts
     }
 
     /// Counts one update of a session (a `session` item), as Sentry's ingestion counts it.
@@ -109,18 +187,35 @@ public struct SessionTally: Sendable, Hashable {
             throw ItemError("a session's status is \"\(status)\"; Sentry's are ok, exited, crashed, abnormal and errored")
         }
         let errors = update["errors"]?.intValue ?? 0
-        var counts = Counts()
-        if update["init"] == .bool(true) { counts.started = 1 }
+        let starts = update["init"] == .bool(true)
+        var ending: Ending?
         switch status {
-        case "crashed": counts.crashed = 1
-        case "abnormal": counts.abnormal = 1
-        case "errored", "unhandled": counts.errored = 1
-        case "exited": if errors > 0 { counts.errored = 1 }
+        case "crashed": ending = .crashed
+        case "abnormal": ending = .abnormal
+        case "errored", "unhandled": ending = .errored
+        case "exited": if errors > 0 { ending = .errored }
         default: break
+        }
+        // A session with an ID counts its start and its ending once in a tally, however many updates repeat them.
+        var counted = SessionUpdate(bucket: bucket, started: starts, ending: ending)
+        if let sid = update["sid"]?.stringValue, !sid.isEmpty {
+            let before = sessions[sid]
+            counted.started = starts && before?.started != true
+            counted.ending = before?.ending == nil ? ending : nil
+            sessions[sid] = SessionUpdate(
+                bucket: before?.bucket ?? bucket, started: starts || before?.started == true, ending: before?.ending ?? ending)
+        }
+        var counts = Counts()
+        if counted.started { counts.started = 1 }
+        switch counted.ending {
+        case .crashed: counts.crashed = 1
+        case .abnormal: counts.abnormal = 1
+        case .errored: counts.errored = 1
+        case nil: break
         }
         if let did = Self.deviceID(update["did"]) {
             counts.users.insert(did)
-            if counts.crashed > 0 { counts.crashedUsers.insert(did) }
+            if ending == .crashed { counts.crashedUsers.insert(did) }
         }
         buckets[bucket, default: Counts()].add(counts)
     }

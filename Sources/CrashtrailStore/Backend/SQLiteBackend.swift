@@ -356,6 +356,10 @@ package final class SQLiteBackend: StoreBackend {
             try db.execute(sql: "UPDATE joinedTrail SET digest = crashtrail_sha256(trail)")
             db.remove(function: sha256)
         }
+        // The sessions counted lately, so an update sent again counts once (SessionMemorySchema.swift, SPEC section 20).
+        migrator.registerMigration("v23: sessions seen") { db in
+            try db.execute(sql: SessionMemorySchema.sqlite)
+        }
         return migrator
     }
 }

@@ -618,3 +618,29 @@ END
 $$;
 CREATE TRIGGER waitingTrail_total AFTER INSERT OR DELETE OR UPDATE OF project, size ON waitingTrail
     FOR EACH ROW EXECUTE FUNCTION crashtrail_waiting_total();
+
+-- v20: sessions seen
+CREATE TABLE seenSession (
+    project BIGINT NOT NULL,
+    sid TEXT COLLATE "C" NOT NULL,
+    started INTEGER NOT NULL,
+    ended INTEGER NOT NULL,
+    seen BIGINT NOT NULL,
+    PRIMARY KEY (project, sid)
+);
+CREATE INDEX seenSession_seen ON seenSession(seen);
+CREATE INDEX seenSession_project_seen ON seenSession(project, seen);
+CREATE TABLE seenSessionTotal (project BIGINT PRIMARY KEY NOT NULL, count BIGINT NOT NULL);
+CREATE FUNCTION crashtrail_seen_session_total() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        UPDATE seenSessionTotal SET count = count - 1 WHERE project = OLD.project;
+    ELSE
+        INSERT INTO seenSessionTotal (project, count) VALUES (NEW.project, 1)
+            ON CONFLICT (project) DO UPDATE SET count = seenSessionTotal.count + 1;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER seenSession_total AFTER INSERT OR DELETE ON seenSession
+    FOR EACH ROW EXECUTE FUNCTION crashtrail_seen_session_total();
