@@ -36,7 +36,7 @@ import Testing
 
         // When SwiftPM resolves it
         let process = Process()
-        process.executableURL = try #require(Self.swift)
+        process.executableURL = Self.swift  // the test is enabled only when it is found
         process.arguments = [
             "package", "resolve", "--package-path", consumer.path, "--scratch-path", folder.url.appendingPathComponent("build").path,
         ]

@@ -55,7 +55,7 @@ struct DebugFileRouteTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let token = fixture.uploadToken
-        let otherToken = fixture.otherUploadToken
+        _ = fixture.otherUploadToken  // another project with a token of its own
         let (anonymous, wrong, dsnKey, options) = try await fixture.test { client in
             (
                 try await client.execute(uri: Self.optionsPath, method: .get),
@@ -82,7 +82,7 @@ struct DebugFileRouteTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let token = fixture.uploadToken
-        let otherToken = fixture.otherUploadToken
+        _ = fixture.otherUploadToken  // another project with a token of its own
         let file = Array(try Data(contentsOf: Self.dsym))
         let chunks = Self.chunks(file, size: file.count / 3 + 1)
         try #require(chunks.count == 3)
@@ -173,7 +173,7 @@ struct DebugFileRouteTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let token = fixture.uploadToken
-        let otherToken = fixture.otherUploadToken
+        _ = fixture.otherUploadToken  // another project with a token of its own
         let file = Array(try Data(contentsOf: SymbolFixtures.shared.url("AppFat.dSYM/Contents/Resources/DWARF/AppFat")))
         let chunks = Self.chunks(file, size: ChunkedUpload.chunkSize)
         let assemble = Self.assembleBody(file: file, chunks: chunks, name: "AppFat")
@@ -203,7 +203,7 @@ struct DebugFileRouteTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let token = fixture.uploadToken
-        let otherToken = fixture.otherUploadToken
+        _ = fixture.otherUploadToken  // another project with a token of its own
         let text = Array("not a debug file, but long enough to be read\n".utf8)
         var damaged = Self.multipart([text])
         // Flip a byte of the chunk: its name no longer matches.
