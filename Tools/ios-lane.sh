@@ -11,7 +11,8 @@
 #
 # Environment (each optional; a step whose source is absent is reported as skipped, never as passed):
 #   CRASHTRAIL_KSCRASH        a checkout of kstenerud/KSCrash: its KSCrashRecording is built for iOS and the
-#                             KSCrash snippet of docs/ADOPTING.md is compiled against it
+#                             KSCrash snippet of docs/ADOPTING.md is compiled against it (and the stand-in held
+#                             against its declarations, as for each reporter below)
 #   CRASHTRAIL_SENTRY_COCOA   a checkout of getsentry/sentry-cocoa: the Sentry snippet is compiled against its sources
 #   CRASHTRAIL_FIREBASE       a checkout of firebase/firebase-ios-sdk: the Crashlytics snippet is type-checked against
 #                             the public Objective-C headers of FirebaseCrashlytics
@@ -281,9 +282,9 @@ if step standins; then
     # The stand-ins' own graphs, built for this machine (each target builds alone, also where the glue does not use it).
     if swift build --package-path "$root" --scratch-path "$out/host" --target UIKitStandIn >"$out/standins-host.log" 2>&1 \
         && swift build --package-path "$root" --scratch-path "$out/host" --target SwiftUIStandIn >>"$out/standins-host.log" 2>&1; then
-        modules=$(swift build --package-path "$root" --scratch-path "$out/host" --show-bin-path)/Modules
         for module in UIKitStandIn SwiftUIStandIn; do
-            "${extract[@]}" -module-name "$module" -I "$modules" -minimum-access-level public \
+            mapfile -t modules < <(python3 "$here/iOSLane/module-flags.py" "$out/host/debug.yaml" "$module")
+            "${extract[@]}" -module-name "$module" "${modules[@]}" -minimum-access-level public \
                 -output-dir "$graphs/standins" >>"$out/standins-host.log" 2>&1 || ok=0
         done
     else

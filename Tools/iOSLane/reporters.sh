@@ -94,22 +94,22 @@ print(f"  sentry-cocoa: {dropped} #Preview blocks dropped from the lane's copy (
 PY
     fi
 
-    local check="$out/ReporterCheck"
-    rm -rf "$check/Sources" && mkdir -p "$check/Sources/Adopting"
-    cp "$root"/Samples/Adopting/Sources/Adopting/*.swift "$check/Sources/Adopting/"
-    local guards="$check/Sources/Adopting/LaneReporters.swift"
+    reporter_package="$out/ReporterCheck"
+    rm -rf "$reporter_package/Sources" && mkdir -p "$reporter_package/Sources/Adopting"
+    cp "$root"/Samples/Adopting/Sources/Adopting/*.swift "$reporter_package/Sources/Adopting/"
+    local guards="$reporter_package/Sources/Adopting/LaneReporters.swift"
     echo "// Written by Tools/iOSLane/reporters.sh: the reporters given must be the ones imported." >"$guards"
     if [ -n "$firebase" ]; then
         local headers="$firebase/Crashlytics/Crashlytics/Public/FirebaseCrashlytics"
         [ -f "$headers/FIRCrashlytics.h" ] || { echo "  Crashlytics: $headers/FIRCrashlytics.h is missing" >&2; failed+=("reporters: Crashlytics headers"); return; }
-        mkdir -p "$check/Sources/FirebaseCrashlytics/include"
-        cp "$headers"/*.h "$check/Sources/FirebaseCrashlytics/include/"
-        echo '#import "FirebaseCrashlytics.h"' >"$check/Sources/FirebaseCrashlytics/Headers.m"
+        mkdir -p "$reporter_package/Sources/FirebaseCrashlytics/include"
+        cp "$headers"/*.h "$reporter_package/Sources/FirebaseCrashlytics/include/"
+        echo '#import "FirebaseCrashlytics.h"' >"$reporter_package/Sources/FirebaseCrashlytics/Headers.m"
         printf '#if !canImport(FirebaseCrashlytics)\n#error("FirebaseCrashlytics is given but not importable")\n#endif\n' >>"$guards"
     fi
     [ -n "$kscrash" ] && printf '#if !canImport(KSCrashRecording)\n#error("KSCrash is given but KSCrashRecording is not importable")\n#endif\n' >>"$guards"
     [ -n "$sentry" ] && printf '#if !canImport(SentrySwift)\n#error("sentry-cocoa is given but SentrySwift is not importable")\n#endif\n' >>"$guards"
-    python3 - "$check/Package.swift" "$link" "$kscrash" "$sentry" "$firebase" <<'PY'
+    python3 - "$reporter_package/Package.swift" "$link" "$kscrash" "$sentry" "$firebase" <<'PY'
 import sys
 path, crashtrail, kscrash, sentry, firebase = sys.argv[1:]
 packages = [f'.package(path: "{crashtrail}", traits: [])']
@@ -144,5 +144,45 @@ PY
     [ -n "$sentry" ] && names+=("sentry-cocoa $(cat "$sentry/.commit" 2>/dev/null || echo checkout)")
     [ -n "$firebase" ] && names+=("FirebaseCrashlytics headers")
     echo "  against: ${names[*]}"
-    build "reporters: Adopting's snippets" "$out/reporters.log" --package-path "$check" --scratch-path "$check/.build" --target Adopting || true
+    build "reporters: Adopting's snippets" "$out/reporters.log" --package-path "$reporter_package" --scratch-path "$reporter_package/.build" --target Adopting ||
+        return 0
+    check_reporter_standins "$kscrash" "$sentry" "$firebase"
+}
+
+# Holds Samples/Adopting's reporter stand-ins against the real APIs' symbol graphs, as the UIKit stand-ins are held
+# against the SDK's: the real modules' graphs from the build above (with the search flags it compiled Adopting with),
+# the stand-ins' from Adopting built for this machine, where they are compiled in.
+check_reporter_standins() {
+    local kscrash=$1 sentry=$2 firebase=$3 graphs="$out/reporter-graphs"
+    rm -rf "$graphs" && mkdir -p "$graphs/real" "$graphs/standins"
+    local extract=(swift-symbolgraph-extract)
+    [ $platform = mac ] && extract=(xcrun swift-symbolgraph-extract)
+    local flags
+    mapfile -t flags < <(python3 "$here/iOSLane/module-flags.py" "$reporter_package/.build/debug.yaml" Adopting)
+    local pairs=() modules=()
+    [ -n "$kscrash" ] && { modules+=(KSCrashRecording); pairs+=(Adopting=KSCrashRecording:KSCrash); }
+    [ -n "$sentry" ] && { modules+=(SentrySwift SentryHeaders); pairs+=(Adopting=SentrySwift:SentrySDK,SentryLastRunStatus Adopting=SentryHeaders:Scope); }
+    [ -n "$firebase" ] && { modules+=(FirebaseCrashlytics); pairs+=(Adopting=FirebaseCrashlytics:Crashlytics); }
+    for module in "${modules[@]}"; do
+        "${extract[@]}" -module-name "$module" "${flags[@]}" -minimum-access-level public -output-dir "$graphs/real" \
+            >"$out/reporter-graph-$module.log" 2>&1 || {
+            echo "  $module: symbol graph extraction FAILED (log: $out/reporter-graph-$module.log)"
+            failed+=("reporters: stand-ins")
+            return 0
+        }
+    done
+    if ! swift build --package-path "$root" --scratch-path "$out/host" --target Adopting >"$out/reporter-host.log" 2>&1; then
+        echo "  Adopting did not build for this machine (log: $out/reporter-host.log)"
+        failed+=("reporters: stand-ins")
+        return 0
+    fi
+    local host
+    mapfile -t host < <(python3 "$here/iOSLane/module-flags.py" "$out/host/debug.yaml" Adopting)
+    "${extract[@]}" -module-name Adopting "${host[@]}" -minimum-access-level public -output-dir "$graphs/standins" \
+        >>"$out/reporter-host.log" 2>&1 || { failed+=("reporters: stand-ins"); return 0; }
+    if python3 "$here/iOSLane/standins-check.py" "$graphs/real" "$graphs/standins" "${pairs[@]}" --sdk-version "$sdk_version"; then
+        passed+=("reporters: stand-ins")
+    else
+        failed+=("reporters: stand-ins")
+    fi
 }

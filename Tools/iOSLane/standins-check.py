@@ -2,11 +2,13 @@
 """Holds the stand-in modules (Sources/StandIns) against Apple's SDK: every public declaration of a stand-in must be
 one of the framework's, with the same name, argument labels, types, accessors, isolation and availability.
 
-    standins-check.py APPLE_GRAPHS STANDIN_GRAPHS UIKitStandIn=UIKit SwiftUIStandIn=SwiftUI [--sdk-version 16.4]
+    standins-check.py APPLE_GRAPHS STANDIN_GRAPHS STANDIN=REAL[:ROOT,...] ... [--sdk-version 16.4]
 
-APPLE_GRAPHS holds the symbol graphs swift-symbolgraph-extract wrote for the frameworks from the SDK (UIKit.symbols.json
-and its UIKit@OTHER.symbols.json extension graphs), STANDIN_GRAPHS those of the stand-in modules built for this
-machine. Tools/ios-lane.sh makes both.
+APPLE_GRAPHS holds the symbol graphs swift-symbolgraph-extract wrote for the real modules (UIKit.symbols.json and its
+UIKit@OTHER.symbols.json extension graphs), STANDIN_GRAPHS those of the stand-in modules built for this machine.
+Tools/ios-lane.sh makes both. `UIKitStandIn=UIKit` checks every public declaration of UIKitStandIn against UIKit;
+`Adopting=KSCrashRecording:KSCrash` only those of Adopting under `KSCrash` (the reporters' stand-ins sit in the sample
+beside the code they stand in for).
 
 What is compared, for each public declaration of a stand-in (found by its path, `UITabBarController.selectedIndex`,
 among Apple's declarations of the same kind; of several overloads, one must match):
@@ -83,22 +85,28 @@ def isolation(symbol):
     return sorted(found)
 
 
-def signature(symbol, parent_isolation):
-    """What is compared of a declaration, by kind; a dictionary of named facts."""
+def signature(symbol, parent_isolation, owner=None):
+    """What is compared of a declaration, by kind; a dictionary of named facts.
+
+    `owner` is the type it is a member of: `Self` in its types reads as that type (an Objective-C `instancetype`
+    is `Self` in Swift, a final class's own name in a stand-in)."""
     kind = symbol["kind"]["identifier"]
+    def typed(spelling):
+        spelling = normal_type(spelling)
+        return re.sub(r"\bSelf\b", owner, spelling) if owner else spelling
     facts = {"kind": kind.replace("swift.type.property", "swift.static-property")}
     declaration = text(symbol["declarationFragments"])
     function = symbol.get("functionSignature")
     if function is not None:
-        facts["parameters"] = [(p["name"], parameter_type(p)) for p in function.get("parameters", [])]
-        facts["returns"] = normal_type(text(function.get("returns", []))) or "Void"
+        facts["parameters"] = [(p["name"], typed(parameter_type(p))) for p in function.get("parameters", [])]
+        facts["returns"] = typed(text(function.get("returns", []))) or "Void"
         if facts["returns"] == "()":
             facts["returns"] = "Void"
     if kind in ("swift.property", "swift.type.property"):
         body = re.sub(r"^(?:@\w+\s+)*", "", declaration)
         match = re.search(r"\b(var|let)\s+\w+\s*:\s*(.*?)(\s*\{\s*(get(?:\s+set)?)\s*\})?$", body)
         if match:
-            facts["type"] = normal_type(match.group(2))
+            facts["type"] = typed(match.group(2))
             # A stored property's declaration shows no accessors: a `var` is settable, a `let` is not.
             facts["settable"] = "set" in match.group(4) if match.group(4) else match.group(1) == "var"
     generics = symbol.get("swiftGenerics") or {}
@@ -149,8 +157,10 @@ def public(symbol):
     return symbol.get("accessLevel") in ("public", "open") and "::SYNTHESIZED::" not in symbol["identifier"]["precise"]
 
 
-def check(standin_module, apple_module, apple_folder, standin_folder, sdk):
+def check(standin_module, apple_module, apple_folder, standin_folder, sdk, roots=None):
     standins, standin_rel = load(standin_folder, standin_module)
+    if roots:
+        standins = [s for s in standins if s["pathComponents"][0] in roots]
     apples, apple_rel = load(apple_folder, apple_module)
     by_path = {}
     for symbol in apples:
@@ -197,10 +207,11 @@ def check(standin_module, apple_module, apple_folder, standin_folder, sdk):
             print(f"  MISSING  {name}: no declaration of {apple_module} has this name and these labels")
             failed += 1
             continue
-        mine = signature(symbol, parent_isolation(path, standin_by_path))
+        owner = path[-2] if len(path) > 1 else None
+        mine = signature(symbol, parent_isolation(path, standin_by_path), owner)
         best = None
         for apple in candidates:
-            theirs = signature(apple, parent_isolation(path, by_path))
+            theirs = signature(apple, parent_isolation(path, by_path), owner)
             differences = []
             for key in sorted(set(mine) | set(theirs)):
                 if mine.get(key) == theirs.get(key):
@@ -252,10 +263,16 @@ def main():
     total = failures = 0
     notes = []
     for pair in args.modules:
-        standin, _, apple = pair.partition("=")
-        print(f"  {standin} against the SDK's {apple}:")
-        checked, failed, unchecked = check(standin, apple, args.apple, args.standins, sdk)
-        print(f"  {standin}: {checked} declarations, {checked - failed} as in {apple}, {failed} missing or differing")
+        standin, _, real = pair.partition("=")
+        apple, _, under = real.partition(":")
+        roots = set(under.split(",")) if under else None
+        what = f"{standin}'s {', '.join(sorted(roots))}" if roots else standin
+        print(f"  {what} against {apple}:")
+        checked, failed, unchecked = check(standin, apple, args.apple, args.standins, sdk, roots)
+        if roots and checked == 0:
+            print(f"  {what}: no public declaration found under {', '.join(sorted(roots))}")
+            failed = 1
+        print(f"  {what}: {checked} declarations, {checked - failed} as in {apple}, {failed} missing or differing")
         total += checked
         failures += failed
         notes += unchecked
