@@ -5,7 +5,7 @@ public import UIKitStandIn
 #endif
 
 /// A container view controller of the app's own that holds children it does not show: the walk of the view
-/// controllers (``ScreenTree/init(walking:)``) descends into `shownChildren` rather than `children`.
+/// controllers (`ScreenTree(walking:)`) descends into `shownChildren` rather than `children`.
 ///
 /// A container that shows all of its children (a custom split, a page of cards) needs nothing: the walk takes
 /// `children`. UIKit tells no delegate when a custom container changes what it shows (`addChild(_:)`, then the

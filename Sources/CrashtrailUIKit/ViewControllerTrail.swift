@@ -27,7 +27,7 @@ public import UIKitStandIn
 /// | `splitViewController(_:show:sender:)`, `…(_:showDetail:sender:)`, `splitViewControllerDidCollapse(_:)`, `…DidExpand(_:)` | `screensChanged(_:)` once the split view shows it, on the main actor's next turn |
 /// | the window made key (``init(settler:window:)``) | `screensChanged(_:)` with its tree |
 ///
-/// The walk is ``ScreenTree/init(walking:)``: tab bars (with the More tab), navigation stacks, split views, custom
+/// The walk is `ScreenTree(walking:)`: tab bars (with the More tab), navigation stacks, split views, custom
 /// containers and the presented chain. UIKit tells no delegate of a present or dismiss the app makes in code, nor of
 /// a custom container's transition: call ``reportScreens()`` once it is done; it also observes the containers the new
 /// screens bring.
