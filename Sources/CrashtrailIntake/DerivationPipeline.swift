@@ -18,28 +18,16 @@ struct DerivationPipeline: Sendable {
     let symbols: SymbolStage
     /// The store's grouping rules and merges (SPEC section 21).
     let grouping: GroupingSource
-    /// The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`), or of every payload.
-    let project: Int
-    /// Whether a payload's source names its project (`serve`'s: `api/ID/…`); a batch job's sources are paths, whatever
-    /// they spell, and its payloads all go to ``project``.
-    let projectFromSource: Bool
 
     /// - Parameters:
     ///   - decoder: decodes embedded trails; its manifests replay and infer trails.
     ///   - maximumTrailSteps: the most steps an embedded trail may have.
     ///   - symbolicator: looks frames up in the store's debug files; nil to name frames as the payload does.
     ///   - grouping: the grouping rules and merges the signature follows.
-    ///   - project: the project of payloads whose source names none, or of every payload.
-    ///   - projectFromSource: whether a payload's source names its project.
-    init(
-        decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingSource, project: Int,
-        projectFromSource: Bool
-    ) {
-        self.projectFromSource = projectFromSource
+    init(decoder: any TrailDecoding, maximumTrailSteps: Int, symbolicator: Symbolicator?, grouping: GroupingSource) {
         trails = TrailStage(decoder: decoder, maximumSteps: maximumTrailSteps)
         symbols = SymbolStage(symbolicator: symbolicator)
         self.grouping = grouping
-        self.project = project
     }
 
     /// The stored row for `parsed`.
@@ -48,9 +36,11 @@ struct DerivationPipeline: Sendable {
     ///   - identity: its ID and digest.
     ///   - payload: the input's bytes, compressed.
     ///   - source: where the payload came from.
+    ///   - project: the project it is stored in: its debug files and grouping rules are that project's.
     /// - Returns: the row.
-    func record(_ parsed: ParsedPayload, identity: PayloadIdentity, payload: CompressedPayload, source: String) -> ReportRecord {
-        let project = (projectFromSource ? GroupingRuleBook.project(ofSource: source) : nil) ?? project
+    func record(
+        _ parsed: ParsedPayload, identity: PayloadIdentity, payload: CompressedPayload, source: String, project: ProjectID
+    ) -> ReportRecord {
         let trail = trails.trail(of: parsed, sessionID: identity.id)
         let frames = symbols.frames(of: parsed, project: project)
         let exception = parsed.exception.completed()

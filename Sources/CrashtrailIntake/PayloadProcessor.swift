@@ -55,12 +55,6 @@ package struct PayloadProcessor: Sendable {
     let symbolicator: Symbolicator?
     /// The store's grouping rules and merges.
     package let grouping: GroupingSource
-    /// The project of payloads whose source names none, or of every payload: `ingest --project`.
-    package let project: Int
-    /// Whether a payload's source names its project (`serve`'s: `api/ID/…`); false for a batch job, whose sources are
-    /// paths.
-    package let projectFromSource: Bool
-
     /// - Parameters:
     ///   - decoder: Decodes embedded trails.
     ///   - storedID: The ID of the stored report with this payload digest, if any: a re-run skips what it has.
@@ -69,18 +63,11 @@ package struct PayloadProcessor: Sendable {
     ///   - symbolicator: Names frames with the store's debug files; none names nothing.
     ///   - grouping: The store's grouping rules and merges, read once or kept current; none groups by the default
     ///     signature.
-    ///   - project: The project of payloads whose source names none (`serve`'s name theirs: `api/ID/…`), or of every
-    ///     payload.
-    ///   - projectFromSource: Whether a payload's source names its project; false for a batch job, whose sources are paths
-    ///     (a file in a folder named `api/3/` is not project 3's).
     package init(
         decoder: any TrailDecoding, storedID: (@Sendable (String) -> String?)? = nil,
         maximumTrailSteps: Int = IntakeDefaults.maximumTrailSteps, engine: ParseContext.Engine = .skimming,
-        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none), project: Int = ReportRecord.firstProject,
-        projectFromSource: Bool = true
+        symbolicator: Symbolicator? = nil, grouping: GroupingSource = .fixed(.none)
     ) {
-        self.project = project
-        self.projectFromSource = projectFromSource
         self.decoder = decoder
         self.storedID = storedID
         self.maximumTrailSteps = maximumTrailSteps
@@ -89,52 +76,39 @@ package struct PayloadProcessor: Sendable {
         self.grouping = grouping
         readsBreadcrumbs = decoder.namesScreens
         derivation = DerivationPipeline(
-            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping, project: project,
-            projectFromSource: projectFromSource)
+            decoder: decoder, maximumTrailSteps: maximumTrailSteps, symbolicator: symbolicator, grouping: grouping)
     }
 
     /// This processor, with stored digests looked up by `storedID` instead.
     func lookingUp(_ storedID: (@Sendable (String) -> String?)?) -> PayloadProcessor {
-        with(storedID: storedID, project: project, projectFromSource: projectFromSource)
-    }
-
-    /// This processor, for payloads of `project` only, whatever their source says: a stored report derived again.
-    func inProject(_ project: Int) -> PayloadProcessor {
-        guard project != self.project || projectFromSource else { return self }
-        return with(storedID: storedID, project: project, projectFromSource: false)
-    }
-
-    /// This processor with other look-up and project settings.
-    private func with(
-        storedID: (@Sendable (String) -> String?)?, project: Int, projectFromSource: Bool
-    ) -> PayloadProcessor {
         PayloadProcessor(
             decoder: decoder, storedID: storedID, maximumTrailSteps: maximumTrailSteps, engine: engine, symbolicator: symbolicator,
-            grouping: grouping, project: project, projectFromSource: projectFromSource)
+            grouping: grouping)
     }
 
     /// Processes an input file's or line's bytes.
     /// - Parameters:
     ///   - bytes: The whole input.
     ///   - source: Its name for the store and for reasons (a path, or `PATH:LINE`).
+    ///   - project: The project its reports are stored in: the one `serve`'s key names, or `ingest --project`.
     ///   - envelope: The framing of `bytes` when they are a Sentry envelope whose framing the caller read already
     ///     (`serve` does, for the key and the limits): the parse does not read it again.
     /// - Returns: The outcomes and how many payloads were examined (lines count one each).
     package func process(
-        _ bytes: UnsafeBufferPointer<UInt8>, source: String, envelope: SentryEnvelopeSummary? = nil
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, project: ProjectID = .first, envelope: SentryEnvelopeSummary? = nil
     ) -> (outcomes: [Outcome], inputs: Int) {
-        let (steps, inputs) = steps(for: bytes, source: source, envelope: envelope)
+        let (steps, inputs) = steps(for: bytes, source: source, project: project, envelope: envelope)
         return (steps.compactMap(\.outcome), inputs)
     }
 
-    /// Processes one NDJSON line: a single-line payload of any JSON format.
-    package func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [Outcome] {
-        lineSteps(line, source: source).compactMap(\.outcome)
+    /// Processes one NDJSON line: a single-line payload of any JSON format, for `project`.
+    package func processLine(_ line: UnsafeBufferPointer<UInt8>, source: String, project: ProjectID = .first) -> [Outcome] {
+        lineSteps(line, source: source, project: project).compactMap(\.outcome)
     }
 
     /// The ingest job's view of `process`: payloads whose digest is already stored are skipped.
     func steps(
-        for bytes: UnsafeBufferPointer<UInt8>, source: String, envelope: SentryEnvelopeSummary? = nil
+        for bytes: UnsafeBufferPointer<UInt8>, source: String, project: ProjectID, envelope: SentryEnvelopeSummary? = nil
     ) -> (steps: [IngestStep], inputs: Int) {
         // Known: bytes already stored are skipped before any parsing (a re-run over the same inputs). Whether the input
         // is one payload is only known after that, so an NDJSON file is hashed whole here for nothing (its lines are
@@ -143,7 +117,9 @@ package struct PayloadProcessor: Sendable {
         let (stored, wholeDigest) = known(bytes)
         if let stored { return ([.alreadyStored(stored)], 1) }
         // Validate: most inputs are one JSON object, and one pass gives detection its keys and the parse its structure.
-        if let object = ValidatedObject(bytes) { return (classified(object, bytes, digest: wholeDigest, source: source), 1) }
+        if let object = ValidatedObject(bytes) {
+            return (classified(object, bytes, digest: wholeDigest, source: source, project: project), 1)
+        }
         // Detect: anything else, byte by byte.
         let detection: FormatDetector.Detection
         do {
@@ -153,29 +129,33 @@ package struct PayloadProcessor: Sendable {
         }
         switch detection {
         case .single(let format):
-            return (payloadSteps(bytes, format: format, structure: nil, envelope: envelope, digest: wholeDigest, source: source), 1)
+            return (
+                payloadSteps(
+                    bytes, format: format, structure: nil, envelope: envelope, digest: wholeDigest, source: source, project: project), 1
+            )
         case .lines:
             var steps: [IngestStep] = []
             var inputs = 0
             LineReader.forEachLine(in: bytes) { line, number in
                 guard line.contains(where: { !JSONBytes.isWhitespace($0) }) else { return }
                 inputs += 1
-                steps += lineSteps(line, source: "\(source):\(number)")
+                steps += lineSteps(line, source: "\(source):\(number)", project: project)
             }
             return (steps, inputs)
         }
     }
 
-    /// The steps of one NDJSON line.
-    func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String) -> [IngestStep] {
+    /// The steps of one NDJSON line, for `project`.
+    func lineSteps(_ line: UnsafeBufferPointer<UInt8>, source: String, project: ProjectID) -> [IngestStep] {
         let (stored, digest) = known(line)
         if let stored { return [.alreadyStored(stored)] }
-        if let object = ValidatedObject(line) { return classified(object, line, digest: digest, source: source) }
+        if let object = ValidatedObject(line) { return classified(object, line, digest: digest, source: source, project: project) }
         do throws(RejectionError) {
             guard let keys = TopLevelKeys.scan(line) else {
                 throw RejectionError(.unrecognizedFormat, "the line is not a JSON object")
             }
-            return payloadSteps(line, format: try FormatDetector.classify(keys.keys), structure: nil, digest: digest, source: source)
+            return payloadSteps(
+                line, format: try FormatDetector.classify(keys.keys), structure: nil, digest: digest, source: source, project: project)
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(line)))]
         }
@@ -191,11 +171,11 @@ package struct PayloadProcessor: Sendable {
 
     /// Detects a validated single object's format by its keys and parses it without validating it again.
     private func classified(
-        _ object: ValidatedObject, _ bytes: UnsafeBufferPointer<UInt8>, digest: String?, source: String
+        _ object: ValidatedObject, _ bytes: UnsafeBufferPointer<UInt8>, digest: String?, source: String, project: ProjectID
     ) -> [IngestStep] {
         do throws(RejectionError) {
             let format = try FormatDetector.classify(object.keys)
-            return payloadSteps(bytes, format: format, structure: object.structure, digest: digest, source: source)
+            return payloadSteps(bytes, format: format, structure: object.structure, digest: digest, source: source, project: project)
         } catch {
             return [.outcome(.rejected(error, source: source, bytes: Array(bytes)))]
         }
@@ -209,10 +189,11 @@ package struct PayloadProcessor: Sendable {
     ///   - envelope: the framing of exactly `bytes`, when they are an envelope whose framing is known.
     ///   - digest: the SHA-256 of all of `bytes`, when the caller already has it.
     ///   - source: where the payload came from.
+    ///   - project: the project its reports are stored in.
     /// - Returns: a step for each report, or the refusal; and one for the diagnostics that are not crashes.
     private func payloadSteps(
         _ bytes: UnsafeBufferPointer<UInt8>, format: ReportFormat, structure: JSONStructure?, envelope: SentryEnvelopeSummary? = nil,
-        digest: String?, source: String
+        digest: String?, source: String, project: ProjectID
     ) -> [IngestStep] {
         let context = ParseContext(readsBreadcrumbs: readsBreadcrumbs, engine: engine, structure: structure, envelope: envelope)
         let parsed: (payloads: [ParsedPayload], otherDiagnostics: Int)
@@ -226,7 +207,8 @@ package struct PayloadProcessor: Sendable {
         var wholeDigest = digest
         for report in parsed.payloads {
             let identity = PayloadIdentity.of(report, in: bytes, wholeDigest: &wholeDigest)
-            steps.append(.outcome(.record(derivation.record(report, identity: identity, payload: payload, source: source))))
+            steps.append(
+                .outcome(.record(derivation.record(report, identity: identity, payload: payload, source: source, project: project))))
         }
         return steps
     }

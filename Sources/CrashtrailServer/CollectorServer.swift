@@ -129,16 +129,11 @@ public struct CollectorServer: Sendable {
             decoder: codec,
             quarantine: Quarantine(directory: URL(fileURLWithPath: options.quarantineDirectory)), options: options,
             metrics: metrics, logger: logger, time: service.time,
-            events: ProjectRateLimiter(defaultEventsPerMinute: options.trust.eventsPerMinute, time: service.time),
-            trailRate: ProjectRateLimiter(
-                defaultEventsPerMinute: options.trust.trailsPerMinute, usesProjectLimit: false, time: service.time),
-            sessionRate: ProjectRateLimiter(
-                defaultEventsPerMinute: options.trust.sessionsPerMinute, usesProjectLimit: false, time: service.time),
-            shares: ProjectShares(capacity: options.backlog),
-            diskFloor: DiskFloor(
+            admission: IntakeAdmission(
+                trust: options.trust, backlog: options.backlog,
                 folders: (service.location.isPostgres ? [] : [(service.location.name as NSString).deletingLastPathComponent])
                     .map { $0.isEmpty ? "." : $0 } + [options.quarantineDirectory],
-                floor: options.trust.minimumFreeDisk, time: service.time),
+                metrics: metrics, time: service.time),
             quarantineBudget: QuarantineBudget(
                 folder: URL(fileURLWithPath: options.quarantineDirectory), limit: options.trust.quarantineLimit))
     }

@@ -96,9 +96,9 @@ struct DebugFileRoutes: Sendable {
             }
             inflatedBytes += bytes.count
             do {
-                try upload.keepChunk(named: sha1, bytes: bytes, project: token.project ?? 0)
+                try upload.keepChunk(named: sha1, bytes: bytes, project: token.project)
             } catch let error as ChunkedUploadError {
-                if error.code == .overQuota { metrics.refused(.uploadQuota, project: token.project) }
+                if error.code == .overQuota { metrics.refused(.uploadQuota, project: token.project.project) }
                 throw error.code == .tooLarge || error.code == .overQuota
                     ? RequestError.tooLarge(error.message) : RequestError.badRequest(error.message)
             } catch {
@@ -129,8 +129,8 @@ struct DebugFileRoutes: Sendable {
         }
         let states: [String: ChunkedUpload.State]
         do {
-            // The chunks the token sent: chunk-upload keeps them under the token's project (0 for an operator's).
-            states = try upload.assemble(files, project: named.id, uploader: token.project ?? 0)
+            // The chunks the token sent: chunk-upload keeps them under the token's project (`.all` for an operator's).
+            states = try upload.assemble(files, project: named.id, uploader: token.project)
         } catch {
             logger.error("assembling uploaded debug files failed", metadata: ["error": "\(error)"])
             throw RequestError(

@@ -25,14 +25,8 @@ struct IntakeRoutes: Sendable {
     let logger: Logger
     /// The clock that decides which session starts are recent enough to count.
     let time: TimeSource
-    /// Each project's rate limits, for events, for trails, and for envelopes of sessions without an event.
-    let events: ProjectRateLimiter
-    let trailRate: ProjectRateLimiter
-    let sessionRate: ProjectRateLimiter
-    /// Each project's share of the backlog.
-    let shares: ProjectShares
-    /// The free disk below which intake refuses before writing.
-    let diskFloor: DiskFloor
+    /// The disk's floor, each project's rates and share of the backlog: every refusal to retry.
+    let admission: IntakeAdmission
     /// The most the quarantine keeps.
     let quarantineBudget: QuarantineBudget
 
@@ -49,7 +43,7 @@ struct IntakeRoutes: Sendable {
         // The key is checked from the headers before a byte of the body is read (SPEC section 19). An envelope that
         // carries its key only in its own header (`dsn`) is read first, within an event's limit.
         let early = try sentryKey(request).map { key throws(RequestError) in try projects.authorize(projectID: projectID, key: key) }
-        try checkRoom()
+        try admission.checkRoom()
         var limits = options.limits
         if early == nil {
             limits.compressedBody = min(limits.compressedBody, limits.eventItem)
@@ -63,7 +57,7 @@ struct IntakeRoutes: Sendable {
             summary = try body.withUnsafeBufferPointer { buffer throws(RejectionError) in try SentryEnvelopeSummary(buffer) }
         } catch {
             let project = try early ?? projects.authorize(projectID: projectID, key: nil)
-            throw try refuse(body, source: source("envelope", String(project.id), body), reason: error)
+            throw try refuse(body, source: source("envelope", project.id.description, body), reason: error)
         }
         let project = try early ?? projects.authorize(projectID: projectID, key: summary.dsn.flatMap(ProjectKey.fromDSN))
         let sessions = sessionTally(summary, body)
@@ -78,18 +72,14 @@ struct IntakeRoutes: Sendable {
             // Transactions and client reports carry no crash: accepted, not stored. Sessions are counted, within the
             // project's rate of session envelopes (Relay's `session` category, which Sentry's SDKs hold back on).
             if !sessions.isEmpty {
-                if let wait = sessionRate.take(project) {
-                    throw rateLimited(
-                        project, wait: wait, what: "envelopes of sessions", limit: sessionRate.limit(of: project),
-                        sentryCategories: "session")
-                }
+                try admission.admit(.sessions, project)
                 _ = try await commit(.sessions(sessions, project: project.id), project: project)
             }
             return Response.json(
                 CanonicalJSON.string(of: .object(["id": summary.eventID.map { .string(Self.sentryEventID($0)) } ?? .null])))
         }
         do {
-            try admitEvent(project)
+            try admission.admit(.events, project)
         } catch {
             // Sessions are a category of their own, which the event's rate limit does not hold back (as Relay's).
             try await countRefusedEventsSessions(sessions, project: project)
@@ -97,7 +87,8 @@ struct IntakeRoutes: Sendable {
         }
         // The event ID names the source when the header has one: hashing the body for a name would cost a second hash.
         let name =
-            summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" } ?? source("envelope", String(project.id), body)
+            summary.eventID.map { "api/\(project.id)/envelope/\(Self.sentryEventID($0))" }
+            ?? source("envelope", project.id.description, body)
         // The sessions are counted in the transaction that stores the event (or alone, when the event is refused: Sentry's
         // SDKs drop a refused envelope, and its sessions happened all the same).
         // The parse reuses the framing read above.
@@ -112,7 +103,7 @@ struct IntakeRoutes: Sendable {
     /// A client past its events' limit thus cannot write sessions without bound. Past that rate they are dropped, as
     /// the refused event is.
     private func countRefusedEventsSessions(_ sessions: SessionTally, project: Project) async throws {
-        guard !sessions.isEmpty, sessionRate.take(project) == nil else { return }
+        guard !sessions.isEmpty, admission.take(.sessions, project) else { return }
         _ = try await commit(.sessions(sessions, project: project.id), project: project)
     }
 
@@ -150,12 +141,12 @@ struct IntakeRoutes: Sendable {
     func storeEvent(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: sentryKey(request))
-        try checkRoom()
-        try admitEvent(project)
+        try admission.checkRoom()
+        try admission.admit(.events, project)
         var limits = options.limits
         limits.decompressedBody = min(limits.decompressedBody, limits.eventItem)
         let body = try await RequestBodyReader.read(request, limits: limits, what: "an event")
-        let ids = try await store(body, source: source("store", String(project.id), body), sentry: true, project: project)
+        let ids = try await store(body, source: source("store", project.id.description, body), sentry: true, project: project)
         return Self.eventAnswer(ids.first)
     }
 
@@ -163,10 +154,10 @@ struct IntakeRoutes: Sendable {
     func reports(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
-        try checkRoom()
-        try admitEvent(project)
+        try admission.checkRoom()
+        try admission.admit(.events, project)
         let body = try await RequestBodyReader.read(request, limits: options.limits)
-        let ids = try await store(body, source: source("reports", String(project.id), body), sentry: false, project: project)
+        let ids = try await store(body, source: source("reports", project.id.description, body), sentry: false, project: project)
         return Self.idsAnswer(ids)
     }
 
@@ -174,17 +165,15 @@ struct IntakeRoutes: Sendable {
     func trails(_ request: Request, context: some RequestContext) async throws -> Response {
         let projectID = context.parameters.get("project") ?? ""
         let project = try projects.authorize(projectID: projectID, key: bearerKey(request))
-        try checkRoom()
-        if let wait = trailRate.take(project) {
-            throw rateLimited(project, wait: wait, what: "trail files", limit: trailRate.limit(of: project), sentryCategories: nil)
-        }
+        try admission.checkRoom()
+        try admission.admit(.trails, project)
         let body = try await RequestBodyReader.read(request, limits: options.limits, what: "a trail file")
         var trail: JoinableTrail
         do {
             trail = try JoinableTrail(bytes: body, decoder: decoder)
             trail.project = project.id
         } catch {
-            throw try refuse(body, source: source("trails", String(project.id), body), reason: error)
+            throw try refuse(body, source: source("trails", project.id.description, body), reason: error)
         }
         if let counted = trail.sessionTrail {
             // The trail of a session that did not crash: counted for its project, joined to nothing (SPEC section 20).
@@ -206,12 +195,10 @@ struct IntakeRoutes: Sendable {
         case .trailWaitingFull(let count, let bytes):
             metrics.trailWaits(kept: false)
             let session = trail.decoded.trail.session
-            var headers = HTTPFields()
-            headers[.retryAfter] = "3600"
-            throw RequestError(
-                .tooManyRequests,
-                "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) of project \(project.id) already wait, the most allowed for a project (--trail-wait-limit); send it again later",
-                headers: headers)
+            throw IntakeAdmission.refusal(
+                .tooManyRequests, retryAfter: 3600,
+                "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) of project \(project.id) already wait, the most allowed for a project (--trail-wait-limit); send it again later"
+            )
         default:
             throw RequestError(.internalServerError, "the store answered a trail join with reports")
         }
@@ -237,7 +224,7 @@ struct IntakeRoutes: Sendable {
         // The writer waits a moment for this request's reports while they are parsed, so they join the next group commit.
         let expectation = committer.expect()
         defer { expectation.withdraw() }
-        let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source, envelope: envelope) }
+        let (outcomes, _) = body.withUnsafeBufferPointer { processor.process($0, source: source, project: project.id, envelope: envelope) }
         var records: [ReportRecord] = []
         for outcome in outcomes {
             switch outcome {
@@ -255,10 +242,8 @@ struct IntakeRoutes: Sendable {
         }
         // A payload of many reports (a JSON-lines file) counts each against the rate limit (one was taken before its
         // body was read), and may not hold more than the project's share of the backlog.
-        if records.count > 1, let wait = events.take(project, count: records.count - 1) {
-            throw rateLimited(project, wait: wait, what: "events", limit: events.limit(of: project), sentryCategories: "error;default")
-        }
-        let share = shares.share(among: projects.active.count)
+        if records.count > 1 { try admission.admit(.events, project, count: records.count - 1) }
+        let share = admission.share(among: projects.active.count)
         guard records.count <= share else {
             throw RequestError.tooLarge(
                 "the payload holds \(records.count) reports, more than project \(project.id)'s share of the service's backlog (\(share)); send it in parts of at most \(share) reports"
@@ -297,21 +282,12 @@ struct IntakeRoutes: Sendable {
         together works: [IntakeWork], project: Project, fulfilling expectation: GroupCommitter.Expectation? = nil
     ) async throws -> [IntakeOutcome] {
         let weight = IntakeWork.weight(of: works)
-        let projectCount = projects.active.count
-        guard shares.reserve(weight, for: project.id, among: projectCount) else {
-            metrics.refused(.backlogShare, project: project.id)
-            throw Self.backlogRefusal(
-                scope: "project",
-                "project \(project.id) already has \(shares.held[project.id] ?? 0) reports waiting to be stored, its share of the service's backlog (\(shares.share(among: projectCount)) of \(shares.capacity)); send again after a second"
-            )
-        }
-        defer { shares.release(weight, for: project.id) }
+        try admission.reserve(weight, for: project.id, among: projects.active.count)
+        defer { admission.release(weight, for: project.id) }
         do {
             return try await committer.submit(together: works, fulfilling: expectation)
         } catch let full as GroupCommitter.BacklogFullError {
-            throw Self.backlogRefusal(
-                scope: "organization",
-                "the service's backlog is full (\(full.waiting) reports wait to be stored); send again after a second")
+            throw admission.backlogFull(waiting: full.waiting)
         } catch {
             // The cause stays in the log: a store's error may name its paths or its server.
             logger.error("a group commit failed", metadata: ["error": "\(error)"])
@@ -320,48 +296,6 @@ struct IntakeRoutes: Sendable {
                 "the store could not be written (\(String(describing: type(of: error)))); nothing of this request was kept, send it again"
             )
         }
-    }
-
-    /// The 429 of a backlog with no room, for a second: the project's share of it or the whole of it (`scope`, as
-    /// `X-Sentry-Rate-Limits` names it).
-    private static func backlogRefusal(scope: String, _ detail: String) -> RequestError {
-        var headers = HTTPFields()
-        headers[.retryAfter] = "1"
-        headers[.sentryRateLimits] = "1::\(scope)"
-        return RequestError(.tooManyRequests, detail, headers: headers)
-    }
-
-    /// Refuses intake while the disk has less free space than the floor, before anything is read or written.
-    /// - Throws: `RequestError` (503 with `Retry-After`).
-    private func checkRoom() throws(RequestError) {
-        guard diskFloor.hasRoom else {
-            metrics.refused(.diskFloor, project: nil)
-            var headers = HTTPFields()
-            headers[.retryAfter] = "60"
-            throw RequestError(
-                .serviceUnavailable,
-                "the service's disk has less free space than its floor (--min-free-disk); nothing was read or kept, send again later",
-                headers: headers)
-        }
-    }
-
-    /// Takes one event from the project's rate limit.
-    /// - Throws: `RequestError` (429 with `Retry-After` and `X-Sentry-Rate-Limits`) past it.
-    private func admitEvent(_ project: Project) throws(RequestError) {
-        guard let wait = events.take(project) else { return }
-        throw rateLimited(project, wait: wait, what: "events", limit: events.limit(of: project), sentryCategories: "error;default")
-    }
-
-    /// The 429 of a project past its rate limit, counted in `/metrics`.
-    private func rateLimited(_ project: Project, wait: Int, what: String, limit: Int, sentryCategories: String?) -> RequestError {
-        metrics.refused(.rateLimit, project: project.id)
-        var headers = HTTPFields()
-        headers[.retryAfter] = String(wait)
-        if let sentryCategories { headers[.sentryRateLimits] = "\(wait):\(sentryCategories):project" }
-        return RequestError(
-            .tooManyRequests,
-            "project \(project.id) sent more than its \(limit) \(what) a minute (crashtrail project limit); send again in \(wait) s",
-            headers: headers)
     }
 
     /// Keeps a refused payload in the quarantine and makes the 400 answer that names why.
@@ -423,9 +357,16 @@ struct IntakeRoutes: Sendable {
 
 extension HTTPField.Name {
     /// Sentry's authentication header.
-    static let sentryAuth = Self("X-Sentry-Auth") ?? .authorization
+    static let sentryAuth = named("X-Sentry-Auth")
     /// Sentry's rate-limit header, which its SDKs read on a 429.
-    static let sentryRateLimits = Self("X-Sentry-Rate-Limits") ?? .retryAfter
+    static let sentryRateLimits = named("X-Sentry-Rate-Limits")
+
+    /// The field `name`, a token written in this file: it is never invalid, and a typo stops the server at its first
+    /// use rather than sending another header in its place.
+    private static func named(_ name: String) -> Self {
+        guard let field = Self(name) else { preconditionFailure("\(name) is no HTTP field name") }
+        return field
+    }
 }
 
 extension Response {

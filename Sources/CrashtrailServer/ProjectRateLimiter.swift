@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import Synchronization
 
@@ -15,7 +16,7 @@ final class ProjectRateLimiter: Sendable {
         var filledAt: UInt64
     }
 
-    private let buckets = Mutex<[Int: Bucket]>([:])
+    private let buckets = Mutex<[ProjectID: Bucket]>([:])
     private let defaultEventsPerMinute: Int
     /// Whether a project's own limit (`crashtrail project limit`) replaces the default: for events, not for trails.
     private let usesProjectLimit: Bool

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 import Synchronization
@@ -62,7 +63,7 @@ final class ProjectRegistry: Sendable {
     }
 
     /// The project with ID `id`, if it is accepted now.
-    func project(id: Int) -> Project? {
+    func project(id: ProjectID) -> Project? {
         active.first { $0.id == id }
     }
 
@@ -91,7 +92,7 @@ final class ProjectRegistry: Sendable {
                 "the key sent is not a key of any project here\(project?.revoked == true ? " (its project was revoked)" : ""); crashtrail project list shows the DSNs"
             )
         }
-        guard String(project.id) == projectID else {
+        guard project.id.description == projectID else {
             throw RequestError(
                 .forbidden,
                 "the key belongs to project \(project.id) (\(project.name)), not to project \(projectID) of the URL; use the DSN of project \(project.id)"
@@ -155,7 +156,7 @@ final class ProjectRegistry: Sendable {
                 "token \(token.id) (\(token.hint)…) has the scopes \(token.scopes.sorted().map(\.rawValue).joined(separator: ",")), not \(scope.rawValue); make one with \(make)"
             )
         }
-        if let opens = token.project, !anyProject {
+        if case .one(let opens) = token.project, !anyProject {
             let wanted = project?.id ?? soleProject()
             guard wanted == opens else {
                 let what = project.map { "project \($0.id) (\($0.name))" } ?? "every project's crashes"
@@ -169,7 +170,7 @@ final class ProjectRegistry: Sendable {
     }
 
     /// The ID of the service's only project, when it has one.
-    private func soleProject() -> Int? {
+    private func soleProject() -> ProjectID? {
         let projects = active
         return projects.count == 1 ? projects[0].id : nil
     }

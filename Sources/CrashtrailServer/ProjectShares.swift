@@ -1,10 +1,11 @@
+import CrashtrailReports
 import Synchronization
 
 /// Each project's share of the work waiting to be committed (SPEC section 19): with `n` projects accepted, one may hold
 /// at most `capacity / n` of the backlog, so a project that floods the service fills its own share and never the room
 /// another project's reports need.
 final class ProjectShares: Sendable {
-    private let waiting = Mutex<[Int: Int]>([:])
+    private let waiting = Mutex<[ProjectID: Int]>([:])
     let capacity: Int
 
     init(capacity: Int) {
@@ -18,7 +19,7 @@ final class ProjectShares: Sendable {
 
     /// Reserves `weight` for `project`.
     /// - Returns: whether it fits in the project's share; when it does not, nothing was reserved.
-    func reserve(_ weight: Int, for project: Int, among projects: Int) -> Bool {
+    func reserve(_ weight: Int, for project: ProjectID, among projects: Int) -> Bool {
         let share = share(among: projects)
         return waiting.withLock { waiting in
             let held = waiting[project, default: 0]
@@ -30,7 +31,7 @@ final class ProjectShares: Sendable {
     }
 
     /// Gives back what ``reserve(_:for:among:)`` took, once the work is committed or failed.
-    func release(_ weight: Int, for project: Int) {
+    func release(_ weight: Int, for project: ProjectID) {
         waiting.withLock { waiting in
             let left = waiting[project, default: 0] - weight
             waiting[project] = left > 0 ? left : nil
@@ -38,5 +39,5 @@ final class ProjectShares: Sendable {
     }
 
     /// The work each project holds now.
-    var held: [Int: Int] { waiting.withLock { $0 } }
+    var held: [ProjectID: Int] { waiting.withLock { $0 } }
 }

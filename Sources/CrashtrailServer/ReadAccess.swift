@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 import HTTPTypes
@@ -20,24 +21,24 @@ struct ReadAccess: Sendable {
     let projects: ProjectRegistry
 
     /// Lets the request through, or refuses it.
-    /// - Returns: the project whose crashes it reads; nil for every project's.
+    /// - Returns: the projects whose crashes it reads: one, or `.all`.
     /// - Throws: `RequestError`: 401 (with a Basic challenge, so a browser asks) without a token or with an unknown one,
     ///   403 for a token that may not read this, 404 for a `project` the service does not have.
-    func authorize(_ request: Request) throws(RequestError) -> Int? {
+    func authorize(_ request: Request) throws(RequestError) -> ProjectScope {
         let own = try tokenProject(request, anyProject: true)
         // The project named is looked up only once the token is known good, so the answer tells no stranger which exist.
         // The operator reads a revoked project's crashes too.
         let named = try request.uri.queryParameters.get("project").map { name throws(RequestError) in
             try projects.project(named: name, includingRevoked: own == nil).id
         }
-        guard let own else { return named }
+        guard let own else { return named.map(ProjectScope.one) ?? .all }
         if let named, named != own {
             throw RequestError(
                 .forbidden,
                 "the token sent reads project \(own) only, and this request names project \(named); use a token of that project, or an operator's (--all-projects)"
             )
         }
-        return own
+        return .one(own)
     }
 
     /// Lets through a request for what the whole service shows (`/metrics`), or refuses it: a project's token opens it
@@ -49,7 +50,7 @@ struct ReadAccess: Sendable {
 
     /// The project the request's token reads only, or nil when it reads every project (a public service, the
     /// operator's token, a token of every project).
-    private func tokenProject(_ request: Request, anyProject: Bool) throws(RequestError) -> Int? {
+    private func tokenProject(_ request: Request, anyProject: Bool) throws(RequestError) -> ProjectID? {
         guard !isPublic else { return nil }
         let token = Self.token(request)
         if let operatorToken, let token, AccessToken.constantTimeEqual(token, operatorToken) { return nil }
@@ -61,13 +62,13 @@ struct ReadAccess: Sendable {
             challenged.headers[.wwwAuthenticate] = "Basic realm=\"crashtrail\", charset=\"UTF-8\""
             throw challenged
         }
-        if let own = opened.project, projects.project(id: own) == nil {
+        if let own = opened.project.project, projects.project(id: own) == nil {
             throw RequestError(
                 .forbidden,
                 "token \(opened.id) (\(opened.hint)…) reads project \(own), which was revoked; its crashes are the operator's to read (--all-projects)"
             )
         }
-        return opened.project
+        return opened.project.project
     }
 
     /// The token of `Authorization: Bearer TOKEN`, or the password of `Authorization: Basic …`.

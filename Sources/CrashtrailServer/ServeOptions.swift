@@ -1,5 +1,6 @@
 import CrashtrailCore
 import CrashtrailIntake
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 
@@ -186,7 +187,7 @@ public struct ServeOptions: Sendable {
     /// - Throws: ``ServeOptionsError`` naming what is wrong.
     public static func project(_ text: String) throws(ServeOptionsError) -> Project {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let id = Int(parts[0]), id > 0, !parts[1].isEmpty,
+        guard parts.count == 2, let id = ProjectID(parts[0]), !parts[1].isEmpty,
             parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         else {
             throw ServeOptionsError(

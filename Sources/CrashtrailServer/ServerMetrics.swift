@@ -1,4 +1,5 @@
 import CoreMetrics
+import CrashtrailReports
 import Dispatch
 import NIOConcurrencyHelpers
 import Prometheus
@@ -88,8 +89,8 @@ struct ServerMetrics: Sendable {
 
     /// Counts a refusal for a limit, by its reason and the project (a project the service accepts: its number), or
     /// none.
-    func refused(_ reason: Refusal, project: Int?) {
-        let project = project.map(String.init) ?? "none"
+    func refused(_ reason: Refusal, project: ProjectID?) {
+        let project = project?.description ?? "none"
         let counter = refusals.withLockedValue { refusals in
             let key = "\(reason.rawValue) \(project)"
             if let made = refusals[key] { return made }

@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 
 /// Every operation a `crashtrail` command performs on a crash store, so the command line and a service share them:
@@ -19,24 +20,24 @@ public final class TriageService: Sendable {
     /// The clock every operation reads the time from.
     public let time: TimeSource
     /// The project whose crashes the reads show (groups, reports, `show`, replay, paths, the site's pages); every
-    /// project's when nil (SPEC section 19).
-    public let project: Int?
+    /// project's for `.all` (SPEC section 19).
+    public let project: ProjectScope
 
     /// A service over a store already opened.
     /// - Parameters:
     ///   - store: the store.
     ///   - location: where the store is.
     ///   - time: the clock every operation reads the time from.
-    ///   - project: the project whose crashes the reads show; every project's when nil.
-    public init(store: ReportStore, location: StoreLocation, time: TimeSource = .system, project: Int? = nil) {
+    ///   - project: the project whose crashes the reads show; every project's for `.all`.
+    public init(store: ReportStore, location: StoreLocation, time: TimeSource = .system, project: ProjectScope = .all) {
         self.store = store
         self.location = location
         self.time = time
         self.project = project
     }
 
-    /// The same service, reading the crashes of `project` only (every project's when nil).
-    public func reading(project: Int?) -> TriageService {
+    /// The same service, reading the crashes of `project` only (every project's for `.all`).
+    public func reading(project: ProjectScope) -> TriageService {
         project == self.project ? self : TriageService(store: store, location: location, time: time, project: project)
     }
 
@@ -44,7 +45,7 @@ public final class TriageService: Sendable {
     /// - Throws: `StoreError` (`not-found`) naming the projects there are.
     public func reading(projectNamed idOrName: String?) throws(StoreError) -> TriageService {
         guard let idOrName else { return self }
-        return reading(project: try store.project(idOrName: idOrName).id)
+        return reading(project: .one(try store.project(idOrName: idOrName).id))
     }
 
     /// Opens the store at `location` once.

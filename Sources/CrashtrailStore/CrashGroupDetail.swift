@@ -40,13 +40,13 @@ public struct CrashGroupDetail: Hashable, Sendable {
 
 extension ReportStore {
     /// The group with this ID (or unique prefix), counted by version and day, with its newest `reportLimit` reports
-    /// (all of them when nil); its reports in `project` only, when given.
+    /// (all of them when nil); its reports in `project` only (every project's: `.all`).
     ///
     /// The counts are kept as reports arrive (migration `v11`, PostgreSQL `v7`), so a group of any size costs its
     /// versions, its days and one page of reports, never reading every report. A project's group in a store of several
     /// projects is counted from its reports.
     /// - Throws: `StoreError`: `not-found`, `ambiguous`, `database`.
-    public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil, project: Int? = nil) throws(StoreError)
+    public func groupDetail(matchingPrefix prefix: String, reportLimit: Int? = nil, project: ProjectScope = .all) throws(StoreError)
         -> CrashGroupDetail
     {
         let group = try group(matchingPrefix: prefix, project: project)
@@ -59,11 +59,11 @@ extension ReportStore {
                 return result
             }
             let kept: [StoreValue] = [.text(group.signature)]
-            guard let project, !(try Self.readsEveryReport(project, in: db)) else {
+            guard case .one(let project) = project, !(try Self.readsEveryReport(.one(project), in: db)) else {
                 return (versions: try counts(Self.keptVersionCountsSQL, kept), days: try counts(Self.keptDayCountsSQL, kept))
             }
             let own = "signature = ? AND \(ReportFilter.projectCondition(project))"
-            let arguments = kept + [.integer(Int64(project))]
+            let arguments = kept + [StoreValue(project)]
             return (
                 versions: try counts(
                     "SELECT COALESCE(appVersion, 'unknown') AS name, COUNT(*) AS count FROM report WHERE \(own) GROUP BY appVersion",

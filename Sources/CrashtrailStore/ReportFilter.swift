@@ -1,4 +1,5 @@
 import CrashtrailCore
+public import CrashtrailReports
 
 /// Which stored reports a listing takes: by app, app version, crash time and group (`crashtrail list` filters).
 ///
@@ -15,12 +16,12 @@ public struct ReportFilter: Hashable, Sendable {
     public var until: Int64?
     /// The group's signature, exactly.
     public var signature: String?
-    /// The project whose reports it takes (SPEC section 19); every project's when nil.
-    public var project: Int?
+    /// The projects whose reports it takes (SPEC section 19): every project's by default.
+    public var project: ProjectScope
 
     public init(
         bundleID: String? = nil, appVersion: String? = nil, since: Int64? = nil, until: Int64? = nil, signature: String? = nil,
-        project: Int? = nil
+        project: ProjectScope = .all
     ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
@@ -49,9 +50,13 @@ public struct ReportFilter: Hashable, Sendable {
             conditions.append("signature = ?")
             arguments.append(.text(signature))
         }
-        if let project {
+        switch project {
+        case .all: break
+        case .one(let project):
             conditions.append(Self.projectCondition(project))
-            arguments.append(.integer(Int64(project)))
+            arguments.append(StoreValue(project))
+        case .unassigned:
+            conditions.append("1 = 0")  // every report belongs to a project
         }
         // Stored times are RFC 3339 UTC with or without milliseconds, which do not sort as text across a second's
         // boundary; the dialect's instant (SQLite's julianday, a timestamptz in PostgreSQL) reads both.
@@ -71,7 +76,7 @@ public struct ReportFilter: Hashable, Sendable {
     /// The reports of a project other than the first are found by their index (`report_project`, kept only for them, so
     /// a store of one project pays nothing for it); the condition names that index's own condition so the planner
     /// uses it.
-    package static func projectCondition(_ project: Int) -> String {
-        project == ReportRecord.firstProject ? "project = ?" : "project = ? AND project <> \(ReportRecord.firstProject)"
+    package static func projectCondition(_ project: ProjectID) -> String {
+        project == .first ? "project = ?" : "project = ? AND project <> \(ProjectID.first)"
     }
 }

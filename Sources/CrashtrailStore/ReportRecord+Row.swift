@@ -42,7 +42,7 @@ extension ReportRecord {
         case .source: .text(source)
         case .payload: .blob(payload)
         case .payloadSize: .integer(Int64(payloadSize))
-        case .project: .integer(Int64(project))
+        case .project: StoreValue(project)
         }
     }
 
@@ -81,6 +81,10 @@ extension ReportRecord {
         // As stored: a listing reads every row, and parsing the path to write it again would change nothing.
         screenPath = text(.screenPath)
         pathManifest = text(.pathManifest)
-        project = row.int(ReportColumn.project.name) ?? ReportRecord.firstProject
+        guard let project = row.project(ReportColumn.project.name) else {
+            throw StoreError(
+                .database, "the stored report \(id) names no project (its project column is \(row[ReportColumn.project.name]))")
+        }
+        self.project = project
     }
 }

@@ -59,11 +59,9 @@ package struct ReportRecord: Hashable, Sendable {
     /// beside the row (not a column) so a trail joins the crash of its own session; nil for a row read back.
     package var sessionID: String?
     /// The project the report was sent to (SPEC section 19): duplicates and joins are decided within it.
-    package var project: Int = firstProject
-
-    /// The store's first project, which reports take when no other is named: the `default` project `serve` makes,
-    /// or the first `crashtrail project add`.
-    package static let firstProject = 1
+    ///
+    /// The store's first project when no other is named: the `default` project `serve` makes, or the first `crashtrail project add`.
+    package var project = ProjectID.first
 
     /// The stored screen path, read from its columns.
     package var storedScreenPath: StoredScreenPath? { StoredScreenPath(screensJSON: screenPath, manifest: pathManifest) }

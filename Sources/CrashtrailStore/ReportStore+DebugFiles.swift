@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import Crypto
 import Foundation
 
@@ -22,7 +23,7 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`), or what `chunk` throws, wrapped.
     @discardableResult
     package func addDebugFile(_ file: DebugFile, chunk: (Int) throws -> [UInt8]?) throws(StoreError) -> (isNew: Bool, sha1: String?) {
-        let key: [StoreValue] = [.integer(Int64(file.project)), .text(file.uuid)]
+        let key: [StoreValue] = [StoreValue(file.project), .text(file.uuid)]
         return try write { db in
             if file.kind == "dwarf",
                 try db.execute("DELETE FROM debugFile WHERE project = ? AND uuid = ? AND kind <> 'dwarf'", key) > 0
@@ -54,7 +55,7 @@ extension ReportStore {
             try db.execute("UPDATE debugFile SET sha1 = ? WHERE project = ? AND uuid = ?", [.text(sha1)] + key)
             // A project's own debug file wins over one kept for every project: its reports derived with that one are
             // derived again.
-            if file.project != DebugFile.everyProject {
+            if file.project != .unassigned {
                 try Self.markUnsymbolicated(uuid: file.uuid, project: file.project, in: db)
             }
             return (true, sha1)
@@ -62,23 +63,23 @@ extension ReportStore {
     }
 
     /// Marks the images `uuid` of `project`'s reports as not yet symbolicated with the project's debug file (every
-    /// project's for ``DebugFile/everyProject``), so they are derived again.
-    private static func markUnsymbolicated(uuid: String, project: Int, in db: any StoreTransaction) throws {
-        if project == DebugFile.everyProject {
+    /// project's for a file of no project), so they are derived again.
+    private static func markUnsymbolicated(uuid: String, project: ProjectScope, in db: any StoreTransaction) throws {
+        guard case .one(let project) = project else {
             try db.execute("UPDATE reportImage SET symbolicated = 0 WHERE uuid = ? AND symbolicated = 1", [.text(uuid)])
-        } else {
-            try db.execute(
-                """
-                UPDATE reportImage SET symbolicated = 0
-                WHERE uuid = ? AND symbolicated = 1 AND reportID IN (SELECT id FROM report WHERE project = ?)
-                """, [.text(uuid), .integer(Int64(project))])
+            return
         }
+        try db.execute(
+            """
+            UPDATE reportImage SET symbolicated = 0
+            WHERE uuid = ? AND symbolicated = 1 AND reportID IN (SELECT id FROM report WHERE project = ?)
+            """, [.text(uuid), StoreValue(project)])
     }
 
     /// The condition, on `reportImage i` joined to `report r`, that a stored debug file describes the image for the
     /// report's project: the project's own, or one kept for every project.
     static let imageHasDebugFile =
-        "EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid AND d.project IN (r.project, \(DebugFile.everyProject)))"
+        "EXISTS (SELECT 1 FROM debugFile d WHERE d.uuid = i.uuid AND d.project IN (r.project, 0))"
 
     /// Every stored debug file, by name, then architecture, UUID and project.
     /// - Throws: `StoreError` (`database`).
@@ -88,35 +89,35 @@ extension ReportStore {
 
     /// The debug file with `uuid` that symbolicates `project`'s crashes, if any (``DebugFile/chosen(own:every:)``).
     /// - Throws: `StoreError` (`database`).
-    public func debugFile(uuid: String, project: Int) throws(StoreError) -> DebugFile? {
+    public func debugFile(uuid: String, project: ProjectID) throws(StoreError) -> DebugFile? {
         let files = try read { db in
             try db.rows(
                 "SELECT * FROM debugFile WHERE uuid = ? AND project IN (?, ?)",
-                [.text(uuid), .integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]
+                [.text(uuid), StoreValue(project), StoreValue(ProjectScope.unassigned)]
             ).map(Self.debugFile)
         }
         return DebugFile.chosen(
-            own: files.first { $0.project == project }, every: files.first { $0.project == DebugFile.everyProject })
+            own: files.first { $0.project == .one(project) }, every: files.first { $0.project == .unassigned })
     }
 
     /// The UUIDs of the debug files that may name `project`'s crashes: its own and those kept for every project.
     /// - Throws: `StoreError` (`database`).
-    package func debugFileUUIDs(project: Int) throws(StoreError) -> Set<String> {
+    package func debugFileUUIDs(project: ProjectID) throws(StoreError) -> Set<String> {
         try read { db in
             Set(
                 try db.strings(
                     "SELECT uuid FROM debugFile WHERE project IN (?, ?)",
-                    [.integer(Int64(project)), .integer(Int64(DebugFile.everyProject))]))
+                    [StoreValue(project), StoreValue(ProjectScope.unassigned)]))
         }
     }
 
     /// Calls `body` with each chunk of the debug file `uuid` of `project` (its own project, as ``DebugFile/project``
     /// says), in order, from a cursor: one chunk in memory at a time.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
-    package func forEachDebugFileChunk(uuid: String, project: Int, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
+    package func forEachDebugFileChunk(uuid: String, project: ProjectScope, _ body: ([UInt8]) throws -> Void) throws(StoreError) {
         try read { db in
             try db.forEachRow(
-                "SELECT data FROM debugFileChunk WHERE project = ? AND uuid = ? ORDER BY seq", [.integer(Int64(project)), .text(uuid)]
+                "SELECT data FROM debugFileChunk WHERE project = ? AND uuid = ? ORDER BY seq", [StoreValue(project), .text(uuid)]
             ) { row in
                 guard let data = row.data("data") else { throw StoreError(.database, "a chunk of debug file \(uuid) is not bytes") }
                 try body([UInt8](data))
@@ -203,9 +204,9 @@ extension ReportStore {
 
     /// The debug file of `project` whose slice has this SHA-1, if any: an upload of a file the project has stored.
     /// - Throws: `StoreError` (`database`).
-    package func debugFile(sha1: String, project: Int) throws(StoreError) -> DebugFile? {
+    package func debugFile(sha1: String, project: ProjectID) throws(StoreError) -> DebugFile? {
         try read { db in
-            try db.rows("SELECT * FROM debugFile WHERE sha1 = ? AND project = ? LIMIT 1", [.text(sha1), .integer(Int64(project))]).first
+            try db.rows("SELECT * FROM debugFile WHERE sha1 = ? AND project = ? LIMIT 1", [.text(sha1), StoreValue(project)]).first
                 .map(Self.debugFile)
         }
     }
@@ -213,8 +214,8 @@ extension ReportStore {
     /// The debug files of `project` stored from the uploaded file whose whole SHA-1 is `checksum`, when it was assembled
     /// for the project before and each of them is still stored; nil otherwise (the file's chunks are then asked for).
     /// - Throws: `StoreError` (`database`).
-    package func uploadedFile(checksum: String, project: Int) throws(StoreError) -> [DebugFile]? {
-        let project = StoreValue.integer(Int64(project))
+    package func uploadedFile(checksum: String, project: ProjectID) throws(StoreError) -> [DebugFile]? {
+        let project = StoreValue(project)
         return try read { db in
             let uuids = try db.strings(
                 "SELECT uuid FROM uploadedFile WHERE project = ? AND checksum = ? ORDER BY uuid", [project, .text(checksum)])
@@ -228,13 +229,13 @@ extension ReportStore {
 
     /// Remembers that the uploaded file `checksum` held the debug files `uuids` of `project` (each stored).
     /// - Throws: `StoreError` (`database`).
-    package func recordUploadedFile(checksum: String, uuids: [String], project: Int) throws(StoreError) {
+    package func recordUploadedFile(checksum: String, uuids: [String], project: ProjectID) throws(StoreError) {
         guard !uuids.isEmpty else { return }
         try write { db in
             for uuid in Set(uuids).sorted() {
                 try db.execute(
                     "INSERT INTO uploadedFile (project, checksum, uuid) VALUES (?, ?, ?) ON CONFLICT (project, checksum, uuid) DO NOTHING",
-                    [.integer(Int64(project)), .text(checksum), .text(uuid)])
+                    [StoreValue(project), .text(checksum), .text(uuid)])
             }
         }
     }
@@ -248,20 +249,21 @@ extension ReportStore {
     ///   - sha1: the chunk's SHA-1, checked.
     ///   - bytes: its bytes.
     ///   - added: when it came, RFC 3339.
-    ///   - project: the project whose quota it counts against; 0 for none (an operator's token).
+    ///   - project: the project whose quota it counts against: its token's; `.all` for an operator's token, which has none.
     ///   - quota: the most bytes of chunks the project may keep; nil for no bound.
     /// - Returns: nil when the chunk is kept (or was before); else the bytes the project keeps, which it would pass the
     ///   quota with.
     /// - Throws: `StoreError` (`database`).
     @discardableResult
-    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String, project: Int = 0, quota: Int64? = nil) throws(StoreError)
+    package func addUploadChunk(sha1: String, bytes: [UInt8], added: String, project: ProjectScope = .all, quota: Int64? = nil)
+        throws(StoreError)
         -> Int64?
     {
         try write { db in
-            if let quota, project != 0 {
-                _ = try db.rows("SELECT id FROM project WHERE id = ?\(db.dialect.lockingRead)", [.integer(Int64(project))])
+            if let quota, let owner = project.project {
+                _ = try db.rows("SELECT id FROM project WHERE id = ?\(db.dialect.lockingRead)", [StoreValue(owner)])
                 guard
-                    try db.rows("SELECT 1 AS one FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)])
+                    try db.rows("SELECT 1 AS one FROM uploadChunk WHERE project = ? AND sha1 = ?", [StoreValue(project), .text(sha1)])
                         .isEmpty
                 else { return nil }
                 let kept = try Self.uploadChunkBytes(project: project, in: db)
@@ -269,26 +271,26 @@ extension ReportStore {
             }
             try db.execute(
                 "INSERT INTO uploadChunk (sha1, data, added, project) VALUES (?, ?, ?, ?) ON CONFLICT (project, sha1) DO NOTHING",
-                [.text(sha1), .blob(Data(bytes)), .text(added), .integer(Int64(project))])
+                [.text(sha1), .blob(Data(bytes)), .text(added), StoreValue(project)])
             return nil
         }
     }
 
     /// The bytes of upload chunks kept for `project` and not yet assembled: what its upload quota counts.
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunkBytes(project: Int) throws(StoreError) -> Int64 {
+    package func uploadChunkBytes(project: ProjectScope) throws(StoreError) -> Int64 {
         try read { db in try Self.uploadChunkBytes(project: project, in: db) }
     }
 
     /// ``uploadChunkBytes(project:)`` inside a transaction.
-    private static func uploadChunkBytes(project: Int, in db: any StoreTransaction) throws -> Int64 {
-        try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [.integer(Int64(project))])?.integer
+    private static func uploadChunkBytes(project: ProjectScope, in db: any StoreTransaction) throws -> Int64 {
+        try db.value("SELECT COALESCE(SUM(length(data)), 0) FROM uploadChunk WHERE project = ?", [StoreValue(project)])?.integer
             ?? 0
     }
 
-    /// The size of each of `sha1s` the store holds as a chunk `project` uploaded (0: an operator's token).
+    /// The size of each of `sha1s` the store holds as a chunk `project`'s token uploaded (`.all`: an operator's).
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunkSizes(among sha1s: [String], project: Int) throws(StoreError) -> [String: Int64] {
+    package func uploadChunkSizes(among sha1s: [String], project: ProjectScope) throws(StoreError) -> [String: Int64] {
         var sizes: [String: Int64] = [:]
         let distinct = Array(Set(sha1s))
         var start = 0
@@ -299,7 +301,7 @@ extension ReportStore {
             let rows = try read { db in
                 try db.rows(
                     "SELECT sha1, length(data) AS size FROM uploadChunk WHERE project = ? AND sha1 IN (\(placeholders))",
-                    [.integer(Int64(project))] + slice.map { .text($0) })
+                    [StoreValue(project)] + slice.map { .text($0) })
             }
             for row in rows {
                 if let sha1 = row.string("sha1") { sizes[sha1] = row.int64("size") ?? 0 }
@@ -316,17 +318,17 @@ extension ReportStore {
         try write { db in try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)]) }
     }
 
-    /// Which of `sha1s` the store holds as chunks `project` uploaded (0: an operator's token).
+    /// Which of `sha1s` the store holds as chunks `project`'s token uploaded (`.all`: an operator's).
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunks(among sha1s: [String], project: Int) throws(StoreError) -> Set<String> {
+    package func uploadChunks(among sha1s: [String], project: ProjectScope) throws(StoreError) -> Set<String> {
         Set(try uploadChunkSizes(among: sha1s, project: project).keys)
     }
 
-    /// The bytes of the chunk `sha1` that `project` uploaded (0: an operator's token), if the store holds it.
+    /// The bytes of the chunk `sha1` that `project`'s token uploaded (`.all`: an operator's), if the store holds it.
     /// - Throws: `StoreError` (`database`).
-    package func uploadChunk(sha1: String, project: Int) throws(StoreError) -> [UInt8]? {
+    package func uploadChunk(sha1: String, project: ProjectScope) throws(StoreError) -> [UInt8]? {
         try read { db in
-            try db.rows("SELECT data FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)]).first?
+            try db.rows("SELECT data FROM uploadChunk WHERE project = ? AND sha1 = ?", [StoreValue(project), .text(sha1)]).first?
                 .data("data").map { [UInt8]($0) }
         }
     }
@@ -334,10 +336,10 @@ extension ReportStore {
     /// Forgets the chunks `sha1s` that `project` uploaded (a file they made is stored), and every chunk added before
     /// `before`.
     /// - Throws: `StoreError` (`database`).
-    package func removeUploadChunks(_ sha1s: [String], project: Int, addedBefore before: String) throws(StoreError) {
+    package func removeUploadChunks(_ sha1s: [String], project: ProjectScope, addedBefore before: String) throws(StoreError) {
         try write { db in
             for sha1 in sha1s {
-                try db.execute("DELETE FROM uploadChunk WHERE project = ? AND sha1 = ?", [.integer(Int64(project)), .text(sha1)])
+                try db.execute("DELETE FROM uploadChunk WHERE project = ? AND sha1 = ?", [StoreValue(project), .text(sha1)])
             }
             try db.execute("DELETE FROM uploadChunk WHERE added < ?", [.text(before)])
         }
@@ -368,6 +370,6 @@ extension ReportStore {
             uuid: try row.requiredString("uuid"), arch: try row.requiredString("arch"), name: try row.requiredString("name"),
             kind: try row.requiredString("kind"), textVMAddr: UInt64(bitPattern: row.int64("textVMAddr") ?? 0),
             size: row.int64("size") ?? 0, sha1: try row.requiredString("sha1"), added: try row.requiredString("added"),
-            project: row.int("project") ?? DebugFile.everyProject)
+            project: try row.scope(zero: .unassigned))
     }
 }

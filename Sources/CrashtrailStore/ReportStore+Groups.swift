@@ -5,7 +5,7 @@ extension ReportStore {
     /// The group whose ID is `prefix` or the only one starting with it (SPEC section 13; letters compared without case),
     /// counted in `project` when given: another project's groups are neither found nor named as candidates.
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidate IDs.
-    public func group(matchingPrefix prefix: String, project: Int? = nil) throws(StoreError) -> CrashGroup {
+    public func group(matchingPrefix prefix: String, project: ProjectScope = .all) throws(StoreError) -> CrashGroup {
         let wanted = prefix.lowercased()
         guard !wanted.isEmpty else { throw StoreError(.notFound, "give a group ID or a prefix of one; `crashtrail list` lists them") }
         // The signatures alone, then the counts of the one group that matches.
@@ -45,42 +45,47 @@ extension ReportStore {
     static func groups(_ filter: ReportFilter, in db: any StoreTransaction) throws -> [CrashGroup] {
         var others = filter
         others.signature = nil
-        others.project = nil
+        others.project = .all
         guard others == .all else { return try countedGroups(filter.sql(db.dialect), in: db) }
         if try readsEveryReport(filter.project, in: db) { return try keptGroups(signature: filter.signature, in: db) }
-        guard filter.project == ReportRecord.firstProject else { return try countedGroups(filter.sql(db.dialect), in: db) }
+        guard filter.project == .one(.first) else { return try countedGroups(filter.sql(db.dialect), in: db) }
         return try firstProjectGroups(signature: filter.signature, in: db)
     }
 
-    /// Whether a read of `project` (every project's when nil) takes every stored report.
+    /// Whether a read of `project` takes every stored report.
     ///
     /// It does when no project is named, or when it is the first project and no other project has a report (found by
     /// `report_project`, which holds only theirs). The kept counts then answer it.
     /// - Throws: `StoreError` (`database`).
-    package func readsEveryReport(_ project: Int?) throws(StoreError) -> Bool {
+    package func readsEveryReport(_ project: ProjectScope) throws(StoreError) -> Bool {
         try read { db in try Self.readsEveryReport(project, in: db) }
     }
 
     /// ``readsEveryReport(_:)`` inside a transaction.
-    static func readsEveryReport(_ project: Int?, in db: any StoreTransaction) throws -> Bool {
-        guard let project else { return true }
-        guard project == ReportRecord.firstProject else { return false }
-        return try db.value("SELECT 1 FROM report WHERE project <> \(ReportRecord.firstProject) LIMIT 1", []) == nil
+    static func readsEveryReport(_ project: ProjectScope, in db: any StoreTransaction) throws -> Bool {
+        switch project {
+        case .all: return true
+        case .unassigned: return false
+        case .one(let project):
+            guard project == .first else { return false }
+            return try db.value("SELECT 1 FROM report WHERE project <> \(ProjectID.first) LIMIT 1", []) == nil
+        }
     }
 
     /// The signatures of `project`'s groups, without their counts: the kept counts' signatures less those whose
     /// every report is another project's (the first project), or the signatures of its reports in `report_project`.
-    static func signatures(of project: Int?, in db: any StoreTransaction) throws -> [String] {
-        guard let project, !(try readsEveryReport(project, in: db)) else {
+    static func signatures(of scope: ProjectScope, in db: any StoreTransaction) throws -> [String] {
+        if scope == .unassigned { return [] }
+        guard case .one(let project) = scope, !(try readsEveryReport(scope, in: db)) else {
             return try db.strings("SELECT signature FROM groupCount GROUP BY signature HAVING SUM(reports) > 0", [])
         }
-        guard project == ReportRecord.firstProject else {
+        guard project == .first else {
             return try db.strings(
-                "SELECT DISTINCT signature FROM report WHERE \(ReportFilter.projectCondition(project))", [.integer(Int64(project))])
+                "SELECT DISTINCT signature FROM report WHERE \(ReportFilter.projectCondition(project))", [StoreValue(project)])
         }
         var others: [String: Int] = [:]
         for row in try db.rows(
-            "SELECT signature, COUNT(*) AS reports FROM report WHERE project <> \(ReportRecord.firstProject) GROUP BY signature", [])
+            "SELECT signature, COUNT(*) AS reports FROM report WHERE project <> \(ProjectID.first) GROUP BY signature", [])
         {
             others[try row.requiredString("signature")] = row.int("reports") ?? 0
         }
@@ -100,7 +105,7 @@ extension ReportStore {
     static func firstProjectGroups(signature: String?, in db: any StoreTransaction) throws -> [CrashGroup] {
         let store = try keptGroups(signature: signature, in: db)
         var outside = ReportFilter(signature: signature).sql(db.dialect)
-        outside.condition += " AND project <> \(ReportRecord.firstProject)"
+        outside.condition += " AND project <> \(ProjectID.first)"
         let taken = Dictionary(
             try countedGroups(outside, in: db).map { ($0.signature, $0) }, uniquingKeysWith: { first, _ in first })
         guard !taken.isEmpty else { return store }
@@ -131,7 +136,7 @@ extension ReportStore {
     /// The SQL of the first and last time of a group's reports in the first project, with the signature as both
     /// arguments.
     private static func seenInProjectSQL(_ dialect: StoreDialect) -> String {
-        let own = "signature = ? AND project = \(ReportRecord.firstProject) AND \(dialect.knownTime)"
+        let own = "signature = ? AND project = \(ProjectID.first) AND \(dialect.knownTime)"
         return """
             SELECT (SELECT time FROM report WHERE \(own) ORDER BY time LIMIT 1) AS firstSeen,
                 (SELECT time FROM report WHERE \(own) ORDER BY time DESC LIMIT 1) AS lastSeen
@@ -152,7 +157,7 @@ extension ReportStore {
         try versionCounts(
             """
             SELECT signature, appVersion AS version, COUNT(*) AS reports FROM report
-            WHERE project <> \(ReportRecord.firstProject) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
+            WHERE project <> \(ProjectID.first) \(signature == nil ? "" : "AND signature = ?") AND appVersion IS NOT NULL
             GROUP BY signature, appVersion
             """, signature: signature, in: db)
     }

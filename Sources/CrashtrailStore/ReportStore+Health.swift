@@ -5,7 +5,8 @@ import Foundation
 /// Release health (SPEC section 20): sessions counted per project, release, environment and hour (`sessionCount`), and
 /// the paths of sessions that did not crash (`pathVisit`), migration `v18: release health` (PostgreSQL `v15`).
 ///
-/// Project 0 in the tables is none (what `ingest` reads from files); nil in a read means every project.
+/// The counts of a project are kept under its number; those counted from files by `ingest` before sessions were counted
+/// per project under 0 (`.unassigned`), and read as the first project's.
 extension ReportStore {
     /// The sessions of one release, summed over its environments and hours.
     package struct ReleaseSessions: Sendable, Hashable {
@@ -38,15 +39,15 @@ extension ReportStore {
     /// store at once neither lose a count nor deadlock; the user sketches merge register by register.
     /// - Parameters:
     ///   - tally: the counts of the sessions' updates.
-    ///   - project: the project; nil for none (what `ingest` reads from files).
+    ///   - project: the project, or `.unassigned` (what `ingest` counts from files).
     ///   - now: the time, milliseconds since 1970, which a remembered session's age is measured from.
     ///   - memory: how long and how many sessions are remembered.
     ///   - db: the write transaction.
     /// - Throws: the backend's error.
     package static func addSessions(
-        _ tally: SessionTally, project: Int?, now: Int64, memory: SessionMemory = SessionMemory(), in db: any StoreTransaction
+        _ tally: SessionTally, project: ProjectScope, now: Int64, memory: SessionMemory = SessionMemory(), in db: any StoreTransaction
     ) throws {
-        let scope = Int64(project ?? 0)
+        let scope = StoreValue(project)
         var tally = tally
         if !tally.sessions.isEmpty {
             // Those last seen before the window are forgotten first: sent again, they count again.
@@ -55,7 +56,7 @@ extension ReportStore {
             try remember(tally.sessions, project: scope, now: now, memory: memory, in: db)
         }
         for (bucket, counts) in tally.buckets.sorted(by: { $0.key < $1.key }) {
-            let key: [StoreValue] = [.integer(scope), .text(bucket.release), .text(bucket.environment), .integer(bucket.hour)]
+            let key: [StoreValue] = [scope, .text(bucket.release), .text(bucket.environment), .integer(bucket.hour)]
             func stored() throws -> StoreRow? {
                 try db.rows(
                     """
@@ -105,7 +106,7 @@ extension ReportStore {
     }
 
     /// What the store remembers it counted of the sessions `sids` of project `scope`.
-    private static func seenSessions(_ sids: [String], project scope: Int64, in db: any StoreTransaction) throws
+    private static func seenSessions(_ sids: [String], project scope: StoreValue, in db: any StoreTransaction) throws
         -> [String: SessionTally.SeenSession]
     {
         var seen: [String: SessionTally.SeenSession] = [:]
@@ -113,7 +114,7 @@ extension ReportStore {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             let rows = try db.rows(
                 "SELECT sid, started, ended FROM seenSession WHERE project = ? AND sid IN (\(marks))",
-                [.integer(scope)] + chunk.map(StoreValue.text))
+                [scope] + chunk.map(StoreValue.text))
             for row in rows {
                 guard let sid = row.string("sid") else { continue }
                 seen[sid] = SessionTally.SeenSession(started: row.int64("started") == 1, ended: row.int64("ended") == 1)
@@ -124,7 +125,7 @@ extension ReportStore {
 
     /// Remembers what was counted of `sessions` at `now`, in one order, and forgets the project's oldest past its bound.
     private static func remember(
-        _ sessions: [String: SessionTally.SessionUpdate], project scope: Int64, now: Int64, memory: SessionMemory,
+        _ sessions: [String: SessionTally.SessionUpdate], project scope: StoreValue, now: Int64, memory: SessionMemory,
         in db: any StoreTransaction
     ) throws {
         for (sid, update) in sessions.sorted(by: { $0.key < $1.key }) {
@@ -137,25 +138,25 @@ extension ReportStore {
                     seen = excluded.seen
                 """,
                 [
-                    .integer(scope), .text(sid), .integer(update.started ? 1 : 0), .integer(update.ending == nil ? 0 : 1),
+                    scope, .text(sid), .integer(update.started ? 1 : 0), .integer(update.ending == nil ? 0 : 1),
                     .integer(now),
                 ])
         }
-        let remembered = try db.rows("SELECT count FROM seenSessionTotal WHERE project = ?", [.integer(scope)]).first?.int64("count") ?? 0
+        let remembered = try db.rows("SELECT count FROM seenSessionTotal WHERE project = ?", [scope]).first?.int64("count") ?? 0
         let over = remembered - Int64(memory.maximumPerProject)
         guard over > 0 else { return }
         try db.execute(
             """
             DELETE FROM seenSession WHERE project = ? AND sid IN (
                 SELECT sid FROM seenSession WHERE project = ? ORDER BY seen, sid LIMIT ?)
-            """, [.integer(scope), .integer(scope), .integer(over)])
+            """, [scope, scope, .integer(over)])
     }
 
     /// Adds one session that did not crash, weighing `weight` sessions (1 / its sample rate), to the counts of the
     /// paths it visited, in the transaction `db`.
     /// - Throws: the backend's error.
     package static func addPathVisits(
-        _ visits: PathVisits, release: String, weight: Double, project: Int?, in db: any StoreTransaction
+        _ visits: PathVisits, release: String, weight: Double, project: ProjectScope, in db: any StoreTransaction
     ) throws {
         var batch = PathVisitBatch()
         batch.add(visits, release: release, weight: weight, project: project)
@@ -181,8 +182,8 @@ extension ReportStore {
         package var isEmpty: Bool { rows.isEmpty }
 
         /// Adds one session's visits, weighing `weight`, and the release's own row (kind 0, no screens).
-        package mutating func add(_ visits: PathVisits, release: String, weight: Double, project: Int?) {
-            let scope = Int64(project ?? 0)
+        package mutating func add(_ visits: PathVisits, release: String, weight: Double, project: ProjectScope) {
+            let scope = Int64(project.project?.rawValue ?? 0)
             for (kind, screens) in [(Int64(0), "")] + visits.paths.map({ (Int64($0.kind.length), $0.key) }) {
                 let key = Key(project: scope, release: release, screens: screens, kind: kind)
                 let before = rows[key] ?? (0, 0, 0)
@@ -210,15 +211,15 @@ extension ReportStore {
         }
     }
 
-    /// The sessions of each release of `project` (nil: every project), from `sinceHour` on (hours since 1970), newest
-    /// release name last.
+    /// The sessions of each release of `project` (`.all`: every project's), from `sinceHour` on (hours since 1970),
+    /// newest release name last.
     /// - Throws: `StoreError` (`database`), also for a sketch this build cannot read.
-    package func releaseSessions(project: Int?, release: String?, sinceHour: Int64?) throws(StoreError) -> [ReleaseSessions] {
+    package func releaseSessions(project: ProjectScope, release: String?, sinceHour: Int64?) throws(StoreError) -> [ReleaseSessions] {
         var conditions: [String] = []
         var arguments: [StoreValue] = []
-        if let project {
-            conditions.append(Self.countedFor(project))
-            arguments.append(.integer(Int64(project)))
+        if let (condition, argument) = Self.countedFor(project) {
+            conditions.append(condition)
+            arguments.append(argument)
         }
         if let release {
             conditions.append("release = ?")
@@ -256,19 +257,19 @@ extension ReportStore {
         return counts
     }
 
-    /// The paths of the sessions of `release` (nil: every release, summed) that did not crash, for `project` (nil:
-    /// every project), and the total of them.
+    /// The paths of the sessions of `release` (nil: every release, summed) that did not crash, for `project` (`.all`:
+    /// every project's), and the total of them.
     /// - Throws: `StoreError` (`database`).
-    package func cleanPathVisits(project: Int?, release: String?) throws(StoreError) -> PathRates {
+    package func cleanPathVisits(project: ProjectScope, release: String?) throws(StoreError) -> PathRates {
         var arguments: [StoreValue] = []
         var condition = "1 = 1"
         if let release {
             condition += " AND release = ?"
             arguments.append(.text(release))
         }
-        if let project {
-            condition += " AND " + Self.countedFor(project)
-            arguments.append(.integer(Int64(project)))
+        if let (counted, argument) = Self.countedFor(project) {
+            condition += " AND " + counted
+            arguments.append(argument)
         }
         return try read { db in
             var rates = PathRates()
@@ -294,21 +295,24 @@ extension ReportStore {
         }
     }
 
-    /// The condition, with the project's ID as its one argument, that takes the counts of `project`: its own, and for
-    /// the first project also those counted from files before sessions were counted per project (project 0), as the
-    /// reports of that time are the first project's.
-    static func countedFor(_ project: Int) -> String {
-        project == ReportRecord.firstProject ? "project IN (0, ?)" : "project = ?"
+    /// The condition, with its one argument, that takes the counts of `scope`: none for every project's; a project's
+    /// own, and for the first project also those counted from files before sessions were counted per project (kept
+    /// unassigned), as the reports of that time are the first project's; the unassigned ones alone.
+    static func countedFor(_ scope: ProjectScope) -> (condition: String, argument: StoreValue)? {
+        switch scope {
+        case .all: nil
+        case .one(let project): (project == .first ? "project IN (0, ?)" : "project = ?", StoreValue(project))
+        case .unassigned: ("project = ?", StoreValue(scope))
+        }
     }
 
-    /// The releases with paths counted for `project` (nil: every project), by name.
+    /// The releases with paths counted for `project` (`.all`: every project's), by name.
     /// - Throws: `StoreError` (`database`).
-    package func pathVisitReleases(project: Int?) throws(StoreError) -> [String] {
+    package func pathVisitReleases(project: ProjectScope) throws(StoreError) -> [String] {
         try read { db in
-            if let project {
+            if let (condition, argument) = Self.countedFor(project) {
                 return try db.strings(
-                    "SELECT DISTINCT release FROM pathVisit WHERE \(Self.countedFor(project)) AND kind = 0 ORDER BY release",
-                    [.integer(Int64(project))])
+                    "SELECT DISTINCT release FROM pathVisit WHERE \(condition) AND kind = 0 ORDER BY release", [argument])
             }
             return try db.strings("SELECT DISTINCT release FROM pathVisit WHERE kind = 0 ORDER BY release")
         }
@@ -327,11 +331,12 @@ extension ReportStore {
     /// `body` runs inside one read transaction, so it must not use the store itself.
     /// - Throws: `StoreError` (`database`), or what `body` throws, wrapped.
     package func forEachCrashTrail(
-        signatures: Set<String>? = nil, project: Int? = nil, _ body: (CrashTrail) throws -> Void
+        signatures: Set<String>? = nil, project: ProjectScope = .all, _ body: (CrashTrail) throws -> Void
     ) throws(StoreError) {
+        if project == .unassigned { return }
         let recorded = TrailInfo.Source.bound(TrailInfo.Source.withTrail.filter { $0 != .inferred })
-        let inProject = project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
-        let arguments = recorded.values + (project.map { [.integer(Int64($0))] } ?? [])
+        let inProject = project.project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
+        let arguments = recorded.values + (project.project.map { [StoreValue($0)] } ?? [])
         try read { db in
             try db.forEachRow(
                 "SELECT id, signature, trail FROM reportWithTrail WHERE trailSource IN \(recorded.sql)\(inProject)",

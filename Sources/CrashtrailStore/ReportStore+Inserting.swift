@@ -1,3 +1,4 @@
+import CrashtrailReports
 import Foundation
 
 /// Storing reports: each payload once, under its own ID (SPEC section 8).
@@ -31,7 +32,7 @@ extension ReportStore {
             guard let existing = try db.rows("SELECT sha256, project FROM report WHERE id = ?", [.text(id)]).first else {
                 return .duplicate(id)
             }
-            if (existing.int("project") ?? ReportRecord.firstProject) != record.project {
+            if existing.project() != record.project {
                 id += "~p\(record.project)"
             } else if idDecides || existing.string("sha256") == record.sha256 {
                 return .duplicate(id)
@@ -104,10 +105,10 @@ extension ReportStore {
 
     /// The ID of a report of `project` whose payload has exactly these bytes (by SHA-256), if any.
     /// - Throws: `StoreError` (`database`).
-    package func reportID(payloadDigest digest: String, project: Int = ReportRecord.firstProject) throws(StoreError) -> String? {
+    package func reportID(payloadDigest digest: String, project: ProjectID = .first) throws(StoreError) -> String? {
         try read { db in
             try db.value(
-                "SELECT id FROM report WHERE sha256 = ? AND project = ? LIMIT 1", [.text(digest), .integer(Int64(project))]
+                "SELECT id FROM report WHERE sha256 = ? AND project = ? LIMIT 1", [.text(digest), StoreValue(project)]
             )?.text
         }
     }

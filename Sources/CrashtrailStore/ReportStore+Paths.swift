@@ -69,7 +69,7 @@ extension ReportStore {
     ///
     /// With `project`, only that project's reports count; in a store of several projects they are counted from the
     /// reports, as the kept counts are the whole store's.
-    package func forEachPathCount(signature: String?, project: Int? = nil, _ body: (PathCount) throws -> Void) throws(StoreError) {
+    package func forEachPathCount(signature: String?, project: ProjectScope = .all, _ body: (PathCount) throws -> Void) throws(StoreError) {
         func count(_ row: StoreRow) throws -> PathCount {
             PathCount(
                 key: PathKey(
@@ -77,7 +77,7 @@ extension ReportStore {
                     screensJSON: try row.requiredString("screenPath"), manifest: try row.requiredString("pathManifest")),
                 reports: row.int("reports") ?? 0)
         }
-        if let project, !(try readsEveryReport(project)) {
+        if !(try readsEveryReport(project)) {
             let (condition, arguments) = ReportFilter(signature: signature, project: project).sql(dialect)
             let withTrail = TrailInfo.Source.bound(TrailInfo.Source.withTrail)
             let inferred = TrailInfo.Source.inferred.sqlLiteral

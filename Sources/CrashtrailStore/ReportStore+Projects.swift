@@ -1,3 +1,4 @@
+import CrashtrailReports
 import Foundation
 
 /// The projects a store keeps for `crashtrail serve` (`project` table, migration `v10: projects`; PostgreSQL
@@ -7,9 +8,12 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     public func projects() throws(StoreError) -> [Project] {
         try read { db in
-            try db.rows("SELECT id, name, key, revoked, eventsPerMinute FROM project ORDER BY id", []).map { row in
-                Project(
-                    id: row.int("id") ?? 0, name: row.string("name") ?? "", key: row.string("key") ?? "",
+            try db.rows("SELECT id, name, key, revoked, eventsPerMinute FROM project ORDER BY id", []).map { row throws in
+                guard let id = row.project("id") else {
+                    throw StoreError(.database, "a stored project has the number \(row["id"]); a project's number is 1 or more")
+                }
+                return Project(
+                    id: id, name: try row.requiredString("name"), key: try row.requiredString("key"),
                     revoked: (row.int("revoked") ?? 0) != 0, eventsPerMinute: row.int("eventsPerMinute"))
             }
         }
@@ -30,9 +34,10 @@ extension ReportStore {
         }
         let key = key ?? Project.newKey()
         return try write { db in
-            let next = (try db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM project")?.integer).map(Int.init) ?? 1
+            let number = (try db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM project")?.integer).map(Int.init) ?? 1
+            let next = ProjectID(rawValue: number) ?? .first
             try db.execute(
-                "INSERT INTO project (id, name, key, revoked) VALUES (?, ?, ?, 0)", [.integer(Int64(next)), .text(trimmed), .text(key)])
+                "INSERT INTO project (id, name, key, revoked) VALUES (?, ?, ?, 0)", [StoreValue(next), .text(trimmed), .text(key)])
             return Project(id: next, name: trimmed, key: key)
         }
     }
@@ -55,10 +60,10 @@ extension ReportStore {
     /// - Returns: the project's ID.
     /// - Throws: `StoreError`: `notFound` naming the projects there are, `ambiguous` when none is named and the store
     ///   has several, or `database`.
-    public func writingProject(named name: String?) throws(StoreError) -> Int {
+    public func writingProject(named name: String?) throws(StoreError) -> ProjectID {
         if let name { return try project(idOrName: name).id }
         let all = try projects()
-        guard all.count > 1 else { return all.first?.id ?? ReportRecord.firstProject }
+        guard all.count > 1 else { return all.first?.id ?? .first }
         let known = all.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
         throw StoreError(
             .ambiguous,
@@ -71,7 +76,7 @@ extension ReportStore {
     /// - Throws: `StoreError`: `notFound` naming the projects there are, or `database`.
     public func revokeProject(_ idOrName: String) throws(StoreError) -> Project {
         var project = try project(idOrName: idOrName)
-        try write { db in try db.execute("UPDATE project SET revoked = 1 WHERE id = ?", [.integer(Int64(project.id))]) }
+        try write { db in try db.execute("UPDATE project SET revoked = 1 WHERE id = ?", [StoreValue(project.id)]) }
         project.revoked = true
         return project
     }
@@ -87,7 +92,7 @@ extension ReportStore {
         try write { db in
             try db.execute(
                 "UPDATE project SET eventsPerMinute = ? WHERE id = ?",
-                [eventsPerMinute.map { .integer(Int64($0)) } ?? .null, .integer(Int64(project.id))])
+                [eventsPerMinute.map { .integer(Int64($0)) } ?? .null, StoreValue(project.id)])
         }
         project.eventsPerMinute = eventsPerMinute
         return project

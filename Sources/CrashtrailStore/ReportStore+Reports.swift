@@ -14,11 +14,11 @@ extension ReportStore {
     /// UUID prefix may be typed in lower case), of `project` when given: another project's reports are neither found
     /// nor named as candidates.
     /// - Throws: `StoreError`: `not-found`, or `ambiguous` with the candidates.
-    package func record(matchingPrefix prefix: String, project: Int? = nil) throws(StoreError) -> ReportRecord {
+    package func record(matchingPrefix prefix: String, project: ProjectScope = .all) throws(StoreError) -> ReportRecord {
         guard !prefix.isEmpty else {
             throw StoreError(.notFound, "give a report ID or a prefix of one; `crashtrail list --reports` lists them")
         }
-        if let exact = try record(id: prefix), project == nil || exact.project == project { return exact }
+        if let exact = try record(id: prefix), project.includes(exact.project) { return exact }
         let candidates = try read { db in try Self.ids(startingWith: prefix, project: project, in: db) }
         guard let only = candidates.first else {
             throw StoreError(.notFound, "no stored report has an ID starting with \"\(prefix)\"; `crashtrail list --reports` lists them")
@@ -42,7 +42,9 @@ extension ReportStore {
     /// spelling, and IDs that begin with it follow it in the index. A prefix thus costs a few index reads at any
     /// store size, where a case-insensitive `LIKE` reads every ID. Past 64 spellings alive at once (IDs spelled
     /// every which way), the `LIKE` reads them instead.
-    package static func ids(startingWith prefix: String, project: Int? = nil, in db: any StoreTransaction) throws -> [String] {
+    package static func ids(startingWith prefix: String, project: ProjectScope = .all, in db: any StoreTransaction) throws -> [String] {
+        // Every report belongs to a project: a read of none finds none.
+        if project == .unassigned { return [] }
         /// The first ID at or after `spelling`, when it begins with `spelling` (byte by byte, the index's order).
         func firstID(from spelling: String) throws -> String? {
             let first = try db.strings(idsFromSQL(limit: 1), [.text(spelling)]).first
@@ -63,12 +65,12 @@ extension ReportStore {
         }
         var ids: [String] = []
         for spelling in spellings {
-            if let project {
+            if let project = project.project {
                 // The project's own IDs among every ID that starts with the spelling: past the spelling's range is
                 // its spelling followed by the highest code point, above every ID that continues it.
                 ids += try db.strings(
                     "SELECT id FROM report WHERE id >= ? AND id < ? AND \(ReportFilter.projectCondition(project)) ORDER BY id LIMIT 21",
-                    [.text(spelling), .text(spelling + "\u{10FFFF}"), .integer(Int64(project))])
+                    [.text(spelling), .text(spelling + "\u{10FFFF}"), StoreValue(project)])
                 continue
             }
             for id in try db.strings(idsFromSQL(limit: 21), [.text(spelling)]) {
@@ -84,13 +86,14 @@ extension ReportStore {
 
     /// The IDs that start with `prefix` (of `project` only, when given), letters compared without case, by a
     /// case-insensitive `LIKE` that reads every ID: at most 21, in ID order.
-    package static func idsLike(_ prefix: String, project: Int? = nil, in db: any StoreTransaction) throws -> [String] {
+    package static func idsLike(_ prefix: String, project: ProjectScope = .all, in db: any StoreTransaction) throws -> [String] {
+        if project == .unassigned { return [] }
         let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        let inProject = project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
+        let inProject = project.project.map { " AND " + ReportFilter.projectCondition($0) } ?? ""
         return try db.strings(
             "SELECT id FROM report WHERE id \(db.dialect.caseInsensitiveLike) ? ESCAPE '\\'\(inProject) ORDER BY id LIMIT 21",
-            [.text(escaped + "%")] + (project.map { [.integer(Int64($0))] } ?? [])
+            [.text(escaped + "%")] + (project.project.map { [StoreValue($0)] } ?? [])
         ).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import Foundation
 
 /// The tokens a store keeps for `crashtrail serve` (`token` table, migration `v19: tokens and limits`; PostgreSQL
@@ -26,21 +27,27 @@ extension ReportStore {
             try db.execute(
                 "INSERT INTO token (id, project, scopes, hash, hint, created, revoked) VALUES (?, ?, ?, ?, ?, ?, 0)",
                 [
-                    .integer(Int64(next)), project.map { .integer(Int64($0.id)) } ?? .null, .text(scopeText), .text(hash),
+                    .integer(Int64(next)), project.map { StoreValue($0.id) } ?? .null, .text(scopeText), .text(hash),
                     .text(hint), .integer(created),
                 ])
             return next
         }
-        return (AccessToken(id: id, project: project?.id, scopes: scopes, hint: hint, created: created, hash: hash), value)
+        return (
+            AccessToken(
+                id: id, project: project.map { .one($0.id) } ?? .all, scopes: scopes, hint: hint, created: created, hash: hash),
+            value
+        )
     }
 
     /// Every token, by ID, the revoked ones too.
     /// - Throws: `StoreError` (`database`).
     public func tokens() throws(StoreError) -> [AccessToken] {
         try read { db in
-            try db.rows("SELECT id, project, scopes, hash, hint, created, revoked FROM token ORDER BY id", []).map { row in
-                AccessToken(
-                    id: row.int("id") ?? 0, project: row.int("project"),
+            try db.rows("SELECT id, project, scopes, hash, hint, created, revoked FROM token ORDER BY id", []).map { row throws in
+                // An operator's token is kept with no project: it opens every project.
+                let project: ProjectScope = row["project"] == .null ? .all : try row.scope(zero: .all)
+                return AccessToken(
+                    id: try row.requiredInt("id"), project: project,
                     // A scope a later version added and this one does not know is left out: it grants nothing here.
                     scopes: Set((row.string("scopes") ?? "").split(separator: ",").compactMap { AccessToken.Scope(rawValue: String($0)) }),
                     hint: row.string("hint") ?? "", created: row.int64("created") ?? 0, revoked: (row.int("revoked") ?? 0) != 0,

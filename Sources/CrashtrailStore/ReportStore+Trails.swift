@@ -30,7 +30,7 @@ extension ReportStore {
     /// launched within `tolerance` milliseconds of `started`.
     /// - Throws: `StoreError` (`database`).
     package func reportsAwaitingTrail(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: ProjectID = .first
     ) throws(StoreError) -> [String] {
         try read { db in
             try Self.idsAwaitingTrail(bundleID: bundleID, pid: pid, started: started, tolerance: tolerance, project: project, in: db)
@@ -119,7 +119,7 @@ extension ReportStore {
     /// ms of `started`), closest launch first, inside a transaction.
     /// - Throws: the backend's error.
     package static func idsAwaitingTrail(
-        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject,
+        bundleID: String, pid: Int64, started: Int64, tolerance: Int64, project: ProjectID = .first,
         in db: any StoreTransaction
     ) throws -> [String] {
         try db.strings(
@@ -138,7 +138,7 @@ extension ReportStore {
     /// - Throws: the backend's error.
     package static func joinClosestReport(
         _ decoded: DecodedTrail, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, crashScreen: String? = nil,
-        screenPath: StoredScreenPath? = nil, project: Int = ReportRecord.firstProject, in db: any StoreTransaction
+        screenPath: StoredScreenPath? = nil, project: ProjectID = .first, in db: any StoreTransaction
     ) throws -> String? {
         let session = decoded.trail.session.id
         for (sql, arguments) in reportForTrail(
@@ -159,7 +159,7 @@ extension ReportStore {
     /// 2. Else the crash of the same app and pid launched closest to `started`, within `tolerance` milliseconds, that
     ///    carries no other session.
     static func reportForTrail(
-        columns: String, project: Int, bundleID: String, session: String, pid: Int64, started: Int64, tolerance: Int64
+        columns: String, project: ProjectID, bundleID: String, session: String, pid: Int64, started: Int64, tolerance: Int64
     ) -> [(sql: String, arguments: [StoreValue])] {
         [
             (
@@ -167,7 +167,7 @@ extension ReportStore {
                 SELECT \(columns) FROM reportSession JOIN report ON report.id = reportSession.id
                 WHERE reportSession.bundleID = ? AND reportSession.session = ? AND report.project = ? AND \(Self.awaitsTrail)
                 ORDER BY report.id LIMIT 1
-                """, [.text(bundleID), .text(session), .integer(Int64(project))]
+                """, [.text(bundleID), .text(session), StoreValue(project)]
             ),
             (
                 awaitingTrailSQL(columns: columns, limit: 1, session: true),
@@ -190,9 +190,9 @@ extension ReportStore {
     }
 
     private static func awaitingTrailArguments(
-        project: Int, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, session: String? = nil
+        project: ProjectID, bundleID: String, pid: Int64, started: Int64, tolerance: Int64, session: String? = nil
     ) -> [StoreValue] {
-        [.integer(Int64(project)), .text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance)]
+        [StoreValue(project), .text(bundleID), .integer(pid), .integer(started - tolerance), .integer(started + tolerance)]
             + (session.map { [.text($0)] } ?? [])
             + [.integer(started)]
     }
@@ -205,10 +205,10 @@ extension ReportStore {
     /// store holds.
     /// - Throws: the backend's error.
     package static func reportJoined(
-        to decoded: DecodedTrail, started: Int64, tolerance: Int64, project: Int = ReportRecord.firstProject,
+        to decoded: DecodedTrail, started: Int64, tolerance: Int64, project: ProjectID = .first,
         in db: any StoreTransaction
     ) throws -> String? {
-        let project = StoreValue.integer(Int64(project))
+        let project = StoreValue(project)
         let digest = StoreValue.blob(trailDigest(decoded.canonicalJSON))
         let bySession = try db.strings(
             """

@@ -24,11 +24,11 @@ extension ReportStore {
         /// The screen on top at the crash by the trail, which names the group of a crash without frames.
         package var crashScreen: String?
         /// The project the trail was sent to: it joins only that project's crashes.
-        package var project: Int
+        package var project: ProjectID
 
         package init(
             bundleID: String, session: String, pid: Int64, started: Int64, steps: Int, trail: String, dictionary: String?,
-            screenPath: StoredScreenPath?, crashScreen: String?, project: Int = ReportRecord.firstProject
+            screenPath: StoredScreenPath?, crashScreen: String?, project: ProjectID = .first
         ) {
             self.project = project
             self.bundleID = bundleID
@@ -116,7 +116,7 @@ extension ReportStore {
         _ trail: WaitingTrail, limits: WaitingTrailLimits, now: Int64, in db: any StoreTransaction
     ) throws -> WaitOutcome {
         try db.execute("DELETE FROM waitingTrail WHERE received < ?", [.integer(now - limits.maximumAge)])
-        let project = StoreValue.integer(Int64(trail.project))
+        let project = StoreValue(trail.project)
         let sameSession = try db.rows(
             "SELECT size FROM waitingTrail WHERE project = ? AND bundleID = ? AND session = ?",
             [project, .text(trail.bundleID), .text(trail.session)]
@@ -196,10 +196,10 @@ extension ReportStore {
     /// The trail becomes the report's `joinedTrail` row, a crash without frames moves to its crash screen's group,
     /// and the trail stops waiting.
     private static func attachWaiting(
-        project: Int, bundleID: String, session: String, crashScreen: String?, toReport id: String, signature: String,
+        project: ProjectID, bundleID: String, session: String, crashScreen: String?, toReport id: String, signature: String,
         in db: any StoreTransaction
     ) throws -> Bool {
-        let key: [StoreValue] = [.integer(Int64(project)), .text(bundleID), .text(session)]
+        let key: [StoreValue] = [StoreValue(project), .text(bundleID), .text(session)]
         let inserted = try db.rows(
             """
             INSERT INTO joinedTrail (id, steps, trail, dictionary, screenPath, pathManifest, digest)
@@ -220,7 +220,7 @@ extension ReportStore {
         for record: ReportRecord, bundleID: String, tolerance: Int64, in db: any StoreTransaction
     ) throws -> (session: String, crashScreen: String?)? {
         let rows: [StoreRow]
-        let project = StoreValue.integer(Int64(record.project))
+        let project = StoreValue(record.project)
         if let session = record.sessionID {
             rows = try db.rows(
                 "SELECT session, crashScreen FROM waitingTrail WHERE project = ? AND bundleID = ? AND session = ?",
@@ -265,7 +265,7 @@ extension ReportStore {
             var joined: [String] = []
             for row in waiting {
                 guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
-                    let started = row.int64("started"), let project = row.int("project")
+                    let started = row.int64("started"), let project = row.project()
                 else { continue }
                 var report: StoreRow?
                 for (sql, arguments) in Self.reportForTrail(

@@ -99,7 +99,8 @@ struct GroupingShowCommand: ParsableCommand {
             let service = try TriageService(location: storeOptions.location, creating: false)
             let project = try service.project(named: projectOptions.project)
             return (
-                try service.groupingRules(project: projectOptions.project), try service.groupMerges().filter { $0.project == project?.id }
+                try service.groupingRules(project: projectOptions.project),
+                try service.groupMerges().filter { $0.project == ProjectScope(project) }
             )
         }
         if let rules {

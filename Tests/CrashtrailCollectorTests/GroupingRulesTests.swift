@@ -288,19 +288,16 @@ struct GroupingRulesTests {
     func merges() throws {
         let book = GroupingRuleBook(
             rules: [
-                nil: try GroupingRules(parsing: "type:EXC_BAD_ACCESS -> bad"),
+                .all: try GroupingRules(parsing: "type:EXC_BAD_ACCESS -> bad"),
                 3: try GroupingRules(parsing: "type:EXC_BAD_ACCESS -> three"),
             ],
-            merges: [nil: ["bad": "merged"], 3: ["three": "merged-3"]])
-        func signature(_ project: Int?) -> String {
+            merges: [.all: ["bad": "merged"], 3: ["three": "merged-3"]])
+        func signature(_ project: ProjectID) -> String {
             book.signature(project: project, exception: Self.badAccess, frames: Self.frames, release: nil) { nil }
         }
-        #expect(signature(nil) == "merged")
         #expect(signature(1) == "merged")
         #expect(signature(3) == "merged-3")
         #expect(signature(4) == "merged")
-        #expect(GroupingRuleBook.project(ofSource: "api/12/envelope/x") == 12)
-        #expect(GroupingRuleBook.project(ofSource: "api/x/envelope") == nil)
         #expect(GroupingRuleBook.release(bundleID: "b", version: "1", build: "2") == "b@1+2")
     }
 }

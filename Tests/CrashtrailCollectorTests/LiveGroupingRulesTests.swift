@@ -14,12 +14,12 @@ struct LiveGroupingRulesTests {
         let never = try LiveGroupingRules(store: store, refreshInterval: .infinity)
         #expect(now.current.isEmpty && never.current.isEmpty)
 
-        try store.setGroupingRules("type:* -> everything", project: nil, at: "2026-11-28T00:00:00Z")
-        try store.addGroupMerge(["everything"], into: "one", project: nil, at: "2026-11-28T00:00:00Z")
+        try store.setGroupingRules("type:* -> everything", project: .all, at: "2026-11-28T00:00:00Z")
+        try store.addGroupMerge(["everything"], into: "one", project: .all, at: "2026-11-28T00:00:00Z")
 
         let book = now.current
-        #expect(book.rules(for: nil).fingerprintRules.count == 1)
-        #expect(book.merged("everything", project: nil) == "one")
+        #expect(book.rules(for: .first).fingerprintRules.count == 1)
+        #expect(book.merged("everything", project: .first) == "one")
         #expect(GroupingSource.live(now).current.merges.count == 1)
         #expect(never.current.isEmpty, "read at the start only")
     }

@@ -100,7 +100,7 @@ struct HostileClientTests {
         #expect(upload?.status == 403 && upload?.text.contains("a DSN key only sends reports") == true, "\(upload?.text ?? "")")
         #expect(assemble?.status == 403)
         let store = try TriageService(location: StoreLocation(setup.store), creating: false).store
-        #expect(try store.uploadChunkBytes(project: 1) == 0 && store.uploadChunkBytes(project: 0) == 0, "no chunk was kept")
+        #expect(try store.uploadChunkBytes(project: 1) == 0 && store.uploadChunkBytes(project: .unassigned) == 0, "no chunk was kept")
     }
 
     @Test("A wrong key is refused from the headers, before the body: a 4 MB body announced and never sent is answered at once")

@@ -370,6 +370,8 @@ struct IntakeRouteTests {
             #expect(refused.status == .tooManyRequests, "\(refused.detail)")
             #expect(refused.headers[.retryAfter] == "1")
             #expect(refused.headers[.sentryRateLimits] == "1::organization")
+            #expect(refused.headers[values: .retryAfter] == ["1"], "the rate-limit header is its own field, not a second Retry-After")
+            #expect(HTTPField.Name.sentryRateLimits.canonicalName == "x-sentry-rate-limits")
             #expect(refused.detail.contains("backlog is full"))
             #expect(waited.status == .ok, "\(waited.detail)")
             #expect(records == 1)
@@ -418,7 +420,7 @@ extension IntakeRouteTests {
         defer { fixture.remove() }
         let first = try ServerFixture.sample("reports/sentry-event-contexts-ct1.json")
         let second = try ServerFixture.sample("reports/sentry-event-extra-object.json")
-        let shares = fixture.server.routes.shares
+        let shares = fixture.server.routes.admission.shares
         #expect(shares.share(among: 2) == 1)
         #expect(shares.reserve(1, for: 1, among: 2))
         defer { shares.release(1, for: 1) }

@@ -120,9 +120,9 @@ struct HealthStoreTests {
 
         // When
         let project1 = try store.releaseSessions(project: 1, release: nil, sinceHour: nil)
-        let all = try store.releaseSessions(project: nil, release: Self.release, sinceHour: nil)
+        let all = try store.releaseSessions(project: .all, release: Self.release, sinceHour: nil)
         let since = try store.releaseSessions(
-            project: nil, release: nil, sinceHour: (Timestamp.milliseconds(parsing: "2026-11-28T00:00:00Z") ?? 0) / 3_600_000)
+            project: .all, release: nil, sinceHour: (Timestamp.milliseconds(parsing: "2026-11-28T00:00:00Z") ?? 0) / 3_600_000)
 
         // Then: users 0…14 in project 1, of whom 0, 1 and 5 crashed
         let one = try #require(project1.first)
@@ -151,15 +151,15 @@ struct HealthStoreTests {
         #expect(paths.paths[PathVisits.Path(["home", "item"])]?.cleanSessions == 5)
         #expect(paths.paths[PathVisits.Path(["home", "item", "home"])]?.sampledTrails == 2)
         #expect(paths.paths.count == visits.paths.count)
-        #expect(try store.cleanPathVisits(project: nil, release: nil).total.cleanSessions == 7)
+        #expect(try store.cleanPathVisits(project: .all, release: nil).total.cleanSessions == 7)
         #expect(try store.cleanPathVisits(project: 2, release: Self.release).paths.count == 1)
         #expect(try store.pathVisitReleases(project: 1) == [Self.release])
         #expect(try store.pathVisitReleases(project: 3).isEmpty)
 
         // When sessions and paths are counted under no project (files counted before they were counted per project)
         try store.write { db in
-            _ = try IntakeBatch.apply([.sessions(try tally(count: 6, crashed: 0, firstUser: 200), project: nil)], in: db)
-            try ReportStore.addPathVisits(PathVisits(screens: ["cart"]), release: "b@2", weight: 1, project: nil, in: db)
+            try ReportStore.addSessions(try tally(count: 6, crashed: 0, firstUser: 200), project: .unassigned, now: 0, in: db)
+            try ReportStore.addPathVisits(PathVisits(screens: ["cart"]), release: "b@2", weight: 1, project: .unassigned, in: db)
         }
 
         // Then they are the first project's, as the reports of that time are, and never another project's

@@ -98,12 +98,12 @@ struct ProjectGroupsBackendTests {
         // Then each project's groups are its reports', counted here; every project's are the store's
         let all = try store.allRecords()
         #expect(try !store.readsEveryReport(1))
-        for project in [1, 2, 3] {
+        for project: ProjectID in [1, 2, 3] {
             let own = all.filter { $0.project == project }
             #expect(
-                Self.actual(try store.groups(ReportFilter(project: project))) == Self.expected(own), "project \(project)")
+                Self.actual(try store.groups(ReportFilter(project: .one(project)))) == Self.expected(own), "project \(project)")
             #expect(
-                Self.actual(try store.groups(ReportFilter(signature: shared.signature, project: project)))
+                Self.actual(try store.groups(ReportFilter(signature: shared.signature, project: .one(project))))
                     == Self.expected(own.filter { $0.signature == shared.signature }), "project \(project), one group")
         }
         #expect(Self.actual(try store.groups()) == Self.expected(all))
@@ -111,16 +111,18 @@ struct ProjectGroupsBackendTests {
 
         // And a group's detail, its reports and its paths are the project's
         let sharedID = CrashGroup.id(ofSignature: shared.signature)
-        for project in [1, 2] {
+        for project: ProjectID in [1, 2] {
             let own = all.filter { $0.project == project && $0.signature == shared.signature }
-            let detail = try store.groupDetail(matchingPrefix: sharedID, project: project)
+            let detail = try store.groupDetail(matchingPrefix: sharedID, project: .one(project))
             #expect(detail.group.count == own.count)
             #expect(detail.byVersion.map(\.count).reduce(0, +) == own.count)
             #expect(detail.byDay.map(\.count).reduce(0, +) == own.count)
             #expect(Set(detail.reports.map(\.id)) == Set(own.map(\.id)))
-            #expect(Set(try store.reports(ReportFilter(project: project)).map(\.id)) == Set(all.filter { $0.project == project }.map(\.id)))
+            #expect(
+                Set(try store.reports(ReportFilter(project: .one(project))).map(\.id))
+                    == Set(all.filter { $0.project == project }.map(\.id)))
             var paths = 0
-            try store.forEachPathCount(signature: shared.signature, project: project) { paths += $0.reports }
+            try store.forEachPathCount(signature: shared.signature, project: .one(project)) { paths += $0.reports }
             #expect(paths == own.filter { $0.trailSource.hasTrail }.count, "project \(project)'s paths")
         }
         #expect(try store.groupDetail(matchingPrefix: sharedID, project: 2).byVersion.map(\.version) == ["9.0", "9.1", "9.2"])

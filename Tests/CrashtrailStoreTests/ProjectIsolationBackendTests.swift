@@ -1,6 +1,7 @@
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailIntake
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
@@ -27,7 +28,7 @@ struct ProjectIsolationBackendTests {
         let joined = try #require(try store.allRecords().first { $0.trailSource == .joined })
         let trail = try #require(try joined.decodedTrail())
         let template = try #require(try store.allRecords().first { $0.trailSource == .missing })
-        func crash(_ id: String, project: Int, session: String?, sha256: String? = nil, pid: Int64? = nil) -> ReportRecord {
+        func crash(_ id: String, project: ProjectID, session: String?, sha256: String? = nil, pid: Int64? = nil) -> ReportRecord {
             var copy = TestStores.copies(of: template, count: 1)[0]
             copy.id = id
             copy.project = project
@@ -158,7 +159,7 @@ struct ProjectIsolationBackendTests {
         // When projects 3 and 4 each store a debug file of the same UUID, with other bytes, and project 3 a file it
         // uploaded
         let uuid = "0a0a0a0a-0000-4000-8000-000000000000"
-        func debugFile(project: Int) -> DebugFile {
+        func debugFile(project: ProjectScope) -> DebugFile {
             DebugFile(
                 uuid: uuid, arch: "arm64", name: "App", kind: "dwarf", textVMAddr: 0, size: 1, sha1: "", added: "2026-11-29T00:00:00Z",
                 project: project)
@@ -167,8 +168,10 @@ struct ProjectIsolationBackendTests {
         let four = try store.addDebugFile(debugFile(project: 4)) { $0 == 0 ? [4] : nil }
         let fourAgain = try store.addDebugFile(debugFile(project: 4)) { $0 == 0 ? [5] : nil }
         try store.recordUploadedFile(checksum: "f11e", uuids: [uuid], project: 3)
-        var chunks: [Int: [UInt8]] = [:]
-        for project in [3, 4] { try store.forEachDebugFileChunk(uuid: uuid, project: project) { chunks[project, default: []] += $0 } }
+        var chunks: [ProjectScope: [UInt8]] = [:]
+        for project: ProjectScope in [3, 4] {
+            try store.forEachDebugFileChunk(uuid: uuid, project: project) { chunks[project, default: []] += $0 }
+        }
 
         // Then each project has its own, the first of each project wins within it, and project 5 has none; only project
         // 3's crash awaiting that image is counted as waiting for a stored debug file
@@ -288,11 +291,14 @@ struct ProjectIsolationBackendTests {
         let project = try store.read { db in try db.value("SELECT project FROM waitingTrail WHERE session = 'S-OLD'", [])?.integer }
         #expect(project == 1)
         // A debug file stored before is every project's, as it was: kept as project 0, found for any project
-        #expect(try store.debugFiles().map(\.project) == [0])
-        #expect(try store.debugFile(uuid: "U-OLD", project: 2)?.project == 0)
-        #expect(try store.uploadedFile(checksum: "c0ffee", project: 0)?.map(\.uuid) == ["U-OLD"])
+        #expect(try store.debugFiles().map(\.project) == [.unassigned])
+        #expect(try store.debugFile(uuid: "U-OLD", project: 2)?.project == .unassigned)
+        #expect(
+            try store.read { db in try db.strings("SELECT uuid FROM uploadedFile WHERE project = 0 AND checksum = 'c0ffee'", []) } == [
+                "U-OLD"
+            ])
         var chunks: [[UInt8]] = []
-        try store.forEachDebugFileChunk(uuid: "U-OLD", project: 0) { chunks.append($0) }
+        try store.forEachDebugFileChunk(uuid: "U-OLD", project: .unassigned) { chunks.append($0) }
         #expect(chunks == [[0]])
     }
 

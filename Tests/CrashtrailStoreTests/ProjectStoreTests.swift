@@ -72,7 +72,7 @@ struct TokenStoreTests {
         // Then
         #expect(value.count == 64 && value.allSatisfy(\.isHexDigit))
         #expect(token.project == 1 && token.scopes == [.debugFiles, .read] && token.hint == String(value.prefix(8)))
-        #expect(operatorToken.project == nil)
+        #expect(operatorToken.project == .all)
         let stored = try store.tokens()
         #expect(stored.map(\.id) == [1, 2])
         #expect(stored[0].hash == AccessToken.hash(of: value) && stored[0].revoked)
@@ -108,7 +108,7 @@ struct TokenStoreTests {
         // Then
         #expect(try store.projects() == [Project(id: 1, name: "default", key: "k-old")])
         #expect(try store.tokens().isEmpty)
-        #expect(try store.uploadChunkBytes(project: 0) == 1, "chunks kept before count against no project")
+        #expect(try store.uploadChunkBytes(project: .unassigned) == 1, "chunks kept before count against no project")
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM grdb_migrations", [])?.integer } == 23)
     }
 
@@ -130,6 +130,7 @@ struct TokenStoreTests {
         #expect(try store.tokens().isEmpty)
         #expect(try store.read { db in try db.value("SELECT COUNT(*) FROM crashtrail_migrations", [])?.integer } == 20)
         // The chunk kept before tokens had no project: it is an operator's upload (project 0)
-        #expect(try store.uploadChunks(among: [String(repeating: "a", count: 40)], project: 0) == [String(repeating: "a", count: 40)])
+        #expect(
+            try store.uploadChunks(among: [String(repeating: "a", count: 40)], project: .unassigned) == [String(repeating: "a", count: 40)])
     }
 }

@@ -1,6 +1,7 @@
 import CrashtrailCore
 import CrashtrailEncoding
 import CrashtrailIntake
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailTestSupport
 import Foundation
@@ -31,7 +32,7 @@ struct SessionJoinBackendTests {
         _ = try TestStores.ingestSamples(into: store, folder: folder)
         let trail = try #require(try store.allRecords().first { $0.trailSource == .joined }?.decodedTrail())
         let template = try #require(try store.allRecords().first { $0.trailSource == .missing })
-        func waiting(_ session: String, steps: Int, project: Int) -> ReportStore.WaitingTrail {
+        func waiting(_ session: String, steps: Int, project: ProjectID) -> ReportStore.WaitingTrail {
             var copy = trail
             copy.session.id = session
             copy.steps = Array(copy.steps.prefix(steps))

@@ -76,11 +76,11 @@ enum HealthBench {
                     let next = screens[random.next(screens.count)]
                     if next != path[path.count - 1] { path.append(next) }
                 }
-                works.append(.sessionTrail(SessionTrail(release: release, visits: PathVisits(screens: path), weight: 10, project: 1)))
+                works.append(.sessionTrail(SessionTrail(release: release, visits: PathVisits(screens: path), weight: 10, project: .first)))
                 trails += 1
             }
             if index % 1000 == 999 || index == sessions - 1 {
-                works.append(.sessions(tally, project: 1))
+                works.append(.sessions(tally, project: .first))
                 tally = SessionTally()
                 let batch = works
                 try store.write { db in _ = try IntakeBatch.apply(batch, in: db) }

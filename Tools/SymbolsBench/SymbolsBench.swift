@@ -42,7 +42,7 @@ struct SymbolsBench {
         let dsyms = Set(
             reference.slices.filter { $0.kind == "dsym" }.map { $0.file.components(separatedBy: "/Contents/").first ?? $0.file })
         let imported = try DebugFileImport(store: store, decoder: TrailCodec(manifests: [])).add(
-            dsyms.sorted().map { fixtures.url($0).path }, project: 1)
+            dsyms.sorted().map { fixtures.url($0).path }, project: .first)
         guard imported.refused.isEmpty else { throw BenchError(description: "fixtures refused: \(imported.refused)") }
         let lookups = reference.slices.filter { $0.kind == "dsym" }.flatMap { slice in
             slice.lookups.map { Symbolicator.Lookup(uuid: slice.uuid.lowercased(), address: slice.textVMAddr + $0.offset) }

@@ -19,15 +19,15 @@ package enum IntakeBatch {
     ) throws -> [IntakeOutcome] {
         // Sessions first, every tally of the batch merged per project: one read and write per hour counted, however many
         // envelopes carried them.
-        var tallies: [Int: SessionTally] = [:]
-        for case .sessions(let tally, let project) in works { tallies[project ?? 0, default: SessionTally()].add(tally) }
+        var tallies: [ProjectID: SessionTally] = [:]
+        for case .sessions(let tally, let project) in works { tallies[project, default: SessionTally()].add(tally) }
         for (project, tally) in tallies.sorted(by: { $0.key < $1.key }) {
-            try ReportStore.addSessions(tally, project: project == 0 ? nil : project, now: now, in: db)
+            try ReportStore.addSessions(tally, project: .one(project), now: now, in: db)
         }
         // Then the paths of sessions that did not crash, every trail of the batch summed by row and written in one order.
         var visits = ReportStore.PathVisitBatch()
         for case .sessionTrail(let trail) in works {
-            visits.add(trail.visits, release: trail.release, weight: trail.weight, project: trail.project)
+            visits.add(trail.visits, release: trail.release, weight: trail.weight, project: .one(trail.project))
         }
         if !visits.isEmpty { try ReportStore.addPathVisits(visits, in: db) }
         var inserted: [Bool: ArraySlice<ReportStore.InsertOutcome>] = [:]

@@ -16,7 +16,7 @@ package enum IntakeWork: Sendable {
     /// join its crash when it comes (SPEC section 18).
     case trail(JoinableTrail, tolerance: Int64, answersRepeat: Bool, waits: ReportStore.WaitingTrailLimits? = nil)
     /// Sessions from a Sentry SDK's `session` and `sessions` items, counted for a project (SPEC section 20).
-    case sessions(SessionTally, project: Int?)
+    case sessions(SessionTally, project: ProjectID)
     /// The trail of a session that did not crash, added to the counts of the paths it went through.
     case sessionTrail(SessionTrail)
     /// Forwarding claims up to `limit` reports due for `upstream` at `now`, for `lease` milliseconds (SPEC section 17).

@@ -1,3 +1,4 @@
+import CrashtrailReports
 import CrashtrailStore
 import Foundation
 
@@ -19,7 +20,7 @@ public struct IngestOptions: Sendable {
     /// section 18): a later run, or `serve`, joins each when its crash comes.
     package var waitingTrails = ReportStore.WaitingTrailLimits()
     /// The project the reports and trails go to (SPEC section 19): their duplicates and joins are decided within it.
-    public var project = ReportRecord.firstProject
+    public var project = ProjectID.first
     /// Files never read as inputs: the store's own (`ReportStore.localFiles`).
     public var excludedFiles: [String]
     /// The largest input (file or standard-input line) read, in bytes; larger ones are refused as `too-large`

@@ -38,8 +38,7 @@ public struct IngestPipeline: Sendable {
             decoder: decoder,
             storedID: { [store, project = options.project] digest in (try? store.reportID(payloadDigest: digest, project: project)) ?? nil
             },
-            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping), project: options.project,
-            projectFromSource: false)
+            maximumTrailSteps: options.maximumTrailSteps, symbolicator: symbolicator, grouping: .fixed(grouping))
         self.options = options
     }
 
@@ -178,24 +177,25 @@ public struct IngestPipeline: Sendable {
         let results = IndexedSlots<ParsedInput>(count: batch.count, placeholder: ParsedInput(steps: [], inputs: 0))
         let jobs = min(options.jobs, batch.count)
         let maximumPayloadSize = options.maximumPayloadSize
+        let project = options.project
         // Workers claim the next item as they free up, so one large report does not leave the other idle.
         let claims = WorkClaims(count: batch.count)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = claims.next() {
-                results.set(index, Self.process(batch[index], with: processor, maximumPayloadSize: maximumPayloadSize))
+                results.set(index, Self.process(batch[index], with: processor, project: project, maximumPayloadSize: maximumPayloadSize))
             }
         }
         return results.values
     }
 
     private static func process(
-        _ item: WorkItem, with processor: PayloadProcessor, maximumPayloadSize: Int
+        _ item: WorkItem, with processor: PayloadProcessor, project: ProjectID, maximumPayloadSize: Int
     ) -> ParsedInput {
         switch item {
         case .file(let path):
             switch InputFile.readOrRefuse(path, maximumSize: maximumPayloadSize, kind: .payload) {
             case .success(let bytes):
-                let (steps, inputs) = bytes.withUnsafeBufferPointer { processor.steps(for: $0, source: path) }
+                let (steps, inputs) = bytes.withUnsafeBufferPointer { processor.steps(for: $0, source: path, project: project) }
                 return ParsedInput(steps: steps, inputs: inputs)
             case .failure(let reason) where reason.code == .tooLarge:
                 return ParsedInput(steps: [.tooLarge(reason, source: path)], inputs: 1)
@@ -203,7 +203,8 @@ public struct IngestPipeline: Sendable {
                 return ParsedInput(steps: [.outcome(.rejected(reason, source: path, bytes: []))], inputs: 1)
             }
         case .line(let source, let bytes):
-            return ParsedInput(steps: bytes.withUnsafeBufferPointer { processor.lineSteps($0, source: source) }, inputs: 1)
+            return ParsedInput(
+                steps: bytes.withUnsafeBufferPointer { processor.lineSteps($0, source: source, project: project) }, inputs: 1)
         }
     }
 }

@@ -22,7 +22,7 @@ package struct JoinableTrail: Sendable {
     package var sessionTrail: SessionTrail?
     /// The project it was sent to: it joins and waits for that project's crashes only (SPEC section 19), and a session
     /// trail counts for that project's health.
-    package var project = ReportRecord.firstProject {
+    package var project = ProjectID.first {
         didSet { sessionTrail?.project = project }
     }
 

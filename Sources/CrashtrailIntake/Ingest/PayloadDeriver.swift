@@ -22,17 +22,15 @@ package struct PayloadDeriver: ReportDeriving {
             return .failure("its stored payload is damaged: \(error)")
         }
         // Derived in the project it was stored in: its debug files name its frames.
-        let processor = processor.inProject(stored.project)
         let outcomes = payload.withUnsafeBufferPointer { buffer in
             stored.format == .crashlytics
-                ? processor.processLine(buffer, source: stored.source) : processor.process(buffer, source: stored.source).outcomes
+                ? processor.processLine(buffer, source: stored.source, project: stored.project)
+                : processor.process(buffer, source: stored.source, project: stored.project).outcomes
         }
         var refusal: String?
         for outcome in outcomes {
             switch outcome {
-            case .record(var record) where Self.record(record, derives: stored):
-                // Derived again, it stays in the project it was stored in.
-                record.project = stored.project
+            case .record(let record) where Self.record(record, derives: stored):
                 return .record(record)
             case .rejected(let error, _, _): refusal = refusal ?? "\(error.code): \(error.message)"
             default: continue

@@ -28,7 +28,7 @@ struct SymbolStage: Sendable {
     let symbolicator: Symbolicator?
 
     /// The frames of `parsed`, named.
-    func frames(of parsed: ParsedPayload, project: Int) -> Frames {
+    func frames(of parsed: ParsedPayload, project: ProjectID) -> Frames {
         guard let symbolicator, symbolicator.canSymbolicate, !parsed.binaryImages.isEmpty else {
             return Frames(crashed: Self.demangled(parsed.frames), exception: Self.demangled(parsed.exceptionFrames))
         }

@@ -14,11 +14,11 @@ package struct SessionTrail: Sendable {
     package var visits: PathVisits
     /// How many sessions it stands for: 1 / its sample rate (1 without one).
     package var weight: Double
-    /// The project it was sent to; nil for a file ingested.
-    package var project: Int?
+    /// The project it was sent to, or `ingest --project`.
+    package var project: ProjectID
 
     /// Counts given as they are (for tools and tests).
-    package init(release: String, visits: PathVisits, weight: Double, project: Int?) {
+    package init(release: String, visits: PathVisits, weight: Double, project: ProjectID) {
         self.release = release
         self.visits = visits
         self.weight = weight
@@ -39,7 +39,7 @@ package struct SessionTrail: Sendable {
     /// The counts of `trail`, whose screens `manifest` names.
     /// - Throws: `RejectionError` (`undecodable-trail`) when no manifest of its app is known, so its screens cannot be
     ///   named.
-    package init(_ trail: Trail, manifest: Manifest?, project: Int?) throws(RejectionError) {
+    package init(_ trail: Trail, manifest: Manifest?, project: ProjectID) throws(RejectionError) {
         guard let manifest else {
             throw RejectionError(
                 .undecodableTrail,

@@ -5,15 +5,16 @@
 /// merge (`crashtrail group merge`) moves a signature to the one it was merged into: the project's merges, else the
 /// store-wide ones.
 package struct GroupingRuleBook: Sendable {
-    /// The rules, by project ID; nil is store-wide.
-    package var rules: [Int?: GroupingRules]
-    /// The merges, by project ID (nil is store-wide): each merged signature and the signature it was merged into.
-    package var merges: [Int?: [String: String]]
+    /// The rules, by scope: one project's, or `.all` for the store-wide ones.
+    package var rules: [ProjectScope: GroupingRules]
+    /// The merges, by scope (one project's, or `.all` for the store-wide ones): each merged signature and the
+    /// signature it was merged into.
+    package var merges: [ProjectScope: [String: String]]
 
     /// No rules and no merges: every crash keeps its default signature.
     package static let none = GroupingRuleBook(rules: [:], merges: [:])
 
-    package init(rules: [Int?: GroupingRules], merges: [Int?: [String: String]]) {
+    package init(rules: [ProjectScope: GroupingRules], merges: [ProjectScope: [String: String]]) {
         self.rules = rules
         self.merges = merges
     }
@@ -21,9 +22,9 @@ package struct GroupingRuleBook: Sendable {
     /// Whether there is nothing to apply.
     package var isEmpty: Bool { rules.values.allSatisfy(\.isEmpty) && merges.values.allSatisfy(\.isEmpty) }
 
-    /// The rules a report of `project` is grouped by.
-    package func rules(for project: Int?) -> GroupingRules {
-        (project.flatMap { rules[$0] } ?? rules[nil]) ?? .none
+    /// The rules a report of `project` is grouped by: its project's, else the store-wide ones.
+    package func rules(for project: ProjectID) -> GroupingRules {
+        rules[.one(project)] ?? rules[.all] ?? .none
     }
 
     /// The signature a report of `project` gets: its project's rules (else the store-wide ones), then its merges.
@@ -35,25 +36,15 @@ package struct GroupingRuleBook: Sendable {
     ///   - crashScreen: the screen on top at the crash, asked only when no frame can be named.
     /// - Returns: the signature.
     package func signature(
-        project: Int?, exception: ExceptionInfo, frames: [StackFrame], release: String?, crashScreen: () -> String?
+        project: ProjectID, exception: ExceptionInfo, frames: [StackFrame], release: String?, crashScreen: () -> String?
     ) -> String {
         let signature = rules(for: project).signature(exception: exception, frames: frames, release: release, crashScreen: crashScreen)
         return merged(signature, project: project)
     }
 
     /// `signature` after the merges of `project` (else the store-wide ones).
-    package func merged(_ signature: String, project: Int?) -> String {
-        if let project, let into = merges[project]?[signature] { return into }
-        return merges[nil]?[signature] ?? signature
-    }
-
-    /// The project a report came to `serve` for, from its source (`api/3/envelope/…` is project 3); nil for a report
-    /// read from a file.
-    package static func project(ofSource source: String) -> Int? {
-        guard source.hasPrefix("api/") else { return nil }
-        let rest = source.dropFirst(4)
-        guard let slash = rest.firstIndex(of: "/") else { return nil }
-        return Int(rest[..<slash])
+    package func merged(_ signature: String, project: ProjectID) -> String {
+        merges[.one(project)]?[signature] ?? merges[.all]?[signature] ?? signature
     }
 
     /// The release Sentry names: `BUNDLE@VERSION+BUILD`, or `BUNDLE@VERSION`; nil without a bundle ID or version.

@@ -35,16 +35,16 @@ extension TriageService {
     ) throws -> GroupingChange {
         let rules = try GroupingRules(parsing: text, file: file)
         var change = GroupingChange(notes: rules.notes, project: try project(named: idOrName))
-        try store.setGroupingRules(text, project: change.project?.id, at: time.rfc3339())
+        try store.setGroupingRules(text, project: ProjectScope(change.project), at: time.rfc3339())
         change.reprocessed = try store.deriveAgain(
-            ids: try store.reportIDs(project: change.project?.id), with: try deriver(), progress: progress)
+            ids: try store.reportIDs(project: ProjectScope(change.project)), with: try deriver(), progress: progress)
         return change
     }
 
     /// The grouping rules kept for `project` (store-wide when nil), as written; nil when there are none.
     /// - Throws: `StoreError`.
     package func groupingRules(project idOrName: String?) throws(StoreError) -> String? {
-        try store.groupingRulesText(project: try project(named: idOrName)?.id)
+        try store.groupingRulesText(project: ProjectScope(try project(named: idOrName)))
     }
 
     /// Merges the groups `groups` (IDs or unique prefixes) into the first.
@@ -64,7 +64,7 @@ extension TriageService {
         var signatures: [String] = []
         for prefix in groups {
             // A project's merge names its own groups.
-            let signature = try store.group(matchingPrefix: prefix, project: project?.id).signature
+            let signature = try store.group(matchingPrefix: prefix, project: ProjectScope(project)).signature
             if !signatures.contains(signature) { signatures.append(signature) }
         }
         guard signatures.count >= 2 else {
@@ -73,8 +73,8 @@ extension TriageService {
         let target = signatures[0]
         let merged = Array(signatures.dropFirst())
         var change = GroupingChange(project: project)
-        try store.addGroupMerge(merged, into: target, project: change.project?.id, at: time.rfc3339())
-        let ids = try store.reportIDs(project: change.project?.id, signatures: merged)
+        try store.addGroupMerge(merged, into: target, project: ProjectScope(change.project), at: time.rfc3339())
+        let ids = try store.reportIDs(project: ProjectScope(change.project), signatures: merged)
         change.reprocessed = try store.deriveAgain(ids: ids, with: try deriver(), progress: progress)
         return (target, merged, change)
     }
@@ -88,6 +88,6 @@ extension TriageService {
     /// Whether the reads show `merge`: every merge when they show every project; else the project's own and the
     /// store-wide ones, never another project's, whose signatures name that project's code.
     func isShown(_ merge: GroupMerge) -> Bool {
-        project == nil || merge.project == nil || merge.project == project
+        project == .all || merge.project == .all || merge.project == project
     }
 }

@@ -52,7 +52,9 @@ extension TriageService {
     package func health(project idOrName: String?, release: String?, since: Int64?) throws -> HealthReport {
         let project = try project(named: idOrName)
         let sinceHour = since.map { $0 >= 0 ? $0 / 3_600_000 : ($0 - 3_599_999) / 3_600_000 }
-        let rows = try store.releaseSessions(project: project?.id ?? self.project, release: release, sinceHour: sinceHour).map { row in
+        let rows = try store.releaseSessions(
+            project: ProjectScope(project, otherwise: self.project), release: release, sinceHour: sinceHour
+        ).map { row in
             HealthReport.Release(
                 release: row.release, sessions: row.counts.started, crashed: row.counts.crashed, abnormal: row.counts.abnormal,
                 errored: row.counts.errored, users: Int64(row.counts.users.estimate), crashedUsers: Int64(row.counts.crashedUsers.estimate))
@@ -63,7 +65,7 @@ extension TriageService {
     /// The releases with counted paths, by name, for `project` (every project when nil).
     /// - Throws: `StoreError`.
     package func pathRateReleases(project idOrName: String?) throws -> [String] {
-        try store.pathVisitReleases(project: try project(named: idOrName)?.id ?? self.project)
+        try store.pathVisitReleases(project: ProjectScope(try project(named: idOrName), otherwise: self.project))
     }
 
     /// The crash rate of each screen, transition and sequence of `releases` (one, or an older and a newer one), from
@@ -81,7 +83,7 @@ extension TriageService {
     ) throws -> PathRateReport {
         let project = try project(named: idOrName)
         // The project the service reads, when none is named.
-        let projectID = project?.id ?? self.project
+        let projectID = ProjectScope(project, otherwise: self.project)
         var releases = requested
         if releases.isEmpty {
             guard let newest = try store.pathVisitReleases(project: projectID).max(by: Self.releaseOrder) else {

@@ -35,7 +35,7 @@ extension TriageService {
 
     /// `filter`, taking the reports of this service's ``project`` only when it reads one project.
     func scoped(_ filter: ReportFilter) -> ReportFilter {
-        guard let project else { return filter }
+        guard project != .all else { return filter }
         var scoped = filter
         scoped.project = project
         return scoped
@@ -43,7 +43,7 @@ extension TriageService {
 
     /// The group `id` names, or nil when it names a report or nothing (the report lookup then says which).
     private func group(_ id: String, reportLimit: Int?) throws(StoreError) -> CrashGroupDetail? {
-        if let exact = try store.record(id: id), project == nil || exact.project == project { return nil }
+        if let exact = try store.record(id: id), project.includes(exact.project) { return nil }
         let detail: CrashGroupDetail
         do {
             detail = try store.groupDetail(matchingPrefix: id, reportLimit: reportLimit, project: project)

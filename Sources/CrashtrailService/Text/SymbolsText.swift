@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import CrashtrailSymbols
 
@@ -53,8 +54,8 @@ package enum SymbolsText {
     }
 
     /// A debug file's project as `symbols list` shows it: its ID, or `every` for one kept for every project.
-    static func projectText(_ project: Int) -> String {
-        project == DebugFile.everyProject ? "every" : String(project)
+    static func projectText(_ project: ProjectScope) -> String {
+        project.project.map(\.description) ?? "every"
     }
 
     /// `symbols list`'s JSON.
@@ -64,7 +65,8 @@ package enum SymbolsText {
                 .object([
                     "uuid": .string(file.uuid), "arch": .string(file.arch), "name": .string(file.name), "kind": .string(file.kind),
                     "size": .int(file.size), "sha1": .string(file.sha1), "added": .string(file.added),
-                    "textVMAddr": .string("0x" + String(file.textVMAddr, radix: 16)), "project": .int(Int64(file.project)),
+                    "textVMAddr": .string("0x" + String(file.textVMAddr, radix: 16)),
+                    "project": .int(Int64(file.project.project?.rawValue ?? 0)),
                 ])
             })
     }

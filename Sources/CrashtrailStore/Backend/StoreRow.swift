@@ -1,3 +1,4 @@
+import CrashtrailReports
 import Foundation
 
 /// One row a query read: its columns by name (compared without case, since PostgreSQL folds unquoted names to lower
@@ -35,12 +36,32 @@ package struct StoreRow: Hashable, Sendable {
     package func int64(_ name: String) -> Int64? { self[name].integer }
     package func int(_ name: String) -> Int? { self[name].integer.map(Int.init) }
 
+    /// The project a `project` column names; nil for 0 (no project) or no number.
+    package func project(_ name: String = "project") -> ProjectID? { int(name).flatMap(ProjectID.init(rawValue:)) }
+
+    /// The scope a `project` column of a table whose 0 means `zero` names (`.unassigned` for counts and debug files
+    /// kept for no project, `.all` for rules kept for every project).
+    /// - Throws: `StoreError` (`database`) when the column holds no number or a negative one.
+    package func scope(_ name: String = "project", zero: ProjectScope) throws(StoreError) -> ProjectScope {
+        guard let number = int(name), number >= 0 else {
+            throw StoreError(.database, "a stored row's \(name) column holds \(self[name]), no project's number")
+        }
+        return ProjectID(rawValue: number).map(ProjectScope.one) ?? zero
+    }
+
     package func data(_ name: String) -> Data? {
         switch self[name] {
         case .blob(let data): return data
         case .text(let text): return Data(text.utf8)
         default: return nil
         }
+    }
+
+    /// The integer of a column that must hold one.
+    /// - Throws: `StoreError` (`database`) naming the column when it is missing or no integer.
+    package func requiredInt(_ name: String) throws(StoreError) -> Int {
+        guard let value = int(name) else { throw StoreError(.database, "a stored row has no number in its \(name) column") }
+        return value
     }
 
     /// The text of a column that must hold one.

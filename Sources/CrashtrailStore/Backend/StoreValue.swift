@@ -1,3 +1,4 @@
+import CrashtrailReports
 import Foundation
 
 /// A value bound to a statement or read from a column, in the types both backends share.
@@ -12,6 +13,10 @@ package enum StoreValue: Hashable, Sendable {
     package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
     package init(_ value: Int64?) { self = value.map(StoreValue.integer) ?? .null }
     package init(_ value: Data) { self = .blob(value) }
+    /// A project's number.
+    package init(_ project: ProjectID) { self = .integer(Int64(project.rawValue)) }
+    /// A scope as a `project` column keeps it: the project's number, 0 for every project and for none.
+    package init(_ scope: ProjectScope) { self = .integer(Int64(scope.project?.rawValue ?? 0)) }
 
     /// The text, or nil for any other value.
     package var text: String? {

@@ -1,4 +1,5 @@
 import CrashtrailCore
+public import CrashtrailReports
 import Crypto
 
 /// A token `crashtrail project token add` made (SPEC section 19): what it may do, and for which project.
@@ -18,8 +19,8 @@ public struct AccessToken: Hashable, Sendable {
 
     /// Its number in the store, which `project token revoke` takes.
     public var id: Int
-    /// The project it opens; nil for an operator's token, which opens every project.
-    public var project: Int?
+    /// The project it opens: one, or `.all` for an operator's token, which opens every project.
+    public var project: ProjectScope
     public var scopes: Set<Scope>
     /// The value's first 8 characters, to tell tokens apart in a listing.
     public var hint: String
@@ -30,7 +31,9 @@ public struct AccessToken: Hashable, Sendable {
     /// The SHA-256 of its value, in lower-case hex.
     public var hash: String
 
-    public init(id: Int, project: Int?, scopes: Set<Scope>, hint: String, created: Int64, revoked: Bool = false, hash: String) {
+    public init(
+        id: Int, project: ProjectScope, scopes: Set<Scope>, hint: String, created: Int64, revoked: Bool = false, hash: String
+    ) {
         self.id = id
         self.project = project
         self.scopes = scopes
@@ -40,11 +43,14 @@ public struct AccessToken: Hashable, Sendable {
         self.hash = hash
     }
 
-    /// Whether it may do `scope` in project `project` (nil: in every project, as the read side's pages show).
-    public func allows(_ scope: Scope, project wanted: Int?) -> Bool {
+    /// Whether it may do `scope` in `wanted`: an operator's token anywhere, a project's token in its own project only.
+    /// - Parameters:
+    ///   - scope: what the request would do.
+    ///   - wanted: where: one project, or every project (as the read side's pages of the whole store show).
+    /// - Returns: whether the token may.
+    public func allows(_ scope: Scope, project wanted: ProjectScope) -> Bool {
         guard !revoked, scopes.contains(scope) else { return false }
-        guard let project else { return true }
-        return project == wanted
+        return project == .all || project == wanted
     }
 
     /// A new token's value: 64 lower-case hex digits (256 random bits), the form of Sentry's auth tokens, which

@@ -1,3 +1,5 @@
+public import CrashtrailReports
+
 /// A debug file slice the store keeps (SPEC section 16): one architecture of a dSYM's DWARF file or of an image that kept
 /// its symbol table, known by its UUID.
 public struct DebugFile: Hashable, Sendable {
@@ -17,13 +19,10 @@ public struct DebugFile: Hashable, Sendable {
     public var sha1: String
     /// When it was added, RFC 3339.
     public var added: String
-    /// The project it was added for, whose crashes it symbolicates (SPEC section 19); ``everyProject`` for one stored
-    /// before projects were kept apart.
-    public var project: Int
-
-    /// The project of debug files stored before projects were kept apart: they symbolicate every project's crashes of
-    /// their UUID that the project has no debug file of its own for.
-    public static let everyProject = 0
+    /// The project it was added for, whose crashes it symbolicates (SPEC section 19); `.unassigned` for one added for
+    /// no project (stored before projects were kept apart): it symbolicates every project's crashes of its UUID that the
+    /// project has no debug file of its own for.
+    public var project: ProjectScope
 
     /// Of the debug files of one UUID, the one that symbolicates a project's crashes.
     ///
@@ -41,7 +40,7 @@ public struct DebugFile: Hashable, Sendable {
 
     public init(
         uuid: String, arch: String, name: String, kind: String, textVMAddr: UInt64, size: Int64, sha1: String, added: String,
-        project: Int = 1
+        project: ProjectScope = .one(.first)
     ) {
         self.project = project
         self.uuid = uuid

@@ -1,7 +1,9 @@
+public import CrashtrailReports
+
 /// A project `crashtrail serve` accepts reports for: the `ID` and `KEY` of its DSN, `http://KEY@HOST:PORT/ID`.
 public struct Project: Hashable, Sendable, Codable {
     /// The number in the DSN's path.
-    public var id: Int
+    public var id: ProjectID
     /// What the team calls it (`crashtrail project add NAME`).
     public var name: String
     /// The public key an SDK sends (`sentry_key`, or `Authorization: Bearer KEY`).
@@ -11,7 +13,7 @@ public struct Project: Hashable, Sendable, Codable {
     /// The most events a minute the service takes for it (`crashtrail project limit`); nil for the service's default.
     public var eventsPerMinute: Int?
 
-    public init(id: Int, name: String, key: String, revoked: Bool = false, eventsPerMinute: Int? = nil) {
+    public init(id: ProjectID, name: String, key: String, revoked: Bool = false, eventsPerMinute: Int? = nil) {
         self.id = id
         self.name = name
         self.key = key
@@ -30,7 +32,7 @@ public struct Project: Hashable, Sendable, Codable {
     /// The project of `projects` that `idOrName` names: by its ID, else by its name, so a name that spells another
     /// project's ID never shadows that project.
     package static func named(_ idOrName: String, in projects: [Project]) -> Project? {
-        projects.first { String($0.id) == idOrName } ?? projects.first { $0.name == idOrName }
+        projects.first { $0.id.description == idOrName } ?? projects.first { $0.name == idOrName }
     }
 
     /// A new random key: 32 lower-case hex digits, as Sentry's.
@@ -38,5 +40,15 @@ public struct Project: Hashable, Sendable, Codable {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef")
         return String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}
+
+extension ProjectScope {
+    /// The scope of `project` when there is one, else `otherwise`: a `--project` option given, or the default.
+    /// - Parameters:
+    ///   - project: the project named, if any.
+    ///   - otherwise: the scope when none is named.
+    public init(_ project: Project?, otherwise: ProjectScope = .all) {
+        self = project.map { .one($0.id) } ?? otherwise
     }
 }

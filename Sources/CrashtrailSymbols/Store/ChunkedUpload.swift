@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import Crypto
 import Foundation
@@ -75,7 +76,7 @@ package struct ChunkedUpload: Sendable {
     /// quota.
     /// - Throws: ``ChunkedUploadError`` when the bytes do not match, are too many, or pass the project's quota;
     ///   `StoreError`.
-    package func keepChunk(named sha1: String, bytes: [UInt8], project: Int = 0) throws {
+    package func keepChunk(named sha1: String, bytes: [UInt8], project: ProjectScope = .all) throws {
         guard bytes.count <= Self.chunkSize else {
             throw ChunkedUploadError(.tooLarge, "the chunk \(sha1) is \(bytes.count) bytes, over the chunk size of \(Self.chunkSize)")
         }
@@ -90,7 +91,7 @@ package struct ChunkedUpload: Sendable {
         {
             throw ChunkedUploadError(
                 .overQuota,
-                "project \(project) keeps \(kept) bytes of chunks not yet assembled; this chunk would pass its quota of \(limits.projectQuota) bytes (serve --upload-quota). Assemble the files uploaded, or wait for chunks left unassembled to expire after \(limits.chunkLifetime / 3_600_000) hours"
+                "\(project) keeps \(kept) bytes of chunks not yet assembled; this chunk would pass its quota of \(limits.projectQuota) bytes (serve --upload-quota). Assemble the files uploaded, or wait for chunks left unassembled to expire after \(limits.chunkLifetime / 3_600_000) hours"
             )
         }
     }
@@ -107,12 +108,12 @@ package struct ChunkedUpload: Sendable {
     /// - Parameters:
     ///   - files: the files the client asks to assemble.
     ///   - project: the project whose crashes they symbolicate (SPEC section 19).
-    ///   - uploader: whose chunks make them: the project of the token that sent them, 0 for an operator's token. Only
+    ///   - uploader: whose chunks make them: the project of the token that sent them, `.all` for an operator's token. Only
     ///     those are read, and only those are forgotten once a file is stored: another project's chunks of the same
     ///     bytes stay that project's.
     /// - Returns: each file's state, by its checksum.
     /// - Throws: `StoreError` when the store cannot be read or written.
-    package func assemble(_ files: [File], project: Int, uploader: Int) throws -> [String: State] {
+    package func assemble(_ files: [File], project: ProjectID, uploader: ProjectScope) throws -> [String: State] {
         var states: [String: State] = [:]
         for file in files {
             states[file.checksum] = try assemble(file, project: project, uploader: uploader)
@@ -120,7 +121,7 @@ package struct ChunkedUpload: Sendable {
         return states
     }
 
-    private func assemble(_ file: File, project: Int, uploader: Int) throws -> State {
+    private func assemble(_ file: File, project: ProjectID, uploader: ProjectScope) throws -> State {
         let checksum = file.checksum.lowercased()
         // A thin file is stored under its own SHA-1; a universal one's slices are found by the file's. Only the
         // project's own count: another project's copy of the file symbolicates none of this project's crashes.
@@ -195,7 +196,7 @@ package struct ChunkedUpload: Sendable {
     }
 
     /// Checks that `file`, written at `path`, is a UUID map; its chunks are forgotten once it is.
-    private func acknowledgeMapping(_ file: File, at path: URL, uploader: Int) throws -> State {
+    private func acknowledgeMapping(_ file: File, at path: URL, uploader: ProjectScope) throws -> State {
         let bytes = try [UInt8](Data(contentsOf: path))
         let mapping: UUIDMapping?
         do {

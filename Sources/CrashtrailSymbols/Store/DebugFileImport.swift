@@ -1,4 +1,5 @@
 import CrashtrailCore
+import CrashtrailReports
 import CrashtrailStore
 import Crypto
 import Foundation
@@ -61,7 +62,7 @@ package struct DebugFileImport: Sendable {
     /// - Returns: what was stored and derived again.
     /// - Throws: `StoreError` when the store cannot be written or read.
     package func add(
-        _ paths: [String], project: Int, symbolicator given: Symbolicator? = nil, progress: @escaping (Progress) -> Void = { _ in }
+        _ paths: [String], project: ProjectID, symbolicator given: Symbolicator? = nil, progress: @escaping (Progress) -> Void = { _ in }
     ) throws(StoreError) -> Result {
         var result = Result()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("crashtrail-symbols-\(UUID().uuidString)")
@@ -122,7 +123,7 @@ package struct DebugFileImport: Sendable {
 
     /// Stores each slice of the Mach-O file `candidate`, streamed from the file in chunks.
     /// - Throws: `MachOError` naming the file, or `StoreError`.
-    package func store(_ candidate: DebugFileFinder.Candidate, project: Int) throws -> [Slice] {
+    package func store(_ candidate: DebugFileFinder.Candidate, project: ProjectID) throws -> [Slice] {
         let source = try FileByteSource(path: candidate.path)
         let name = URL(fileURLWithPath: candidate.name.split(separator: ":").last.map(String.init) ?? candidate.name).lastPathComponent
         return try MachOReader.slices(of: source, name: candidate.name).map { slice in
@@ -135,7 +136,7 @@ package struct DebugFileImport: Sendable {
             // The store takes the slice's SHA-1 from the chunks as it stores them: the slice is read once.
             let file = DebugFile(
                 uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, textVMAddr: slice.textVMAddr,
-                size: Int64(slice.size), sha1: "", added: time.rfc3339(), project: project)
+                size: Int64(slice.size), sha1: "", added: time.rfc3339(), project: .one(project))
             let isNew = try store.addDebugFile(file, chunk: chunk).isNew
             return Slice(uuid: slice.uuid, arch: slice.arch, name: name, kind: slice.kind.rawValue, isNew: isNew, source: candidate.name)
         }

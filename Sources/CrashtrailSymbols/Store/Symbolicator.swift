@@ -17,9 +17,9 @@ package final class Symbolicator: Sendable {
     package struct Lookup: Hashable, Sendable {
         package var uuid: String
         package var address: UInt64
-        package var project: Int
+        package var project: ProjectScope
 
-        package init(uuid: String, address: UInt64, project: Int = 1) {
+        package init(uuid: String, address: UInt64, project: ProjectScope = .one(.first)) {
             self.uuid = uuid
             self.address = address
             self.project = project
@@ -31,7 +31,7 @@ package final class Symbolicator: Sendable {
 
     /// A stored debug file: its project and UUID.
     struct FileKey: Hashable, Sendable {
-        var project: Int
+        var project: ProjectScope
         var uuid: String
     }
 
@@ -170,11 +170,10 @@ package final class Symbolicator: Sendable {
     ///
     /// The store's list is read again when it is older than a minute and does not name `uuid`: another machine
     /// sharing the store may have stored it since.
-    package func debugFile(uuid: String, project: Int) -> DebugFile? {
+    package func debugFile(uuid: String, project: ProjectID) -> DebugFile? {
         func resolved(_ files: [FileKey: DebugFile]) -> DebugFile? {
             DebugFile.chosen(
-                own: files[FileKey(project: project, uuid: uuid)],
-                every: files[FileKey(project: DebugFile.everyProject, uuid: uuid)])
+                own: files[FileKey(project: .one(project), uuid: uuid)], every: files[FileKey(project: .unassigned, uuid: uuid)])
         }
         let (file, stale) = state.withLock { state in
             let file = resolved(state.files)
