@@ -71,55 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Let anyone read the pages, JSON and /metrics, without a token.")
     var publicRead = false
 
-    @Option(name: .long, help: "The events a minute a project may send, unless crashtrail project limit set its own; 0 for no limit.")
-    var eventsPerMinute = 6_000
+    @OptionGroup(title: "Limits") var limits: ServeLimitOptions
 
-    @Option(name: .long, help: "The trail files a minute a project may post; 0 for no limit.")
-    var trailsPerMinute = 60_000
-
-    @Option(name: .long, help: "The envelopes a minute a project may send with sessions and no event; 0 for no limit.")
-    var sessionsPerMinute = 60_000
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The MiB of uploaded debug-file chunks a project may keep before they are assembled.", valueName: "mib"))
-    var uploadQuota = 2048
-
-    @Option(name: .long, help: ArgumentHelp("The largest debug file, in MiB, assembled from uploaded chunks.", valueName: "mib"))
-    var maxDebugFile = 2048
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The free disk, in MiB, below which reports are refused (503) before anything is written; 0 for none.", valueName: "mib"))
-    var minFreeDisk = 256
-
-    @Option(
-        name: .long, help: ArgumentHelp("The most MiB the quarantine keeps; refused payloads past it are not copied.", valueName: "mib"))
-    var quarantineLimit = 256
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Forward every stored report, enriched with its trail, to this Sentry-compatible DSN (repeat for several upstreams; docs/FORWARD.md). The DSN holds a key, which others on the machine see in ps: prefer --forward-file or $CRASHTRAIL_FORWARD.",
-            valueName: "dsn"))
-    var forward: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A file of upstream DSNs to forward to, one a line (# starts a comment), readable by the service's user only.",
-            valueName: "path"))
-    var forwardFile: String?
-
-    @Flag(
-        name: .long,
-        help: "With --forward: send crashtrail's signature as the events' fingerprint, so the upstream groups as crashtrail does.")
-    var forwardGrouping = false
-
-    @Option(
-        name: .long, help: "With --forward: seconds a report without a trail waits for its trail file before it is forwarded without one.")
-    var forwardHold = 30
+    @OptionGroup(title: "Forwarding") var forwarding: ServeForwardOptions
 
     @Option(
         name: .long,
@@ -134,30 +88,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Log only warnings and errors.")
     var quiet = false
 
+    func validate() throws {
+        if let token = Self.readToken(readToken, environment: ProcessEnvironment.current()), token.utf8.count < 16 {
+            throw ValidationError(
+                "--read-token (or CRASHTRAIL_READ_TOKEN) must be 16 characters or more; crashtrail project token add --all-projects --scope read makes a strong one"
+            )
+        }
+    }
+
+    /// The operator's read token: `--read-token`, else `CRASHTRAIL_READ_TOKEN` when set and not empty.
+    private static func readToken(_ option: String?, environment: [String: String]) -> String? {
+        option ?? environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func run() async throws {
         let server = try reportingFailure {
             let (host, port) = try ServeOptions.listenAddress(listen)
             let projects = try project.map(ServeOptions.project)
             let environment = ProcessEnvironment.current()
-            let readToken = readToken ?? environment["CRASHTRAIL_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            if let readToken, readToken.utf8.count < 16 {
-                throw ValidationError(
-                    "--read-token (or CRASHTRAIL_READ_TOKEN) must be 16 characters or more; crashtrail project token add --all-projects --scope read makes a strong one"
-                )
-            }
-            // Sizes in MiB, held to what a 64-bit byte count takes.
-            func mebibytes(_ value: Int, least: Int) -> Int64 { Int64(min(max(least, value), 1 << 40)) << 20 }
-            let upstreams = try forward + ServeOptions.upstreams(file: forwardFile, environment: environment["CRASHTRAIL_FORWARD"])
-            let trust = ServeOptions.Trust(
-                eventsPerMinute: max(0, eventsPerMinute), trailsPerMinute: max(0, trailsPerMinute),
-                uploadQuota: mebibytes(uploadQuota, least: 1), maximumDebugFile: mebibytes(maxDebugFile, least: 1),
-                minimumFreeDisk: mebibytes(minFreeDisk, least: 0), quarantineLimit: mebibytes(quarantineLimit, least: 0),
-                sessionsPerMinute: max(0, sessionsPerMinute))
+            let readToken = Self.readToken(readToken, environment: environment)
+            let upstreams = try forwarding.upstreams(environment: environment)
             let options = ServeOptions(
                 host: host, port: port, projects: projects, publicURL: publicURL, quarantineDirectory: quarantine,
                 backlog: backlog, idleTimeout: .seconds(min(max(1, idleTimeout), 86_400)), readToken: readToken,
-                publicRead: publicRead, trust: trust,
-                forward: upstreams, forwardGrouping: forwardGrouping, forwardHold: .seconds(min(max(0, forwardHold), 86_400)),
+                publicRead: publicRead, trust: limits.trust,
+                forward: upstreams, forwardGrouping: forwarding.forwardGrouping, forwardHold: forwarding.hold,
                 trailWait: .seconds(min(max(0, trailWait), 24 * 3650) * 3600), maximumWaitingTrails: trailWaitLimit)
             var logger = Logger(label: "crashtrail.serve", factory: DeferredMetadataLogHandler.standardError)
             logger.logLevel = quiet ? .warning : .info
@@ -166,16 +121,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await server.run { started in
-                var lines = ["crashtrail serve is listening on \(started.host):\(started.port)"]
-                for (project, dsn) in started.dsns { lines.append("DSN of project \(project.id) (\(project.name)): \(dsn)") }
-                // A token is never printed: reads take one the operator made (or gave), unless they are public.
-                lines.append(
-                    started.publicRead
-                        ? "Reads (pages, /api/0/, /metrics) are open to anyone (--public-read)"
-                        : "Reads (pages, /api/0/, /metrics) take a token with the read scope: crashtrail project token add PROJECT --scope read"
-                )
                 // Written at once, not through print's buffer: a supervisor or a test reads the DSN while the service runs.
-                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                FileHandle.standardOutput.write(Data((ServeText.started(started) + "\n").utf8))
             }
         } catch {
             printError("Error: the service stopped: \(error)")
