@@ -4,6 +4,15 @@ enum DecimalDigits {
     /// Runs longer than this stay text.
     static let maximumCount = 64
 
+    /// Where the trailing run of decimal digits of `L-65586` or `DE0012…` starts, when there is one of at most
+    /// ``maximumCount`` digits.
+    static func trailingRunStart(_ bytes: [UInt8]) -> Int? {
+        var start = bytes.count
+        while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start - 1]) { start -= 1 }
+        let digits = bytes.count - start
+        return digits > 0 && digits <= maximumCount ? start : nil
+    }
+
     /// The bytes a run of `count` digits packs into.
     static func width(ofDigits count: Int) -> Int {
         // Bits of 10^count - 1 are floor(count * log2 10) + 1, since 10^count is never a power of two.

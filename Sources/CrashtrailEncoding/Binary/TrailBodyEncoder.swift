@@ -313,7 +313,7 @@ struct TrailBodyEncoder {
             if !isNew {
                 out.byte(BodyCode.Value.stringReference.rawValue)
                 out.varint(index)
-            } else if let start = Self.digitRunStart(key) {
+            } else if let start = DecimalDigits.trailingRunStart(key) {
                 let prefix = Array(key[..<start])
                 let count = key.count - start
                 if let last = lastNumbered[place], last.prefix == prefix, last.count == count {
@@ -342,15 +342,6 @@ struct TrailBodyEncoder {
                 writeValue(object[key] ?? .null, place: place + [BodyCode.placeSeparator] + Array(key.utf8), into: &out)
             }
         }
-    }
-
-    /// Where the trailing run of decimal digits of `L-65586` or `DE0012…` starts, when there is one of at
-    /// most ``DecimalDigits/maximumCount`` digits.
-    static func digitRunStart(_ bytes: [UInt8]) -> Int? {
-        var start = bytes.count
-        while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start - 1]) { start -= 1 }
-        let digits = bytes.count - start
-        return digits > 0 && digits <= DecimalDigits.maximumCount ? start : nil
     }
 
     private func writeInterned(_ string: String, table: inout InternTable, into out: inout ByteWriter) {

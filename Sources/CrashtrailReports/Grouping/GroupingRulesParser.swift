@@ -8,12 +8,13 @@ struct GroupingRulesParser {
     let file: String?
     private(set) var fingerprintRules: [FingerprintRule] = []
     private(set) var stackTraceRules: [StackTraceRule] = []
-    private(set) var notes: [GroupingRulesError] = []
+    var notes: [GroupingRulesError] = []
 
-    /// The line being read, its number and the position in it.
-    private var characters: [Character] = []
-    private var lineNumber = 0
-    private var position = 0
+    /// The line being read, its number and the position in it (read and moved by the fingerprint and action parsers of
+    /// GroupingRulesParser+Actions.swift too).
+    var characters: [Character] = []
+    private(set) var lineNumber = 0
+    var position = 0
 
     init(file: String?) {
         self.file = file
@@ -192,7 +193,7 @@ struct GroupingRulesParser {
     }
 
     /// A quoted string (unescaped) or an unquoted run of non-space characters (up to a comma when `stopAtComma`).
-    private mutating func parseArgument(stopAtComma: Bool) throws(GroupingRulesError) -> String {
+    mutating func parseArgument(stopAtComma: Bool) throws(GroupingRulesError) -> String {
         if position < characters.count, characters[position] == "\"" { return try parseQuoted() }
         let start = position
         while position < characters.count, characters[position] != " " {
@@ -205,7 +206,7 @@ struct GroupingRulesParser {
 
     /// A `"…"` string, with Sentry's escapes (`\"`, `\\`, `\n`, `\t`, `\r`, `\xHH`, `\uHHHH`; any other backslash
     /// stays).
-    private mutating func parseQuoted() throws(GroupingRulesError) -> String {
+    mutating func parseQuoted() throws(GroupingRulesError) -> String {
         let open = position
         position += 1
         var result = ""
@@ -248,175 +249,17 @@ struct GroupingRulesParser {
         throw mistake("this quoted value has no closing `\"`")
     }
 
-    // MARK: Fingerprints
-
-    /// The values after `->` and the `title="…"` attribute: values are separated by spaces and one optional comma;
-    /// `{{ name }}` is a variable.
-    private mutating func parseFingerprint() throws(GroupingRulesError) -> ([String], String?) {
-        var values: [String] = []
-        var title: String?
-        while true {
-            skipSpaces()
-            guard position < characters.count else { break }
-            if characters[position] == "\t" { throw mistake("a tab: Sentry's rules separate with spaces only") }
-            if characters[position] == "," { throw mistake("an empty fingerprint value: two commas, or a comma first") }
-            let start = position
-            if let (key, value) = try parseAttributeIfAny() {
-                guard key == "title" else {
-                    position = start
-                    throw mistake("Unknown attribute '\(key)': a fingerprint takes only title=\"…\"", code: .unknownAttribute)
-                }
-                title = value
-            } else if characters[position] == "\"" {
-                values.append(try parseQuoted())
-            } else if looking(at: "{{") {
-                values.append(try parseVariable())
-            } else if characters[position] == "{" {
-                throw mistake("a lone `{`: a variable is written {{ name }}")
-            } else {
-                values.append(try parseArgument(stopAtComma: true))
-            }
-            skipSpaces()
-            _ = take(",")
-        }
-        guard !values.isEmpty else { throw mistake("a fingerprint needs at least one value after `->`, such as {{ default }}") }
-        return (values, title)
-    }
-
-    /// `key="value"` at the position, if there.
-    private mutating func parseAttributeIfAny() throws(GroupingRulesError) -> (String, String)? {
-        var end = position
-        while end < characters.count, isKeyCharacter(characters[end]) { end += 1 }
-        guard end > position, end + 1 < characters.count, characters[end] == "=", characters[end + 1] == "\"" else { return nil }
-        let key = String(characters[position..<end])
-        position = end + 1
-        return (key, try parseQuoted())
-    }
-
-    /// `{{ name }}`, written back as `{{ name }}` with one space each side.
-    private mutating func parseVariable() throws(GroupingRulesError) -> String {
-        let start = position
-        position += 2
-        skipSpaces()
-        let nameStart = position
-        while position < characters.count, characters[position] != " ", !looking(at: "}}") { position += 1 }
-        let name = String(characters[nameStart..<position])
-        skipSpaces()
-        guard !name.isEmpty, take("}"), take("}") else {
-            position = start
-            throw mistake("a variable is written {{ name }}, such as {{ default }} or {{ function }}")
-        }
-        return "{{ \(name) }}"
-    }
-
-    // MARK: Actions
-
-    /// The actions from the position to the end of the line, when the position starts one; nil when it starts a
-    /// matcher instead.
-    private mutating func parseActionsIfAny() throws(GroupingRulesError) -> [StackTraceAction]? {
-        guard actionStarts() else { return nil }
-        var actions: [StackTraceAction] = []
-        while true {
-            skipSpaces()
-            guard position < characters.count else { break }
-            if characters[position] == "#" {
-                // Sentry's stack-trace grammar ends a rule's line at a comment.
-                break
-            }
-            guard actionStarts() else {
-                // A matcher after actions starts the line's next rule, as in Sentry.
-                guard !actions.isEmpty else {
-                    throw mistake(
-                        "expected an action (+app, -app, +group, -group, ^-group, v+app, max-frames=N, min-frames=N, category=NAME)")
-                }
-                break
-            }
-            actions.append(try parseAction())
-        }
-        return actions
-    }
-
-    private func actionStarts() -> Bool {
-        var index = position
-        if index < characters.count, characters[index] == "^" || characters[index] == "v" { index += 1 }
-        if index < characters.count, characters[index] == "+" || characters[index] == "-" { return true }
-        for name in Self.variables {
-            var end = position
-            for character in name {
-                guard end < characters.count, characters[end] == character else { break }
-                end += 1
-            }
-            guard end - position == name.count else { continue }
-            while end < characters.count, characters[end] == " " { end += 1 }
-            if end < characters.count, characters[end] == "=" { return true }
-        }
-        return false
-    }
-
-    private static let variables = ["max-frames", "min-frames", "category", "invert-stacktrace"]
-
-    private mutating func parseAction() throws(GroupingRulesError) -> StackTraceAction {
-        let start = position
-        if let name = Self.variables.first(where: { looking(at: $0) }) {
-            position += name.count
-            skipSpaces()
-            _ = take("=")
-            skipSpaces()
-            let valueStart = position
-            while position < characters.count, isKeyCharacter(characters[position]) { position += 1 }
-            let value = String(characters[valueStart..<position])
-            guard !value.isEmpty else { throw mistake("\(name)= needs a value") }
-            switch name {
-            case "max-frames", "min-frames":
-                guard let count = Int(value), count >= 0 else {
-                    position = valueStart
-                    throw mistake("Invalid value '\(value)' for '\(name)': a number of frames", code: .invalidValue)
-                }
-                return name == "max-frames" ? .maxFrames(count) : .minFrames(count)
-            case "category": return .category(value)
-            default:
-                notes.append(
-                    GroupingRulesError(
-                        .noEffect, "invert-stacktrace has no effect in crashtrail: its frames are always top first", file: file,
-                        line: lineNumber, column: start + 1))
-                return .invertStacktrace
-            }
-        }
-        var range = StackTraceAction.Range.this
-        if take("^") {
-            range = .above
-        } else if take("v") {
-            range = .below
-        }
-        let on = take("+")
-        if !on { _ = take("-") }
-        let kind: String
-        if looking(at: "app") {
-            kind = "app"
-        } else if looking(at: "group") {
-            kind = "group"
-        } else {
-            position = start
-            throw mistake("expected +app, -app, +group or -group (with ^ or v before for the frames above or below)")
-        }
-        position += kind.count
-        guard position == characters.count || characters[position] == " " else {
-            throw mistake("expected a space or the end of the line after `\(String(characters[start..<position]))`")
-        }
-        return kind == "app" ? .app(on, range) : .group(on, range)
-    }
-
     // MARK: Characters
 
-    private func isKeyCharacter(_ character: Character) -> Bool {
+    func isKeyCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "_" || character == "." || character == "-")
     }
 
-    private mutating func skipSpaces() {
+    mutating func skipSpaces() {
         while position < characters.count, characters[position] == " " { position += 1 }
     }
 
-    private func looking(at text: String) -> Bool {
+    func looking(at text: String) -> Bool {
         var index = position
         for character in text {
             guard index < characters.count, characters[index] == character else { return false }
@@ -425,13 +268,13 @@ struct GroupingRulesParser {
         return true
     }
 
-    private mutating func take(_ character: Character) -> Bool {
+    mutating func take(_ character: Character) -> Bool {
         guard position < characters.count, characters[position] == character else { return false }
         position += 1
         return true
     }
 
-    private func mistake(_ message: String, hint: String? = nil, code: GroupingRulesError.Code = .syntax) -> GroupingRulesError {
+    func mistake(_ message: String, hint: String? = nil, code: GroupingRulesError.Code = .syntax) -> GroupingRulesError {
         var text = message
         if position < characters.count, code == .syntax {
             let near = String(characters[position..<min(characters.count, position + 32)])
