@@ -44,7 +44,9 @@ struct IntakeAdmission: Sendable {
     }
 
     /// Each category's rate limits.
-    let rates: [Category: ProjectRateLimiter]
+    private let events: ProjectRateLimiter
+    private let trails: ProjectRateLimiter
+    private let sessions: ProjectRateLimiter
     /// Each project's share of the backlog.
     let shares: ProjectShares
     /// The free disk below which intake refuses before writing.
@@ -58,11 +60,9 @@ struct IntakeAdmission: Sendable {
     ///   - metrics: where refusals are counted.
     ///   - time: the clock the buckets refill and the disk is measured by.
     init(trust: ServeOptions.Trust, backlog: Int, folders: [String], metrics: ServerMetrics, time: TimeSource) {
-        rates = [
-            .events: ProjectRateLimiter(defaultEventsPerMinute: trust.eventsPerMinute, time: time),
-            .trails: ProjectRateLimiter(defaultEventsPerMinute: trust.trailsPerMinute, usesProjectLimit: false, time: time),
-            .sessions: ProjectRateLimiter(defaultEventsPerMinute: trust.sessionsPerMinute, usesProjectLimit: false, time: time),
-        ]
+        events = ProjectRateLimiter(defaultEventsPerMinute: trust.eventsPerMinute, time: time)
+        trails = ProjectRateLimiter(defaultEventsPerMinute: trust.trailsPerMinute, usesProjectLimit: false, time: time)
+        sessions = ProjectRateLimiter(defaultEventsPerMinute: trust.sessionsPerMinute, usesProjectLimit: false, time: time)
         shares = ProjectShares(capacity: backlog)
         diskFloor = DiskFloor(folders: folders, floor: trust.minimumFreeDisk, time: time)
         self.metrics = metrics
@@ -86,7 +86,8 @@ struct IntakeAdmission: Sendable {
     ///   - count: how many (the reports of a payload of several).
     /// - Throws: `RequestError` (429 with `Retry-After`, and `X-Sentry-Rate-Limits` where an SDK sends) past it.
     func admit(_ category: Category, _ project: Project, count: Int = 1) throws(RequestError) {
-        guard let rate = rates[category], let wait = rate.take(project, count: count) else { return }
+        let rate = rate(of: category)
+        guard let wait = rate.take(project, count: count) else { return }
         metrics.refused(.rateLimit, project: project.id)
         throw Self.refusal(
             .tooManyRequests, retryAfter: wait, sentryLimits: category.sentryCategories.map { "\($0):project" },
@@ -98,7 +99,16 @@ struct IntakeAdmission: Sendable {
     /// refused (an envelope's sessions, beside its event), which is dropped past the rate rather than answered.
     /// - Returns: whether it was taken.
     func take(_ category: Category, _ project: Project) -> Bool {
-        rates[category]?.take(project) == nil
+        rate(of: category).take(project) == nil
+    }
+
+    /// The limiter of `category`: every category has one, so none is admitted by a missing entry.
+    private func rate(of category: Category) -> ProjectRateLimiter {
+        switch category {
+        case .events: events
+        case .trails: trails
+        case .sessions: sessions
+        }
     }
 
     /// Reserves `weight` of the backlog for `project`, to be given back with ``release(_:for:)``.
