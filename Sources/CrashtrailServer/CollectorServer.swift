@@ -79,7 +79,15 @@ public struct CollectorServer: Sendable {
         // and wait for a service that can.
         // A request waits for a symbolizer another request uses at most one deadline, then stores its report unnamed.
         let deadline = LLVMSymbolizer.deadline(environment: ProcessEnvironment.current(), otherwise: LLVMSymbolizer.serviceDeadline)
-        let symbolicator = try? Symbolicator(store: service.store, deadline: deadline, busyWait: deadline)
+        let symbolicator: Symbolicator?
+        do {
+            symbolicator = try Symbolicator(store: service.store, deadline: deadline, busyWait: deadline)
+        } catch {
+            symbolicator = nil
+            logger.error(
+                "could not start symbolication: reports are stored without function names until a restart that can",
+                metadata: ["error": "\(error)"])
+        }
         if let symbolicator, !symbolicator.canSymbolicate {
             logger.warning(
                 "llvm-symbolizer was not found: reports are stored without function names from debug files; install llvm or set CRASHTRAIL_LLVM_SYMBOLIZER"
@@ -106,7 +114,7 @@ public struct CollectorServer: Sendable {
             let preparation = TriageService.ForwardPreparation(
                 builder: SentryEventBuilder(grouping: options.forwardGrouping),
                 hold: Int64(options.forwardHold.components.seconds) * 1000, publicURL: options.publicURL,
-                manifests: (try? service.store.storedManifests()) ?? [])
+                manifests: Self.storedManifests(service, logger: logger))
             var forwarding = ForwardWorker.Options()
             forwarding.runsInBackground = true
             let worker = ForwardWorker(
@@ -138,6 +146,18 @@ public struct CollectorServer: Sendable {
                 folder: URL(fileURLWithPath: options.quarantineDirectory), limit: options.trust.quarantineLimit))
     }
 
+    /// The manifests the store keeps, for the links of forwarded events; none, and said in the log, when the store
+    /// cannot read them: forwarding goes on without replay links rather than not at all.
+    private static func storedManifests(_ service: TriageService, logger: Logger) -> [Manifest] {
+        do {
+            return try service.store.storedManifests()
+        } catch {
+            logger.error(
+                "could not read the stored manifests: forwarded events carry no replay links", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
     /// The routes, for a server or a test.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -148,15 +168,11 @@ public struct CollectorServer: Sendable {
         let access = access
         router.get("/metrics") { request, _ in
             try access.authorizeService(request)
-            let forwarding = (try? service.forwardingStatus()).map { Self.forwardMetrics($0, now: service.time.now()) } ?? ""
-            let waiting = (try? service.waitingTrailStatus()).map { (count: $0.count, bytes: $0.bytes) }
-            let awaiting =
-                (try? service.store.countReportsAwaitingStoredDebugFiles()).map {
-                    "# HELP crashtrail_reports_awaiting_symbols Stored reports waiting to be symbolicated with a debug file the store has.\n"
-                        + "# TYPE crashtrail_reports_awaiting_symbols gauge\ncrashtrail_reports_awaiting_symbols \($0)\n"
-                } ?? ""
-            let text =
-                metrics.text(backlog: routes.committer.backlog, waitingTrails: waiting) + Array(forwarding.utf8) + Array(awaiting.utf8)
+            // A figure the store cannot read now keeps the value of the scrape before rather than reading as zero.
+            let text = metrics.text(
+                backlog: routes.committer.backlog, waitingTrails: (try? service.waitingTrailStatus()).map { ($0.count, $0.bytes) },
+                awaitingSymbols: try? service.store.countReportsAwaitingStoredDebugFiles(),
+                forwarding: try? service.forwardingStatus(), now: service.time.now())
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
@@ -245,47 +261,6 @@ public struct CollectorServer: Sendable {
             if debugFiles.symbolication.canSymbolicate { await debugFiles.symbolication.kick() }
             try? await Task.sleep(for: .seconds(60))
         }
-    }
-
-    /// The forwarding outbox as Prometheus text: delivered, waiting, retrying and set aside (by reason) per upstream,
-    /// and the age of the oldest report waiting.
-    static func forwardMetrics(_ statuses: [ForwardStatus], now: Int64) -> String {
-        guard !statuses.isEmpty else { return "" }
-        var lines = [
-            "# HELP crashtrail_forward_reports Reports in the forwarding outbox, by upstream and state.",
-            "# TYPE crashtrail_forward_reports gauge",
-        ]
-        func label(_ text: String) -> String {
-            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                .replacingOccurrences(of: "\n", with: " ")
-        }
-        for status in statuses {
-            let upstream = label(status.upstream)
-            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="delivered"} \#(status.delivered)"#)
-            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="waiting"} \#(status.waiting)"#)
-            lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="retrying"} \#(status.retrying)"#)
-            // The reason's class only (`HTTP 400`, or `other`): its text comes from the upstream, and a label value must
-            // not (SPEC section 19).
-            var byClass: [String: Int] = [:]
-            for (reason, count) in status.setAside { byClass[Self.reasonClass(reason), default: 0] += count }
-            for (reason, count) in byClass.sorted(by: { $0.key < $1.key }) {
-                lines.append(#"crashtrail_forward_reports{upstream="\#(upstream)",state="set-aside",reason="\#(reason)"} \#(count)"#)
-            }
-        }
-        lines.append("# HELP crashtrail_forward_oldest_waiting_seconds How long the oldest report waiting for an upstream has waited.")
-        lines.append("# TYPE crashtrail_forward_oldest_waiting_seconds gauge")
-        for status in statuses {
-            let age = status.oldestWaiting.map { Double(max(0, now - $0)) / 1000 } ?? 0
-            lines.append(#"crashtrail_forward_oldest_waiting_seconds{upstream="\#(label(status.upstream))"} \#(age)"#)
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// A set-aside reason's class: `HTTP NNN` when it starts so, else `other`.
-    static func reasonClass(_ reason: String) -> String {
-        let head = reason.prefix(8)
-        guard head.hasPrefix("HTTP "), head.count == 8, head.dropFirst(5).allSatisfy(\.isNumber) else { return "other" }
-        return String(head)
     }
 
     /// A host as a URL names it: an IPv6 address in brackets, `0.0.0.0` as this machine's loopback.

@@ -74,7 +74,7 @@ struct IntakeAdmission: Sendable {
         guard diskFloor.hasRoom else {
             metrics.refused(.diskFloor, project: nil)
             throw Self.refusal(
-                .serviceUnavailable, retryAfter: 60,
+                .diskFloor, .serviceUnavailable, retryAfter: 60,
                 "the service's disk has less free space than its floor (--min-free-disk); nothing was read or kept, send again later")
         }
     }
@@ -90,7 +90,7 @@ struct IntakeAdmission: Sendable {
         guard let wait = rate.take(project, count: count) else { return }
         metrics.refused(.rateLimit, project: project.id)
         throw Self.refusal(
-            .tooManyRequests, retryAfter: wait, sentryLimits: category.sentryCategories.map { "\($0):project" },
+            .rateLimit, .tooManyRequests, retryAfter: wait, sentryLimits: category.sentryCategories.map { "\($0):project" },
             "project \(project.id) sent more than its \(rate.limit(of: project)) \(category.noun) a minute (crashtrail project limit); send again in \(wait) s"
         )
     }
@@ -121,7 +121,7 @@ struct IntakeAdmission: Sendable {
         guard !shares.reserve(weight, for: project, among: projectCount) else { return }
         metrics.refused(.backlogShare, project: project)
         throw Self.refusal(
-            .tooManyRequests, retryAfter: 1, sentryLimits: ":project",
+            .backlogShare, .tooManyRequests, retryAfter: 1, sentryLimits: ":project",
             "project \(project) already has \(shares.held[project] ?? 0) reports waiting to be stored, its share of the service's backlog (\(shares.share(among: projectCount)) of \(shares.capacity)); send again after a second"
         )
     }
@@ -141,23 +141,26 @@ struct IntakeAdmission: Sendable {
     /// - Returns: the refusal, for a second.
     func backlogFull(waiting: Int) -> RequestError {
         Self.refusal(
-            .tooManyRequests, retryAfter: 1, sentryLimits: ":organization",
+            .backlogFull, .tooManyRequests, retryAfter: 1, sentryLimits: ":organization",
             "the service's backlog is full (\(waiting) reports wait to be stored); send again after a second")
     }
 
     /// A refusal to be retried after `retryAfter` seconds: the one place `Retry-After` and `X-Sentry-Rate-Limits` are
     /// written.
     /// - Parameters:
+    ///   - code: the refusal's kind.
     ///   - status: 429 or 503.
     ///   - retryAfter: the seconds to wait.
     ///   - sentryLimits: `X-Sentry-Rate-Limits`'s categories and scope (`error;default:project`, `:organization`),
     ///     after the seconds; nil for none.
     ///   - detail: what was refused and when to send again.
     /// - Returns: the error, answered with those headers.
-    static func refusal(_ status: HTTPResponse.Status, retryAfter: Int, sentryLimits: String? = nil, _ detail: String) -> RequestError {
+    static func refusal(
+        _ code: RequestError.Code, _ status: HTTPResponse.Status, retryAfter: Int, sentryLimits: String? = nil, _ detail: String
+    ) -> RequestError {
         var headers = HTTPFields()
         headers[.retryAfter] = String(retryAfter)
         if let sentryLimits { headers[.sentryRateLimits] = "\(retryAfter):\(sentryLimits)" }
-        return RequestError(status, detail, headers: headers)
+        return RequestError(status, detail, headers: headers, code: code)
     }
 }

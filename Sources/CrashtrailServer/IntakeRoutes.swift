@@ -196,7 +196,7 @@ struct IntakeRoutes: Sendable {
             metrics.trailWaits(kept: false)
             let session = trail.decoded.trail.session
             throw IntakeAdmission.refusal(
-                .tooManyRequests, retryAfter: 3600,
+                .trailsWaitingFull, .tooManyRequests, retryAfter: 3600,
                 "no stored crash of \(trail.decoded.trail.app.bundleID) carries session \(session.id) or pid \(session.pid) launched within \(options.joinTolerance) ms of \(session.started), and the trail cannot wait for it: \(count) trails (\(bytes) bytes) of project \(project.id) already wait, the most allowed for a project (--trail-wait-limit); send it again later"
             )
         default:

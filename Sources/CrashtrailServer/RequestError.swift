@@ -6,10 +6,25 @@ import Hummingbird
 /// A request the service refuses, answered with its status and a JSON body `{"detail": "…"}` that names the problem
 /// (SPEC section 14).
 package struct RequestError: CrashtrailError, HTTPResponseError, Hashable {
-    /// What kind of problem it was: the answer's status, by its number (`400`, `413`, `429`).
+    /// What kind of problem it was: a refusal's own kind (`rate-limit`, `backlog-full`), where two answers share a
+    /// status; else the status, by its number (`400`, `413`).
     package struct Code: ErrorCode {
         package let name: String
         package init(name: String) { self.name = name }
+
+        /// A project passed its rate limit for a category (429).
+        package static let rateLimit = Code(name: "rate-limit")
+        /// A project holds its share of the backlog (429).
+        package static let backlogShare = Code(name: "backlog-share")
+        /// The service's backlog is full, whichever project sent (429).
+        package static let backlogFull = Code(name: "backlog-full")
+        /// As many trails as a project may keep wait for their crashes (429).
+        package static let trailsWaitingFull = Code(name: "trails-waiting-full")
+        /// The disk has less free space than the floor (503).
+        package static let diskFloor = Code(name: "disk-floor")
+
+        /// The kind of an answer that has no other: its status's number.
+        package static func status(_ status: HTTPResponse.Status) -> Code { Code(name: String(status.code)) }
     }
 
     package var status: HTTPResponse.Status
@@ -17,19 +32,21 @@ package struct RequestError: CrashtrailError, HTTPResponseError, Hashable {
     package var detail: String
     /// Headers the answer carries beside the body (`Retry-After` on a 429).
     package var headers: HTTPFields
+    /// The kind of problem, for a caller that tells two answers of one status apart.
+    package var code: Code
 
     /// - Parameters:
     ///   - status: the answer's status.
     ///   - detail: what was wrong and how to put it right.
     ///   - headers: headers the answer carries beside the body.
-    package init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:]) {
+    ///   - code: the kind of problem; the status's number when nil.
+    package init(_ status: HTTPResponse.Status, _ detail: String, headers: HTTPFields = [:], code: Code? = nil) {
         self.status = status
         self.detail = detail
         self.headers = headers
+        self.code = code ?? .status(status)
     }
 
-    /// The status, as its number.
-    package var code: Code { Code(name: String(status.code)) }
     /// The answer's `detail`.
     package var message: String { detail }
 

@@ -1,5 +1,6 @@
 import CoreMetrics
 import CrashtrailReports
+import CrashtrailStore
 import Dispatch
 import NIOConcurrencyHelpers
 import Prometheus
@@ -17,6 +18,7 @@ struct ServerMetrics: Sendable {
     private let backlog: CoreMetrics.Gauge
     private let trailsWaiting: CoreMetrics.Gauge
     private let trailsWaitingBytes: CoreMetrics.Gauge
+    private let awaitingSymbols: CoreMetrics.Gauge
     private let trailsKept: CoreMetrics.Counter
     private let trailsNotKept: CoreMetrics.Counter
     private let trailsJoinedWaiting: CoreMetrics.Counter
@@ -57,6 +59,7 @@ struct ServerMetrics: Sendable {
         backlog = CoreMetrics.Gauge(label: "crashtrail_backlog", dimensions: [], factory: factory)
         trailsWaiting = CoreMetrics.Gauge(label: "crashtrail_trails_waiting", dimensions: [], factory: factory)
         trailsWaitingBytes = CoreMetrics.Gauge(label: "crashtrail_trails_waiting_bytes", dimensions: [], factory: factory)
+        awaitingSymbols = CoreMetrics.Gauge(label: "crashtrail_reports_awaiting_symbols", dimensions: [], factory: factory)
         trailsKept = CoreMetrics.Counter(label: "crashtrail_trails_kept_waiting_total", dimensions: [], factory: factory)
         trailsNotKept = CoreMetrics.Counter(label: "crashtrail_trails_refused_waiting_full_total", dimensions: [], factory: factory)
         trailsJoinedWaiting = CoreMetrics.Counter(label: "crashtrail_trails_joined_after_waiting_total", dimensions: [], factory: factory)
@@ -126,13 +129,23 @@ struct ServerMetrics: Sendable {
         if duplicateCount > 0 { duplicates.increment(by: duplicateCount) }
     }
 
-    /// The Prometheus text, with the backlog and the trails waiting for their crashes as they are now.
-    func text(backlog waiting: Int, waitingTrails: (count: Int, bytes: Int64)?) -> [UInt8] {
+    /// The Prometheus text, with the figures read as the scrape comes.
+    ///
+    /// They are the backlog, the trails waiting for their crashes, the reports waiting for a debug file the store has
+    /// and the forwarding outbox. A figure passed as `nil` (the store could not read it) is left as it was.
+    ///
+    /// The outbox's states are written per upstream as they are now rather than kept in the registry, whose gauges
+    /// would go on reporting an upstream or a reason the outbox no longer has.
+    func text(
+        backlog waiting: Int, waitingTrails: (count: Int, bytes: Int64)?, awaitingSymbols awaiting: Int?,
+        forwarding: [ForwardStatus]?, now: Int64
+    ) -> [UInt8] {
         backlog.record(waiting)
         if let waitingTrails {
             trailsWaiting.record(waitingTrails.count)
             trailsWaitingBytes.record(waitingTrails.bytes)
         }
-        return registry.emitToBuffer()
+        if let awaiting { awaitingSymbols.record(awaiting) }
+        return registry.emitToBuffer() + Array(Self.forwardingText(forwarding ?? [], now: now).utf8)
     }
 }

@@ -238,8 +238,8 @@ struct HostileClientTests {
         #expect(series(after) == series(before), "\(series(after).subtracting(series(before)))")
         #expect(after.utf8.count < before.utf8.count + 2_000, "\(before.utf8.count) → \(after.utf8.count) bytes")
         #expect(!after.contains("nowhere") && !after.contains("x-5"))
-        #expect(CollectorServer.reasonClass("HTTP 400: {\"detail\":\"bad key k-123\"}") == "HTTP 400")
-        #expect(CollectorServer.reasonClass("upstream.example could not be reached: connection refused") == "other")
+        #expect(ServerMetrics.reasonClass("HTTP 400: {\"detail\":\"bad key k-123\"}") == "HTTP 400")
+        #expect(ServerMetrics.reasonClass("upstream.example could not be reached: connection refused") == "other")
     }
 
     @Test("Below the free-disk floor intake refuses with 503 before writing; /health still answers")

@@ -379,6 +379,29 @@ struct IntakeRouteTests {
         }
     }
 
+    @Test("Refusals that share a status say which limit refused: rate, share, backlog or disk")
+    func refusalCodes() throws {
+        // Given an admission of one event a minute, a backlog of two and a disk floor no disk has
+        let admission = IntakeAdmission(
+            trust: ServeOptions.Trust(eventsPerMinute: 1, minimumFreeDisk: .max), backlog: 2, folders: ["."],
+            metrics: ServerMetrics(), time: .fixed(milliseconds: 1_700_000_000_000))
+        let project = Project(id: 1, name: "app", key: "k")
+
+        // When each limit is passed
+        try admission.admit(.events, project)
+        let rate = #expect(throws: RequestError.self) { try admission.admit(.events, project) }
+        try admission.reserve(1, for: 1, among: 2)
+        let share = #expect(throws: RequestError.self) { try admission.reserve(1, for: 1, among: 2) }
+        let disk = #expect(throws: RequestError.self) { try admission.checkRoom() }
+
+        // Then the two 429s and the backlog's differ by their code, not only by their text
+        #expect(rate?.status == .tooManyRequests && rate?.code == .rateLimit)
+        #expect(share?.status == .tooManyRequests && share?.code == .backlogShare)
+        #expect(admission.backlogFull(waiting: 2).code == .backlogFull)
+        #expect(disk?.status == .serviceUnavailable && disk?.code == .diskFloor)
+        #expect(RequestError.badRequest("x").code.name == "400")
+    }
+
     /// One run of ``backlogFull()``: the answers to the report that waits and to the one refused, and the reports stored.
     static func backlogFullRun() async throws -> (waited: TestResponse, refused: TestResponse, records: Int) {
         // Given a service whose backlog holds one report, and a store another connection keeps locked
