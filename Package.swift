@@ -19,7 +19,10 @@ import PackageDescription
 //                           declared with Apple's signatures so the glue compiles and is tested there; never a product
 //
 // The collector side (with the "Collector" trait):
-//   CrashtrailReports       the report model (CrashReport, frames, images, exception) and the crash signature
+//   CrashtrailReports       what a crash report is and how reports are counted: the model (CrashReport, frames,
+//                           images, exception, Model/), the crash signature (Signature/), the grouping rules and
+//                           their parser and globs (Grouping/), release health's tallies and sketches (Health/) and
+//                           the trail inferred from breadcrumbs (Trails/); pure, no I/O
 //   CrashtrailFormats       the crash formats: detection, the skimming JSON decoder, one parser a format; pure
 //   CrashtrailStore         one ReportStore over a StoreBackend, the embedded SQLite backend (payloads compressed by
 //                           zstd); it knows no crash format

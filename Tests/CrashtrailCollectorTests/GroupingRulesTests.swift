@@ -162,6 +162,23 @@ struct GroupingRulesTests {
         }
     }
 
+    @Test("An unknown matcher's message lists every key its kind of rule takes, and each key it lists is taken")
+    func unknownMatcherListsEveryKey() throws {
+        for (rule, template) in [("foo:x -> y", "KEY:VALUE -> y"), ("foo:x -app", "KEY:VALUE -app")] {
+            let error = #expect(throws: GroupingRulesError.self) { try GroupingRules(parsing: rule) }
+            let list = try #require(error?.message.split(separator: " match ", maxSplits: 1).last)
+            let keys = list.split(separator: ", ").map(String.init)
+            #expect(keys.contains("thread.crashed") == rule.contains("->"), "\(keys)")
+            #expect(keys.contains("stack.abs_path") && keys.contains("error.type"), "\(keys)")
+            for key in keys {
+                let name = key == "tags.NAME" ? "tags.build" : key
+                let value = ["app": "yes", "family": "native", "thread.crashed": "yes"][name] ?? "x"
+                let text = template.replacing("KEY", with: name).replacing("VALUE", with: value)
+                #expect(throws: Never.self, "\(text)") { try GroupingRules(parsing: text) }
+            }
+        }
+    }
+
     // MARK: Applying
 
     static let badAccess = ExceptionInfo(type: "EXC_BAD_ACCESS", signal: "SIGSEGV", reason: "Attempted to dereference null pointer.")

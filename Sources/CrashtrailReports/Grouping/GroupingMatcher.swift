@@ -66,43 +66,6 @@ package struct GroupingMatcher: Hashable, Sendable {
         }
     }
 
-    /// The fields of fingerprint rules, by key.
-    static func fingerprintField(_ key: String) -> Field? {
-        switch key {
-        case "type", "error.type": .type
-        case "value", "error.value": .value
-        case "message": .message
-        case "function", "stack.function": .function
-        case "module", "stack.module": .module
-        case "path", "stack.abs_path": .path
-        case "package", "stack.package": .package
-        case "app": .app
-        case "family": .family
-        case "level": .level
-        case "release": .release
-        case "thread.crashed": .threadCrashed
-        case "logger", "sdk", "thread.id", "thread.name", "thread.state", "thread.current": .absent(key)
-        default: key.hasPrefix("tags.") && key.count > 5 ? .absent(key) : nil
-        }
-    }
-
-    /// The fields of stack-trace rules, by key.
-    static func stackTraceField(_ key: String) -> Field? {
-        switch key {
-        case "type", "error.type": .type
-        case "value", "error.value": .value
-        case "mechanism", "error.mechanism": .mechanism
-        case "function", "stack.function": .function
-        case "module", "stack.module": .module
-        case "path", "stack.abs_path": .path
-        case "package", "stack.package": .package
-        case "app": .app
-        case "family": .family
-        case "category": .category
-        default: nil
-        }
-    }
-
     /// Whether a frame with these values matches, `!` applied.
     func matches(frame: GroupingFrame) -> Bool {
         let result: Bool

@@ -60,11 +60,11 @@ struct GroupingRulesParser {
                 guard !matchers.isEmpty else { throw mistake("`->` needs a matcher before it, such as error.type:ConnectionError") }
                 position += 2
                 let (fingerprint, title) = try parseFingerprint()
-                try check(keys, fingerprint: true)
+                try check(keys, as: .fingerprint)
                 fingerprintRules.append(
                     FingerprintRule(
-                        matchers: resolve(matchers, fingerprint: true), caller: caller.map { resolve($0.matcher, fingerprint: true) },
-                        callee: callee.map { resolve($0, fingerprint: true) }, fingerprint: fingerprint, title: title, line: lineNumber))
+                        matchers: resolve(matchers, as: .fingerprint), caller: caller.map { resolve($0.matcher, as: .fingerprint) },
+                        callee: callee.map { resolve($0, as: .fingerprint) }, fingerprint: fingerprint, title: title, line: lineNumber))
                 return false
             }
             if callee == nil, characters[position] == "|" {
@@ -75,11 +75,11 @@ struct GroupingRulesParser {
                 continue
             }
             if !matchers.isEmpty, let actions = try parseActionsIfAny() {
-                try check(keys, fingerprint: false)
+                try check(keys, as: .stackTrace)
                 stackTraceRules.append(
                     StackTraceRule(
-                        matchers: resolve(matchers, fingerprint: false), caller: caller.map { resolve($0.matcher, fingerprint: false) },
-                        callee: callee.map { resolve($0, fingerprint: false) }, actions: actions, line: lineNumber))
+                        matchers: resolve(matchers, as: .stackTrace), caller: caller.map { resolve($0.matcher, as: .stackTrace) },
+                        callee: callee.map { resolve($0, as: .stackTrace) }, actions: actions, line: lineNumber))
                 skipSpaces()
                 return position < characters.count && characters[position] != "#"
             }
@@ -93,17 +93,14 @@ struct GroupingRulesParser {
 
     /// Checks the keys against the rule kind's matchers (known only once the rule's kind is), and notes those that
     /// match nothing in crashtrail's reports.
-    private mutating func check(_ keys: [(key: String, column: Int, neighbour: Bool)], fingerprint: Bool) throws(GroupingRulesError) {
+    private mutating func check(
+        _ keys: [(key: String, column: Int, neighbour: Bool)], as kind: GroupingMatcher.RuleKind
+    ) throws(GroupingRulesError) {
         for (key, column, neighbour) in keys {
-            let field = fingerprint ? GroupingMatcher.fingerprintField(key) : GroupingMatcher.stackTraceField(key)
-            guard let field else {
-                let kind = fingerprint ? "fingerprint rules" : "stack-trace rules"
-                let known =
-                    fingerprint
-                    ? "type, value, message, function, module, path, package, app, family, level, release, logger, sdk, tags.NAME"
-                    : "type, value, mechanism, function, module, path, package, app, family, category"
+            guard let field = kind.field(key) else {
                 throw GroupingRulesError(
-                    .unknownMatcher, "Unknown matcher '\(key)': \(kind) match \(known)", file: file, line: lineNumber, column: column)
+                    .unknownMatcher, "Unknown matcher '\(key)': \(kind.noun) match \(kind.keyList)", file: file, line: lineNumber,
+                    column: column)
             }
             if neighbour, !field.isFrameField, field != .family {
                 throw GroupingRulesError(
@@ -123,14 +120,12 @@ struct GroupingRulesParser {
     }
 
     /// The matchers with their fields, for the rule's kind.
-    private func resolve(_ matchers: [GroupingMatcher], fingerprint: Bool) -> [GroupingMatcher] {
-        matchers.map { resolve($0, fingerprint: fingerprint) }
+    private func resolve(_ matchers: [GroupingMatcher], as kind: GroupingMatcher.RuleKind) -> [GroupingMatcher] {
+        matchers.map { resolve($0, as: kind) }
     }
 
-    private func resolve(_ matcher: GroupingMatcher, fingerprint: Bool) -> GroupingMatcher {
-        let field =
-            (fingerprint ? GroupingMatcher.fingerprintField(matcher.key) : GroupingMatcher.stackTraceField(matcher.key))
-            ?? .absent(matcher.key)
+    private func resolve(_ matcher: GroupingMatcher, as kind: GroupingMatcher.RuleKind) -> GroupingMatcher {
+        let field = kind.field(matcher.key) ?? .absent(matcher.key)
         return GroupingMatcher(key: matcher.key, field: field, negated: matcher.negated, argument: matcher.argument)
     }
 
