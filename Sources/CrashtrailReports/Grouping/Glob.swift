@@ -71,58 +71,63 @@ package struct Glob: Hashable, Sendable {
     }
 
     private func matchesBytes(_ value: [UInt8]) -> Bool {
-        alternatives.contains { tokens in
-            var failed = Set<Int>()
-            return match(tokens, 0, value, 0, &failed)
-        }
+        alternatives.contains { matches($0, value) }
     }
 
-    /// Whether `tokens[t...]` matches `value[i...]`; `failed` remembers the positions already tried (each pair once).
-    private func match(_ tokens: [Token], _ t: Int, _ value: [UInt8], _ i: Int, _ failed: inout Set<Int>) -> Bool {
-        if t == tokens.count { return i == value.count }
-        let key = t &* (value.count + 1) &+ i
-        if failed.contains(key) { return false }
+    /// Whether `tokens` match the whole of `value`: a walk over the tokens that keeps, after each, every position of
+    /// `value` the tokens so far can end at.
+    ///
+    /// Its time is the tokens times the value's bytes, and its stack is constant: a pattern of many stars, or of
+    /// thousands of bytes, against a long function name, takes no longer than its size says (a backtracking matcher
+    /// takes exponential time there, a memoized recursion as deep as the pattern).
+    private func matches(_ tokens: [Token], _ value: [UInt8]) -> Bool {
         let slash = UInt8(ascii: "/")
-        var matched = false
-        switch tokens[t] {
-        case .byte(let byte):
-            matched = i < value.count && same(value[i], byte) && match(tokens, t + 1, value, i + 1, &failed)
-        case .any:
-            matched = i < value.count && !(path && value[i] == slash) && match(tokens, t + 1, value, i + 1, &failed)
-        case .star:
-            var j = i
-            while true {
-                if match(tokens, t + 1, value, j, &failed) {
-                    matched = true
-                    break
+        let count = value.count
+        // `current[i]`: the tokens before this one match `value[..<i]`.
+        var current = [Bool](repeating: false, count: count + 1)
+        var next = current
+        current[0] = true
+        for token in tokens {
+            var reach = false
+            var alive = false
+            for j in 0...count {
+                let before = j > 0 ? value[j - 1] : 0
+                switch token {
+                case .byte(let byte):
+                    next[j] = j > 0 && current[j - 1] && same(before, byte)
+                case .any:
+                    next[j] = j > 0 && current[j - 1] && !(path && before == slash)
+                case .set(let negated, let ranges):
+                    next[j] =
+                        j > 0 && current[j - 1]
+                        && ranges.contains { $0.contains(before) || (caseInsensitive && $0.contains(Self.otherCase(before))) } != negated
+                case .star:
+                    // From any start, over bytes none of which is a separator in a path glob.
+                    if j > 0, path, before == slash { reach = false }
+                    if current[j] { reach = true }
+                    next[j] = reach
+                case .everything:
+                    if current[j] { reach = true }
+                    next[j] = reach
+                case .leadingFolders:
+                    // Nothing, or anything that ends in `/`.
+                    next[j] = current[j] || (reach && before == slash)
+                    if current[j] { reach = true }
+                case .trailingFolders:
+                    // A `/`, then anything.
+                    next[j] = reach
+                    if j < count, current[j], value[j] == slash { reach = true }
+                case .middleFolders:
+                    // A `/`, then nothing or anything that ends in `/`.
+                    next[j] = reach && before == slash
+                    if j < count, current[j], value[j] == slash { reach = true }
                 }
-                guard j < value.count, !(path && value[j] == slash) else { break }
-                j += 1
+                alive = alive || next[j]
             }
-        case .everything:
-            matched = (i...value.count).contains { match(tokens, t + 1, value, $0, &failed) }
-        case .leadingFolders:
-            // Nothing, one `/`, or anything ending in `/`.
-            if match(tokens, t + 1, value, i, &failed) {
-                matched = true
-            } else if i < value.count {
-                matched = (i + 1...value.count).contains { j in value[j - 1] == slash && match(tokens, t + 1, value, j, &failed) }
-            }
-        case .trailingFolders:
-            matched = i < value.count && value[i] == slash && (i + 1...value.count).contains { match(tokens, t + 1, value, $0, &failed) }
-        case .middleFolders:
-            if i < value.count, value[i] == slash {
-                matched = (i + 1...value.count).contains { j in value[j - 1] == slash && match(tokens, t + 1, value, j, &failed) }
-            }
-        case .set(let negated, let ranges):
-            if i < value.count {
-                let byte = value[i]
-                let inSet = ranges.contains { $0.contains(byte) || (caseInsensitive && $0.contains(Self.otherCase(byte))) }
-                matched = inSet != negated && match(tokens, t + 1, value, i + 1, &failed)
-            }
+            guard alive else { return false }
+            swap(&current, &next)
         }
-        if !matched { failed.insert(key) }
-        return matched
+        return current[count]
     }
 
     private func same(_ a: UInt8, _ b: UInt8) -> Bool {
