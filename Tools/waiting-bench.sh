@@ -76,8 +76,10 @@ rm -f "$DIR"/waiting.sqlite*
     >/dev/null 2>"$DIR/ingest.err" || { echo "Error: ingest of the waiting trails failed: $(tail -3 "$DIR/ingest.err")" >&2; exit 1; }
 post_latencies() {
     local store="$1" out="$2"
-    # The service, on a free port, its DSN read from what it prints.
+    # The service, on a free port, its DSN read from what it prints; its bound on waiting trails above what waits, so
+    # that every post is kept rather than refused.
     "$BIN/crashtrail" serve --listen 127.0.0.1:0 --store "$store" --manifest "$MANIFEST" --quiet --trails-per-minute 0 \
+        --trail-wait-limit $((WAITING + POSTS + 1)) \
         >"$DIR/serve.out" 2>"$DIR/serve.err" &
     local pid=$!
     PIDS+=($pid)

@@ -240,13 +240,18 @@ extension ReportStore {
         return (session, row.string("crashScreen"))
     }
 
-    /// Joins waiting trails to the stored reports that await them, in one transaction, and returns those reports' IDs.
+    /// Joins waiting trails to the stored reports that await them, and returns those reports' IDs.
     ///
     /// A trail and its crash committed at the same instant by two workers of one shared store do not see each other:
     /// the trail waits though its crash is stored. `serve` sweeps every trail at its start, then those received since
     /// the sweep before, every minute; `ingest` sweeps those received during its run. So such a trail is joined all
-    /// the same, and a sweep reads only the trails that arrived in the window of that race. Each report is chosen as a trail file would choose it:
-    /// the one carrying the session, else one of the app and pid launched within `tolerance` ms carrying no other.
+    /// the same, and a sweep reads only the trails that arrived in the window of that race. Each report is chosen as
+    /// a trail file would choose it: the one carrying the session, else one of the app and pid launched within
+    /// `tolerance` ms carrying no other.
+    ///
+    /// The trails and their reports are looked up in a read, which does not hold the store's single writer; only the
+    /// joins found take a write, which joins a trail only if it still waits and its report has no trail yet. So a sweep
+    /// over 10,000 waiting trails at `serve`'s start does not hold back the requests that come meanwhile.
     /// - Parameters:
     ///   - tolerance: how far a crash's launch time may be from `session.started`, in milliseconds.
     ///   - since: only trails received at or after this time, milliseconds since 1970 (0 for all).
@@ -255,14 +260,14 @@ extension ReportStore {
     /// - Throws: `StoreError` (`database`).
     @discardableResult
     package func sweepWaitingTrails(tolerance: Int64, since: Int64 = 0, limit: Int = 10_000) throws(StoreError) -> [String] {
-        try write { db in
+        let found = try read { db in
             let waiting = try db.rows(
                 """
                 SELECT project, bundleID, session, pid, started, crashScreen FROM waitingTrail WHERE received >= ?
                 ORDER BY received LIMIT ?
                 """,
                 [.integer(since), .integer(Int64(limit))])
-            var joined: [String] = []
+            var found: [SweptJoin] = []
             for row in waiting {
                 guard let bundleID = row.string("bundleID"), let session = row.string("session"), let pid = row.int64("pid"),
                     let started = row.int64("started"), let project = row.project()
@@ -275,16 +280,37 @@ extension ReportStore {
                     report = try db.rows(sql, arguments).first
                 }
                 guard let report, let id = report.string("id"), let signature = report.string("signature") else { continue }
-                guard
+                found.append(
+                    SweptJoin(
+                        project: project, bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), report: id,
+                        signature: signature))
+            }
+            return found
+        }
+        guard !found.isEmpty else { return [] }
+        return try write { db in
+            var joined: [String] = []
+            for join in found {
+                // The report may have been deleted since the read; attachWaiting checks the rest.
+                guard try !db.rows("SELECT 1 FROM report WHERE id = ?", [.text(join.report)]).isEmpty,
                     try Self.attachWaiting(
-                        project: project, bundleID: bundleID, session: session, crashScreen: row.string("crashScreen"), toReport: id,
-                        signature: signature,
-                        in: db)
+                        project: join.project, bundleID: join.bundleID, session: join.session, crashScreen: join.crashScreen,
+                        toReport: join.report, signature: join.signature, in: db)
                 else { continue }
-                joined.append(id)
+                joined.append(join.report)
             }
             return joined
         }
+    }
+
+    /// A waiting trail and the stored report a sweep found for it.
+    private struct SweptJoin {
+        var project: ProjectID
+        var bundleID: String
+        var session: String
+        var crashScreen: String?
+        var report: String
+        var signature: String
     }
 
     /// How many trails wait for their crashes, their bytes, and when the oldest came.
